@@ -1,0 +1,63 @@
+# Kernel Heuristics Workbook.  Every target sets up .venv itself, so any of
+# them can be the first command on a fresh machine.
+#
+#   make lab         JupyterLab on notebooks/00-start-here.ipynb
+#   make test        pytest + every notebook through nbval
+#   make reproduce   print every reproduced table, headless
+#   make bench       pyperf benchmarks, JSON report in build/bench.json
+#   make report      execute the notebooks, static HTML in build/report/
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+LAB_ARGS ?=
+PYTEST_ARGS ?=
+
+.PHONY: all lab test reproduce bench report venv constraints clean distclean
+
+all: test
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Installs the package (editable) with every extra, pinned by constraints.txt
+# so a fresh machine gets the versions this repository was tested with.
+$(STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=23.2"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[lab,test]"
+	touch $@
+
+venv: $(STAMP)
+
+lab: $(STAMP)
+	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(LAB_ARGS) notebooks/00-start-here.ipynb
+
+# One pytest run: the unit tests and every notebook (nbval-lax: only cells
+# marked NBVAL_CHECK_OUTPUT are compared with their committed output).
+test: $(STAMP)
+	WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
+		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		--nbval-cell-timeout=600 $(PYTEST_ARGS)
+
+reproduce: $(STAMP)
+	WORKBOOK_MODE=ci $(BIN)/kwb reproduce --all
+
+bench: $(STAMP)
+	mkdir -p build
+	$(BIN)/kwb bench --json > build/bench.json
+	cat build/bench.json
+
+report: $(STAMP)
+	WORKBOOK_MODE=ci $(BIN)/kwb report --out build/report
+
+# Refresh the pins after a deliberate upgrade (then run make test).
+constraints: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e ' > constraints.txt
+
+clean:
+	rm -rf build .pytest_cache
+	find lib tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,54 @@
+"""The workbook's exceptions.
+
+Every parser in the workbook raises :class:`WorkbookParseError` and nothing
+else for bad input, so a caller (a notebook, the CLI, a fuzzer) has exactly one
+thing to catch.  The message always names the file, the line and what was
+expected, because a user staring at a 10 MB log needs all three.
+"""
+
+from __future__ import annotations
+
+
+class WorkbookError(Exception):
+    """Base class of every error the workbook raises on purpose."""
+
+
+class WorkbookParseError(WorkbookError, ValueError):
+    """Input that does not have the shape a parser expects.
+
+    Attributes
+    ----------
+    source : str
+        The file name (or ``"<text>"`` for a string).
+    line : int or None
+        1-based line number of the offending line, when there is one.
+    expected : str
+        What the parser expected to find, in plain words.
+    text : str
+        The offending text, shortened to 120 characters.
+    """
+
+    def __init__(self, source: str | None, line: int | None, expected: str, text: str = ""):
+        self.source = source or "<text>"
+        self.line = line
+        self.expected = expected
+        self.text = text if len(text) <= 120 else text[:117] + "..."
+        where = self.source if line is None else f"{self.source}:{line}"
+        msg = f"{where}: expected {expected}"
+        if text:
+            msg += f"; found {self.text!r}"
+        super().__init__(msg)
+
+
+class WorkbookParameterError(WorkbookError, ValueError):
+    """A model or function parameter outside its valid range.
+
+    The message names the parameter, its value and the valid range, so that a
+    slider or a typo in a notebook points straight at the knob to fix.
+    """
+
+    def __init__(self, name: str, value: object, expected: str):
+        self.name = name
+        self.value = value
+        self.expected = expected
+        super().__init__(f"parameter {name}={value!r}: expected {expected}")

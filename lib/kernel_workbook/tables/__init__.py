@@ -1,0 +1,1 @@
+"""mmtests tables: parse them from mail, compute them from samples, print them."""

@@ -1,0 +1,819 @@
+"""Read the comparison tables that mail text carries.
+
+:func:`parse_text` finds every table in a mail (or a whole thread) and returns
+one row per cell (see :mod:`.cells` for the columns).  It reads what mmtests
+printed in any era and what people pasted around it:
+
+* two-row headers of kernel names (``3.16.0-rc1`` over ``vanilla``), matched to
+  the columns by position, with blank header cells and names that overflowed
+  their field (``vanillaptewrite-v1r20``);
+* rows ``Stat  Metric  value ( pct%) ...`` with or without the percentage,
+  rows with no statistic (``DMA32 allocs  11099122 ...``), percentage-only
+  cells (``37.1%``), durations (``4m04s``), significance marks (``* -1.2%*``);
+* mail quoting (``> ``, ``> > ``), ``...`` elisions between header and rows;
+* spacing the archive collapsed (``0.00 ( 0.00%)38.00 (38.00%)``,
+  ``Page Outs8042076``, ``980.6341218.131``, ``contended-v5capture-v5``):
+  repaired, and every repair is written into the table's ``notes``;
+* ``perf stat`` lines with ``( +- x% )`` and ``/proc/vmstat`` dumps
+  (``name value`` lines, several dumps under ``label:`` lines become one
+  table with a column per label);
+* ``MMTests Statistics: duration`` / ``vmstat`` sections.
+
+Prose is not a table and is skipped.  Inside a table nothing is skipped: a
+row with the wrong number of cells, a non-numeric cell, a row cut short or a
+header with no rows raises :class:`~kernel_workbook.errors.WorkbookParseError`
+naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import WorkbookParseError
+from .cells import cells_frame
+
+# --- tokens -------------------------------------------------------------
+
+_NUM = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)"
+_NANTOK = r"[-+]?(?:nan|inf)"
+_CMP = re.compile(
+    rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})%\s*(?P<close>[)*])",
+    re.I,
+)
+_NUM_RE = re.compile(rf"^(?:{_NUM}|{_NANTOK})$", re.I)
+_PCT_RE = re.compile(rf"^({_NUM})%$")
+_DUR_RE = re.compile(r"^(?:(\d+)h)?(\d+)m(\d+(?:\.\d+)?)s$")
+_GLUED_RE = re.compile(r"^\d+\.\d+(?:\d+\.\d+)+$")
+_LABEL_GLUE_RE = re.compile(rf"^(.*?[A-Za-z)\]])({_NUM}%?)$")
+_PERF_RE = re.compile(
+    r"^\s*(?P<val>\d[\d,]*(?:\.\d+)?|<not counted>|<not supported>)\s+(?P<event>\S.*?)\s*"
+    r"(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+(?:\.\d+)?)%\s*\)\s*$"
+)
+_QUOTE_RE = re.compile(r"^((?:[ \t]{0,2}>[ ]?)+)")
+_ELLIPSIS_RE = re.compile(r"^\s*(?:\.\.\.+|\[\s*\.\.\.\s*\]|<snip>|\[\s*snip[^\]]*\])\s*$", re.I)
+_COUNTER_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_STAT_RE = re.compile(
+    r"^(?:Min|Max|Mean|Amean|Hmean|Gmean|Stddev|HStddev|CoeffVar|HCoeffVar|Median|TrimMean|Range|"
+    r"Time|Ratio|Samples|B[AH]?[Mm]ean[-.]\d+(?:\.\d+)?|Pctile[-.][\d.]+|[AH]meanCI(?:-Low|-High)?)$"
+)
+_SECTION_RE = re.compile(r"^MMTests Statistics:\s*(\S+)", re.I)
+_VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*\.?(?:-rc\d+)?(?:[-.][A-Za-z0-9]+)*$")
+
+
+def _decimals(tok: str) -> int:
+    m = re.search(r"\.(\d+)", tok)
+    return len(m.group(1)) if m else 0
+
+
+def _num(tok: str) -> float:
+    t = tok.lower().lstrip("+")
+    if t in ("nan", "-nan"):
+        return float("nan")
+    return float(t)
+
+
+def _dur_seconds(tok: str) -> float | None:
+    m = _DUR_RE.match(tok)
+    if not m:
+        return None
+    h = int(m.group(1) or 0)
+    return h * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+def _value_token(tok: str) -> dict | None:
+    """A plain value cell: number, percentage or duration."""
+    if _NUM_RE.match(tok):
+        return {"value": _num(tok), "unit": "", "decimals": _decimals(tok)}
+    m = _PCT_RE.match(tok)
+    if m:
+        return {"value": _num(m.group(1)), "unit": "%", "decimals": _decimals(tok)}
+    s = _dur_seconds(tok)
+    if s is not None:
+        return {"value": s, "unit": "s", "decimals": _decimals(tok)}
+    return None
+
+
+def _split_glued(tok: str, d: int) -> list[str] | None:
+    """``980.6341218.131`` with 3 decimals -> ``980.634``, ``1218.131``."""
+    parts = tok.split(".")
+    if d <= 0 or len(parts[-1]) != d:
+        return None
+    out, cur = [], parts[0]
+    for mid in parts[1:-1]:
+        if len(mid) <= d:
+            return None
+        out.append(f"{cur}.{mid[:d]}")
+        cur = mid[d:]
+    out.append(f"{cur}.{parts[-1]}")
+    return out
+
+
+# --- lines --------------------------------------------------------------
+
+
+@dataclass
+class _Line:
+    no: int  # 1-based
+    depth: int
+    text: str  # de-quoted, right-stripped
+    raw: str
+    kind: str = "other"  # blank | compare | plain | perfstat | ellipsis | badcmp | other
+    label: str = ""
+    cells: list = field(default_factory=list)
+    note: str = ""
+
+
+def _dequote(raw: str) -> tuple[int, str]:
+    m = _QUOTE_RE.match(raw)
+    if not m:
+        return 0, raw.rstrip()
+    return m.group(1).count(">"), raw[m.end():].rstrip()
+
+
+def _classify(ln: _Line) -> None:
+    text = ln.text
+    if not text.strip():
+        ln.kind = "blank"
+        return
+    if _ELLIPSIS_RE.match(text):
+        ln.kind = "ellipsis"
+        return
+    m = _PERF_RE.match(text)
+    if m:
+        val = m.group("val")
+        event = m.group("event").strip()
+        unit = "s" if event.startswith(("seconds", "msec")) else "events"
+        value = float("nan") if val.startswith("<") else float(val.replace(",", ""))
+        ln.kind = "perfstat"
+        ln.label = event
+        ln.cells = [
+            {
+                "value": value,
+                "pct": float("nan"),
+                "sig": False,
+                "unit": unit,
+                "text": val,
+                "decimals": _decimals(val),
+                "start": m.start("val"),
+                "end": m.end("val"),
+                "stddev_pct": float(m.group("pct")),
+            }
+        ]
+        return
+    matches = list(_CMP.finditer(text))
+    if matches:
+        label = text[: matches[0].start()].rstrip()
+        gaps_ok = all(text[a.end(): b.start()].strip() == "" for a, b in zip(matches, matches[1:]))
+        ends = matches[-1].end() == len(text)
+        if label.strip() and re.search(r"[A-Za-z]", label) and gaps_ok and ends:
+            ln.kind = "compare"
+            ln.label = label
+            for mt in matches:
+                sig = mt.group("open") == "*" or mt.group("close") == "*"
+                ln.cells.append(
+                    {
+                        "value": _num(mt.group("val")),
+                        "pct": _num(mt.group("pct")),
+                        "sig": sig,
+                        "unit": "",
+                        "text": mt.group(0).strip(),
+                        "decimals": _decimals(mt.group("val")),
+                        "start": mt.start(),
+                        "end": mt.end(),
+                        "pct_decimals": _decimals(mt.group("pct")),
+                        "pct_width": len(text[text.index(mt.group("open"), mt.start("val")) + 1: mt.start("pct")])
+                        + len(mt.group("pct")),
+                        "stddev_pct": float("nan"),
+                    }
+                )
+            return
+        if label.strip() and re.search(r"[A-Za-z]", label):
+            ln.kind = "badcmp"
+            ln.label = label
+            if not ends:
+                ln.note = f"the row ends in {text[matches[-1].end():].strip()!r} after its last 'value ( pct%)' cell"
+            else:
+                bad = next(text[a.end(): b.start()].strip() for a, b in zip(matches, matches[1:])
+                           if text[a.end(): b.start()].strip())
+                ln.note = f"non-numeric cell {bad!r} between 'value ( pct%)' cells"
+            return
+    # plain: label then value tokens
+    toks = [(mt.group(0), mt.start(), mt.end()) for mt in re.finditer(r"\S+", text)]
+    vals: list[tuple[str, int, int]] = []
+    i = len(toks)
+    while i > 0:
+        tok = toks[i - 1][0]
+        if _value_token(tok) is not None or _GLUED_RE.match(tok):
+            vals.insert(0, toks[i - 1])
+            i -= 1
+        else:
+            break
+    # A token like 980.6341218.131 is two numbers the archive ran together, but
+    # only when the row's other values say how many decimals each has (3.19.0
+    # is a kernel version, not 3.1 and 9.0).
+    decs = [_decimals(t) for t, _, _ in vals if not _GLUED_RE.match(t) and "." in t]
+    d = statistics.mode(decs) if decs else 0
+    for k in range(len(vals) - 1, -1, -1):
+        if _GLUED_RE.match(vals[k][0]) and not _split_glued(vals[k][0], d):
+            i += k + 1
+            vals = vals[k + 1:]
+            break
+    label_toks = toks[:i]
+    if not vals or not label_toks:
+        return
+    label = text[: label_toks[-1][2]]
+    if not re.search(r"[A-Za-z]", label) or label.rstrip().endswith((",", ";")):
+        return
+    cells = []
+    for tok, a, b in vals:
+        if _GLUED_RE.match(tok):
+            pieces = _split_glued(tok, d)
+            pos = a
+            for p in pieces:
+                v = _value_token(p)
+                cells.append({**v, "pct": float("nan"), "sig": False, "text": p, "start": pos, "end": pos + len(p),
+                              "stddev_pct": float("nan"), "glued": tok})
+                pos += len(p)
+            continue
+        v = _value_token(tok)
+        cells.append({**v, "pct": float("nan"), "sig": False, "text": tok, "start": a, "end": b,
+                      "stddev_pct": float("nan")})
+    ln.kind = "plain"
+    ln.label = label
+    ln.cells = cells
+
+
+# --- tables -------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    kind: str
+    depth: int
+    rows: list  # of _Line
+    notes: list = field(default_factory=list)
+    header: list = field(default_factory=list)  # of _Line
+    kernels: list = field(default_factory=list)
+    label_title: str = ""
+    title: str = ""
+    title_line: int = 0
+    kernels_from: int = 0
+    ncols: int = 0
+    layout: dict = field(default_factory=dict)
+
+    @property
+    def first(self) -> int:
+        return min([r.no for r in self.rows] + [h.no for h in self.header])
+
+    @property
+    def last(self) -> int:
+        return max(r.no for r in self.rows)
+
+
+def _err(source, ln: _Line, expected: str) -> WorkbookParseError:
+    return WorkbookParseError(source, ln.no, expected, ln.raw.strip())
+
+
+def _col_edges(block: _Block) -> list[int]:
+    n = block.ncols
+    ends = [[] for _ in range(n)]
+    for r in block.rows:
+        if len(r.cells) == n:
+            for j, c in enumerate(r.cells):
+                ends[j].append(c["end"])
+    return [int(statistics.median(e)) if e else 0 for e in ends]
+
+
+def _repair_row(ln: _Line, n: int, block: _Block) -> None:
+    """Split a value the archive glued to the label (``Outs8042076``)."""
+    if ln.kind != "plain" or len(ln.cells) != n - 1:
+        return
+    toks = list(re.finditer(r"\S+", ln.label))
+    if not toks:
+        return
+    last = toks[-1]
+    m = _LABEL_GLUE_RE.match(last.group(0))
+    if not m:
+        return
+    num = m.group(2)
+    v = _value_token(num)
+    if v is None:
+        return
+    start = last.start() + len(m.group(1))
+    ln.cells.insert(0, {**v, "pct": float("nan"), "sig": False, "text": num, "start": start,
+                        "end": start + len(num), "stddev_pct": float("nan")})
+    ln.label = ln.label[:start]
+    block.notes.append(f"line {ln.no}: value {num!r} glued to the label {last.group(0)!r} by the archive; split off")
+
+
+def _header_tokens(ln: _Line) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", ln.text)]
+
+
+def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
+    """Match a header line to the columns by position; None if it is not a header."""
+    n = len(edges)
+    starts = [e - cell_w for e in edges]
+    toks = _header_tokens(ln)
+    if not toks:
+        return None
+    label_title = ""
+    notes: list[str] = []
+    if not ln.text[:1].isspace() and toks[0][2] <= starts[0]:
+        label_title = toks[0][0]
+        toks = toks[1:]
+    if not toks:
+        return None
+    if any(t.endswith((":", ",", ";")) or t.startswith(("(", "[")) for t, _, _ in toks):
+        return None
+    out = [""] * n
+    ends: list[int | None] = [None] * n
+    tol = 2
+    pending = list(toks)
+    while pending:
+        tok, a, b = pending.pop(0)
+        cols = [j for j in range(n) if a < edges[j] and b > starts[j]]
+        if not cols:
+            return None
+        # right-aligned in one column (possibly overflowing leftwards)
+        aligned = [j for j in cols if abs(b - edges[j]) <= tol]
+        if len(cols) == 1 or (aligned and not any(a < edges[j] < b - tol for j in cols)):
+            j = aligned[-1] if aligned else cols[-1]
+            if out[j]:
+                return None
+            out[j] = tok
+            ends[j] = b
+            continue
+        # a field that overflowed into its left neighbour: split at that column's edge
+        split = next((edges[j] for j in cols if a + 2 <= edges[j] <= b - 2), None)
+        if split is None:
+            return None
+        left, right = tok[: split - a], tok[split - a:]
+        evidence = any(o == left or (o.endswith(left[-3:]) and len(left) >= 3) for o in others + [t for t, _, _ in toks if t != tok])
+        if not evidence:
+            return None
+        notes.append(f"line {ln.no}: header name {tok!r} overflowed its field; read as {left!r} and {right!r}")
+        pending[0:0] = [(left, a, split), (right, split, b)]
+    return out, ends, label_title, notes
+
+
+def _suffix_split(tokens: list[str], n: int) -> tuple[list[str], str] | None:
+    """``revert-v5 contended-v5capture-v5`` -> three names sharing ``-v5``."""
+    if len(tokens) >= n:
+        return None
+    ends = [t for t in tokens]
+    for k in range(min(len(t) for t in ends), 1, -1):
+        suf = ends[0][-k:]
+        if not all(t.endswith(suf) for t in ends) or not re.search(r"[-_.]", suf):
+            continue
+        out = []
+        for t in tokens:
+            pieces = [p + suf for p in t.split(suf) if p]
+            out.extend(pieces)
+        if len(out) == n:
+            return out, suf
+    return None
+
+
+def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> None:
+    """Look above the block's first row for one or two header rows and a title."""
+    n = block.ncols
+    edges = _col_edges(block)
+    cols_sorted = sorted(edges)
+    spacing = [b - a for a, b in zip(cols_sorted, cols_sorted[1:])]
+    pct_w = 0
+    if block.kind == "compare":
+        widths = [c.get("pct_width", 0) for r in block.rows for c in r.cells]
+        pct_w = statistics.mode(widths) if widths else 6
+    if spacing:
+        cell_w = int(statistics.median(spacing))
+    else:
+        cell_w = 12 + (pct_w + 4 if block.kind == "compare" else 0)
+    block.layout = {"edges": edges, "cell_width": cell_w}
+    dev = [abs(c["end"] - edges[j]) for r in block.rows if len(r.cells) == n for j, c in enumerate(r.cells)]
+    if dev and max(dev) > 2:
+        # cells do not line up: hand-typed, or spacing the archive collapsed
+        block.layout["irregular"] = True
+    if block.kind == "compare":
+        block.layout["compare_width"] = pct_w
+        block.layout["field_width"] = cell_w - pct_w - 4
+    else:
+        block.layout["field_width"] = cell_w
+    label_w = (edges[0] - cell_w) if edges else 0
+    block.layout["label_width"] = label_w
+    indents = [len(r.label) - len(r.label.lstrip()) for r in block.rows]
+    block.layout["indent"] = statistics.mode(indents)
+    pdec = [c["pct_decimals"] for r in block.rows for c in r.cells if "pct_decimals" in c]
+    if pdec:
+        block.layout["pct_decimals"] = statistics.mode(pdec)
+    short = [c["text"] for r in block.rows for c in r.cells if c["unit"] == "s" and c["value"] % 60 < 10]
+    if short:
+        block.layout["duration_zero_pad"] = all(re.search(r"m0\d", t) for t in short)
+    stat_starts = []
+    for r in block.rows:
+        toks = r.label.split()
+        if len(toks) == 2 and _STAT_RE.match(toks[0]):
+            lead = len(r.label) - len(r.label.lstrip())
+            stat_starts.append(r.label.index(toks[1], lead + len(toks[0])) - lead)
+    if stat_starts:
+        block.layout["stat_width"] = statistics.mode(stat_starts) - 1
+        block.layout["row_width"] = label_w - block.layout["indent"] - block.layout["stat_width"] - 1
+
+    # walk upwards, skipping an elision line
+    i = start_idx - 1
+    while i >= 0 and lines[i].kind == "ellipsis" and lines[i].depth == block.depth:
+        i -= 1
+    cand = []
+    j = i
+    while j >= 0 and len(cand) < 2:
+        ln = lines[j]
+        if ln.depth != block.depth or ln.kind not in ("other",):
+            break
+        cand.append(ln)
+        j -= 1
+    headers: list[tuple[_Line, list[str], list]] = []
+    label_title = ""
+    others: list[str] = []
+    for ln in cand:
+        others.extend(t for t, _, _ in _header_tokens(ln))
+    for ln in cand:
+        res = _assign_header(ln, edges, cell_w, others)
+        if res is None:
+            break
+        names, ends, lt, notes = res
+        headers.append((ln, names, ends))
+        label_title = label_title or lt
+        block.notes.extend(notes)
+    if not headers and cand:
+        # collapsed spacing: positions do not line up, but the names may still be there
+        ln = cand[0]
+        toks = [t for t, _, _ in _header_tokens(ln)]
+        if ln.text[:1].isspace() and toks and all(_kernelish(t) for t in toks):
+            if len(toks) == n:
+                headers.append((ln, toks, [None] * n))
+                block.notes.append(f"line {ln.no}: header does not line up with the columns; names taken in order")
+            else:
+                res = _suffix_split(toks, n)
+                if res:
+                    names, suf = res
+                    headers.append((ln, names, [None] * n))
+                    block.notes.append(
+                        f"line {ln.no}: header names run together ({' '.join(toks)!r}); split after the shared suffix {suf!r}"
+                    )
+                elif len(toks) < n and len(toks) > 0:
+                    raise _err(source, ln, f"{n} kernel names for the {n} columns of the table below it (found {len(toks)})")
+    headers.reverse()  # top row first
+    block.header = [h for h, _, _ in headers]
+    block.label_title = label_title
+    if headers:
+        block.kernels = [" ".join(p for p in parts if p) for parts in zip(*[names for _, names, _ in headers])]
+        block.layout["header"] = [names for _, names, _ in headers]
+        block.layout["header_ends"] = [e for _, _, e in headers]
+    # title: the line right above the header (or the block), if it is text
+    k = lines.index(block.header[0]) - 1 if block.header else i
+    if k >= 0 and lines[k].depth == block.depth and lines[k].kind == "other" and lines[k].text.strip():
+        block.title = lines[k].text.strip()
+        block.title_line = lines[k].no
+
+
+def _kernelish(tok: str) -> bool:
+    return bool(re.search(r"[\d-]", tok) or tok in ("vanilla",)) and not tok.endswith((":", ",", ".", ";"))
+
+
+def _row_label(label: str) -> tuple[str, str]:
+    toks = label.split()
+    if len(toks) == 2 and _STAT_RE.match(toks[0]):
+        return toks[0], toks[1]
+    return "", " ".join(toks)
+
+
+def parse_text(text: str, source: str | None = None) -> pd.DataFrame:
+    """Every table in ``text``, one row per cell.
+
+    Parameters
+    ----------
+    text : str
+        Mail text, a whole thread, or mmtests output.
+    source : str, optional
+        Name used in error messages and ``df.attrs["source"]``.
+
+    Returns
+    -------
+    DataFrame
+        Columns as :data:`kernel_workbook.tables.cells.CELL_COLUMNS`:
+        ``table, stat, row, kernel, value, pct, sig, unit, text, decimals,
+        col, order, line, quote, kind, stddev_pct``.  ``df.attrs["tables"]``
+        maps each table number to its metadata: ``first_line``,
+        ``last_line``, ``header_lines``, ``title``, ``section``, ``kind``,
+        ``kernels``, ``label_title``, ``kernels_from``, ``quote``,
+        ``layout`` (measured widths, for rendering it back) and ``notes``
+        (every repair of archive damage).
+
+    Raises
+    ------
+    WorkbookParseError
+        For a row with the wrong number of cells, a non-numeric cell, a row
+        cut short, or a table header with no rows.
+    """
+    src = source or "<text>"
+    lines = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        depth, body = _dequote(raw)
+        ln = _Line(no, depth, body, raw)
+        _classify(ln)
+        lines.append(ln)
+
+    blocks: list[tuple[_Block, int]] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if ln.kind not in ("compare", "plain", "perfstat"):
+            i += 1
+            continue
+        block = _Block(ln.kind, ln.depth, [ln])
+        start = i
+        i += 1
+        while i < len(lines):
+            nx = lines[i]
+            if nx.depth != block.depth:
+                break
+            if nx.kind == block.kind:
+                block.rows.append(nx)
+                i += 1
+                continue
+            if nx.kind == "ellipsis":
+                i += 1
+                continue
+            if block.kind == "perfstat" and nx.kind == "blank" and i + 1 < len(lines) and lines[i + 1].kind == "perfstat":
+                i += 1
+                continue
+            if nx.kind == "badcmp" and block.kind == "compare":
+                raise _err(src, nx, "a table row of 'value ( pct%)' cells like the rows above it: " + nx.note)
+            if block.kind == "compare" and nx.kind == "plain" and len(nx.cells) >= 2:
+                raise _err(src, nx, f"'value ( pct%)' cells like the rows above it (line {block.rows[-1].no})")
+            break
+        blocks.append((block, start))
+
+    tables: list[_Block] = []
+    for block, start in blocks:
+        if block.kind == "plain":
+            _settle_plain(block, lines, start, src, tables)
+        elif block.kind == "compare":
+            _settle_columns(block, lines, start, src)
+        elif block.kind == "perfstat":
+            block.ncols = 1
+            block.kernels = [""]
+        if block.kind == "plain" and not _plain_is_table(block):
+            continue  # lines that merely end in a number are prose
+        if block.kind == "compare" and len(block.rows) < 2 and not block.header:
+            continue  # a lone line with a "(x%)" in it is prose
+        if block.kind == "plain" and not block.header and block.ncols >= 2 and not block.kernels:
+            _inherit(block, tables)
+        tables.append(block)
+
+    _check_dangling_headers(lines, tables, src)
+    tables = _merge_vmstat(tables)
+    tables.sort(key=lambda b: b.first)
+    return _to_frame(tables, src)
+
+
+_NOT_A_LABEL = re.compile(r"^(?:---|\+\+\+|@@|diff\s|index\s|[A-Z][A-Za-z-]*:\s)")
+
+
+def _plain_is_table(block: _Block) -> bool:
+    """Do these consecutive lines that end in numbers make a table?
+
+    Two rows at least, and none of them a mail or diff header.  A one-column
+    block must also look like one: values right-aligned in a column, or
+    every label ending in ':' or '=' (``Hits = 9789987``, ``pte_dirty: 5m20s``).
+    """
+    if block.kind == "vmstat":
+        return True
+    if len(block.rows) < 2 or any(_NOT_A_LABEL.match(r.label) for r in block.rows):
+        return False
+    if block.ncols >= 2:
+        return True
+    ends = {r.cells[-1]["end"] for r in block.rows}
+    if max(ends) - min(ends) <= 1:
+        return True
+    return all(r.label.rstrip().endswith((":", "=")) for r in block.rows)
+
+
+def _settle_columns(block: _Block, lines, start, src) -> None:
+    counts = [len(r.cells) for r in block.rows]
+    n = statistics.mode(counts)
+    block.ncols = n
+    for r in block.rows:
+        if len(r.cells) != n:
+            _repair_row(r, n, block)
+        if len(r.cells) != n:
+            raise _err(src, r, f"{n} value cells, as the other rows of the table starting at line {block.rows[0].no} "
+                               f"(found {len(r.cells)})")
+    _find_header(block, lines, start, src)
+
+
+def _settle_plain(block: _Block, lines, start, src, tables) -> None:
+    # /proc/vmstat dump: lowercase counter names, one integer each
+    if all(len(r.cells) == 1 and _COUNTER_RE.match(r.label.strip()) and r.cells[0]["decimals"] == 0
+           and r.cells[0]["unit"] == "" for r in block.rows):
+        if len(block.rows) >= 3:
+            block.kind = "vmstat"
+            block.ncols = 1
+            _vmstat_label(block, lines, start)
+            return
+    if max(len(r.cells) for r in block.rows) > 1:
+        n = max(len(r.cells) for r in block.rows)
+        block.ncols = n
+        for r in block.rows:
+            if len(r.cells) != n:
+                _repair_row(r, n, block)
+        _find_header(block, lines, start, src)
+        n = block.ncols
+        for r in block.rows:
+            if len(r.cells) != n:
+                raise _err(src, r, f"{n} value cells, as the other rows of the table starting at line "
+                                   f"{block.rows[0].no} (found {len(r.cells)})")
+        return
+    block.ncols = 1
+    _find_header(block, lines, start, src)
+
+
+def _vmstat_label(block: _Block, lines, start) -> None:
+    k = start - 1
+    while k >= 0 and lines[k].kind == "blank" and lines[k].depth == block.depth:
+        k -= 1
+    if k >= 0 and lines[k].depth == block.depth and lines[k].kind == "other":
+        t = lines[k].text.strip()
+        block.title = t
+        block.title_line = lines[k].no
+        if t.endswith(":") and len(t) <= 40 and " " not in t.rstrip(":").strip():
+            block.kernels = [t[:-1].strip()]
+            return
+    block.kernels = [""]
+
+
+def _inherit(block: _Block, tables: list[_Block]) -> None:
+    for prev in reversed(tables):
+        if prev.depth == block.depth and prev.ncols == block.ncols and prev.kernels and prev.header:
+            block.kernels = list(prev.kernels)
+            block.kernels_from = prev.header[0].no
+            block.notes.append(
+                f"no header; kernel names taken from the header at line {prev.header[0].no} "
+                f"(mmtests prints its monitor sections under the comparison they belong to)"
+            )
+            return
+    block.kernels = [""] * block.ncols
+
+
+def _merge_vmstat(tables: list[_Block]) -> list[_Block]:
+    out: list[_Block] = []
+    for t in tables:
+        p = out[-1] if out else None
+        if (p is not None and t.kind == "vmstat" and p.kind == "vmstat" and p.depth == t.depth
+                and all(k for k in p.kernels) and t.kernels[0] and t.title_line
+                and t.title_line - p.last <= 3):
+            p.rows.extend(t.rows)
+            p.kernels = p.kernels + t.kernels
+            p.notes.append(f"line {t.title_line}: the dump under {t.title!r} is a further column of this table")
+            p.ncols += 1
+            continue
+        out.append(t)
+    return out
+
+
+def _check_dangling_headers(lines, tables, src) -> None:
+    used = {h.no for t in tables for h in t.header} | {t.title_line for t in tables}
+    for a, b in zip(lines, lines[1:]):
+        if a.no in used or b.no in used:
+            continue
+        if a.kind != "other" or b.kind != "other" or a.depth != b.depth:
+            continue
+        ta, tb = a.text.split(), b.text.split()
+        if len(ta) < 2 or len(tb) < 1 or len(a.text) - len(a.text.lstrip()) < 4:
+            continue
+        if not all(_VERSIONISH.match(t) and re.search(r"\d\.\d|\d\.$", t) for t in ta):
+            continue
+        if not b.text[:1].isspace() or any(t.endswith((":", ",", ";", ")")) for t in tb):
+            continue
+        # a two-row kernel header; is there a table under it?
+        k = lines.index(b) + 1
+        while k < len(lines) and lines[k].kind == "ellipsis":
+            k += 1
+        if k >= len(lines) or lines[k].kind not in ("compare", "plain") or lines[k].depth != b.depth:
+            where = lines[k] if k < len(lines) else b
+            raise WorkbookParseError(
+                src, where.no if k < len(lines) else b.no,
+                f"table rows under the kernel header at lines {a.no}-{b.no} (the table is cut short)",
+                where.raw.strip() if k < len(lines) else "<end of text>",
+            )
+
+
+def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
+    records = []
+    meta = {}
+    for tid, t in enumerate(tables, 1):
+        kernels = t.kernels or [""] * t.ncols
+        if t.kind == "vmstat":
+            # rows of several dumps: column follows the dump they came from
+            order_of: dict[str, int] = {}
+            bounds = _vmstat_bounds(t)
+            for r in t.rows:
+                col = bounds(r.no)
+                name = r.label.strip()
+                if name not in order_of:
+                    order_of[name] = len(order_of)
+                c = r.cells[0]
+                records.append(_record(tid, "", name, kernels[col], c, col, order_of[name], r, "vmstat"))
+        else:
+            for order, r in enumerate(t.rows):
+                stat, row = _row_label(r.label) if t.kind != "perfstat" else ("", r.label.strip())
+                for col, c in enumerate(r.cells):
+                    records.append(_record(tid, stat, row, kernels[col], c, col, order, r, t.kind))
+        section = ""
+        m = _SECTION_RE.match(t.title or "")
+        if m:
+            section = m.group(1).lower()
+        stats = {_row_label(r.label)[0] for r in t.rows}
+        meta[tid] = {
+            "first_line": t.first,
+            "last_line": t.last,
+            "header_lines": [h.no for h in t.header],
+            "title": t.title,
+            "title_line": t.title_line,
+            "section": section,
+            "kind": t.kind,
+            "kernels": list(kernels),
+            "label_title": t.label_title,
+            "kernels_from": t.kernels_from,
+            "quote": t.depth,
+            "layout": t.layout,
+            "has_header": bool(t.header),
+            "notes": list(t.notes),
+            "era": _guess_era(stats, t.layout),
+            "row_lines": [r.no for r in t.rows],
+        }
+    df = cells_frame(records, meta)
+    df.attrs["source"] = src
+    return df
+
+
+def _vmstat_bounds(t: _Block):
+    starts = []
+    prev = None
+    for r in t.rows:
+        if prev is not None and r.no - prev > 1:
+            starts.append(r.no)
+        prev = r.no
+    starts = [t.rows[0].no] + starts
+
+    def col_of(no):
+        c = 0
+        for k, s in enumerate(starts):
+            if no >= s:
+                c = k
+        return min(c, t.ncols - 1)
+
+    return col_of
+
+
+def _guess_era(stats: set[str], layout: dict) -> str:
+    cw = layout.get("compare_width")
+    if "Amean" in stats or "Hmean" in stats:
+        return "current" if cw and cw >= 7 else "2015"
+    return "2014" if (cw or 6) <= 6 else "current"
+
+
+def _record(tid, stat, row, kernel, c, col, order, ln: _Line, kind) -> dict:
+    return {
+        "table": tid,
+        "stat": stat,
+        "row": row,
+        "kernel": kernel,
+        "value": c["value"],
+        "pct": c["pct"],
+        "sig": c["sig"],
+        "unit": c["unit"],
+        "text": c["text"],
+        "decimals": c["decimals"],
+        "col": col,
+        "order": order,
+        "line": ln.no,
+        "quote": ln.depth,
+        "kind": kind,
+        "stddev_pct": c["stddev_pct"],
+    }
+
+
+def parse_file(path: str | Path) -> pd.DataFrame:
+    """:func:`parse_text` on a file; errors name the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        raise WorkbookParseError(str(p), None, "UTF-8 text", repr(e.object[max(0, e.start - 10): e.end + 10])) from None
+    return parse_text(text, source=str(p))
