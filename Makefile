@@ -12,9 +12,11 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB_ARGS ?=
+# Jupyter refuses to start as root unless told; containers often run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 PYTEST_ARGS ?=
 
-.PHONY: all lab test reproduce bench report venv constraints clean distclean
+.PHONY: all lab test reproduce bench report venv constraints clean distclean notebooks
 
 all: test
 
@@ -31,7 +33,7 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 venv: $(STAMP)
 
 lab: $(STAMP)
-	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(LAB_ARGS) notebooks/00-start-here.ipynb
+	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_ARGS) notebooks/00-start-here.ipynb
 
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).
@@ -61,3 +63,13 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV)
+
+# Rebuild every notebook from its paired percent script and execute it
+# (WORKBOOK_MODE=ci: charts as SVG), so the committed .ipynb has outputs.
+NB_PY := $(wildcard notebooks/*.py exercises/*.py)
+notebooks: $(STAMP)
+	for f in $(NB_PY); do \
+		$(BIN)/jupytext --quiet --to ipynb --update "$$f" 2>/dev/null || $(BIN)/jupytext --quiet --to ipynb "$$f"; \
+		WORKBOOK_MODE=ci $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.timeout=900 "$${f%.py}.ipynb" || exit 1; \
+	done

@@ -2,8 +2,9 @@
 
 Columns (``CELL_COLUMNS``)
 --------------------------
-table : int
-    Table number within its source (1-based, in order of appearance).
+table : int or str
+    Table number within its source (1-based, in order of appearance), or the
+    table's id in ``data/published`` (``cfq600-seqread``).
 stat : str
     mmtests statistic (``Min``, ``Mean``, ``Amean``, ``Hmean``, ``Stddev``,
     ``CoeffVar``, ``Max``, ``BAmean-95``, ``Time`` ...); empty where the table
@@ -68,7 +69,6 @@ CELL_COLUMNS = [
 ]
 
 _DTYPES = {
-    "table": "int64",
     "stat": "object",
     "row": "object",
     "kernel": "object",
@@ -93,6 +93,10 @@ def cells_frame(records: list[dict], tables: dict | None = None) -> pd.DataFrame
     ``tables`` (table number -> metadata dict) goes to ``df.attrs["tables"]``.
     """
     df = pd.DataFrame.from_records(records, columns=CELL_COLUMNS)
+    if len(df) and all(isinstance(x, (int,)) for x in df["table"]):
+        df["table"] = df["table"].astype("int64")
+    else:
+        df["table"] = df["table"].astype(object)
     for c, t in _DTYPES.items():
         if t == "object":
             df[c] = df[c].fillna("").astype(object)

@@ -78,7 +78,9 @@ def split_run_name(name: str) -> tuple[str, str]:
 
 
 def _tables(cells: pd.DataFrame):
-    for tid in sorted(cells["table"].unique()):
+    present = list(dict.fromkeys(cells["table"]))
+    known = [t for t in (cells.attrs.get("tables") or {}) if t in set(present)]
+    for tid in known + [t for t in present if t not in set(known)]:
         yield tid, cells[cells["table"] == tid]
 
 
@@ -170,6 +172,12 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     compare_w = int(lay.get("compare_width") or era.compare_width)
     field_w = int(lay.get("field_width") or era.field_width)
     cell_w = int(lay.get("cell_width") or (field_w + (compare_w + 4 if compare else 0)))
+    if not lay.get("edges"):
+        # our own layout (not measured from a mail): make room for long names
+        longest = max((len(h) for hr in _header_rows(kernels, meta) for h in hr), default=0)
+        if longest + 2 > cell_w:
+            field_w += longest + 2 - cell_w
+            cell_w = longest + 2
     if compare and not lay.get("field_width"):
         field_w = cell_w - compare_w - 4
     indent = int(lay.get("indent") or 0)

@@ -2,8 +2,8 @@
 
 For every table of a text, compare the lines the table occupied (header rows
 and data rows, quote marks removed) with the lines :func:`render` prints.
-Two verdicts per table: ``exact`` (byte for byte, trailing blanks aside) and
-``normalised`` (runs of whitespace collapsed to one space).
+Three verdicts per table: ``exact`` (byte for byte, trailing blanks aside),
+``normalised`` (runs of whitespace collapsed to one space) and ``spaceless``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,11 @@ def _norm(s: str) -> str:
 
 
 def roundtrip_report(text: str, source: str | None = None, era: str | None = None) -> pd.DataFrame:
-    """One row per table: ``table, first_line, kind, exact, normalised, first_difference``."""
+    """One row per table: ``table, first_line, kind, exact, normalised, spaceless, first_difference``.
+
+    ``spaceless`` compares with every blank removed: true for a table whose only
+    damage is spacing an archive collapsed (the 2012 thread).
+    """
     cells = parse_text(text, source)
     src_lines = text.splitlines()
     rows = []
@@ -38,6 +42,8 @@ def roundtrip_report(text: str, source: str | None = None, era: str | None = Non
             out = [ln for ln in out if ln.strip()]
         exact = [ln.rstrip() for ln in original] == [ln.rstrip() for ln in out]
         normalised = [_norm(ln) for ln in original] == [_norm(ln) for ln in out]
+        # with every blank removed: what is left when an archive collapsed the spacing
+        spaceless = [re.sub(r"\s+", "", ln) for ln in original] == [re.sub(r"\s+", "", ln) for ln in out]
         diff = ""
         if not normalised:
             for a, b in zip(original + [""] * len(out), out + [""] * len(original)):
@@ -55,6 +61,7 @@ def roundtrip_report(text: str, source: str | None = None, era: str | None = Non
             "kind": meta["kind"],
             "exact": exact,
             "normalised": normalised,
+            "spaceless": spaceless,
             "first_difference": diff,
         })
-    return pd.DataFrame(rows, columns=["table", "first_line", "kind", "exact", "normalised", "first_difference"])
+    return pd.DataFrame(rows, columns=["table", "first_line", "kind", "exact", "normalised", "spaceless", "first_difference"])

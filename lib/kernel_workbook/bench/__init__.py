@@ -1,0 +1,47 @@
+"""Benchmarks, measured with pyperf (``make bench`` / ``kwb bench``).
+
+Each suite module in :data:`SUITES` has a ``benchmarks()`` function returning
+:class:`Bench` objects.  ``kwb bench`` runs them all in pyperf worker processes
+(``python -m kernel_workbook.bench.run``), then prints::
+
+    {"results": [{"name", "ours_per_s", "baseline", "baseline_per_s", "ratio", "unit"}]}
+
+``ours_per_s`` is items per second (bytes, requests, allocations...: ``unit``
+says which); ``baseline`` names what we are measured against (jc, FlameGraph,
+the pure-Python reference of a model...) and ``ratio`` is ours / baseline.
+Targets are written beside each benchmark and checked here, not in timed
+tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# name -> module; a module is imported only when the benchmarks run.
+SUITES: dict[str, str] = {
+    "tables": "kernel_workbook.bench.tables_bench",
+}
+
+
+@dataclass
+class Bench:
+    name: str
+    time_func: Callable[[int], float]  # pyperf bench_time_func: loops -> seconds
+    items: float  # items processed by one call
+    unit: str  # what an item is
+    baseline: str | None = None
+    baseline_time_func: Callable[[int], float] | None = None
+    baseline_items: float | None = None
+    target_ratio: float | None = None  # ours/baseline we promise, if any
+    target_per_s: float | None = None  # absolute throughput we promise, if any
+
+
+def all_benchmarks(only: list[str] | None = None) -> list[Bench]:
+    out = []
+    for key, mod in SUITES.items():
+        if only and key not in only:
+            continue
+        out.extend(importlib.import_module(mod).benchmarks())
+    return out

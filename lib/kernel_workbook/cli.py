@@ -1,0 +1,183 @@
+"""``kwb``: the workbook from a shell.
+
+    kwb tables [THREAD] [--table ID] [--format text|markdown|html|csv] [--list]
+    kwb reproduce THREAD [--json]      |  kwb reproduce --all
+    kwb bench [--json] [--suites S,...] [--rigorous]
+    kwb report [--out DIR]
+
+Further subcommands live in their own modules and register themselves through
+:data:`EXTRA_COMMANDS` (``module:register`` taking the subparsers object).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .errors import WorkbookError
+
+# "module:function" that adds subcommands: function(subparsers) -> None
+EXTRA_COMMANDS: list[str] = []
+
+
+def _cmd_tables(a) -> int:
+    from .tables import published, published_tables, render
+    from .threads import THREADS
+
+    threads = [a.thread] if a.thread else list(THREADS)
+    if a.list:
+        t = published_tables(a.thread)
+        for r in t.itertuples():
+            print(f"{r.thread:28s} {r.table:28s} {r.status:8s} lines {r.lines:18s} {r.title}")
+        return 0
+    if a.format == "csv":
+        df = published(a.thread, a.table)
+        df.to_csv(sys.stdout, index=False)
+        return 0
+    from .ui.panels import provenance
+
+    for th in threads:
+        cells = published(th, a.table if a.thread else None)
+        for tid, meta in cells.attrs["tables"].items():
+            t = cells[cells["table"] == tid]
+            if a.format == "text":
+                print(f"== {th} / {tid}: {meta['title']}")
+                print(f"   {provenance(meta)}")
+                if meta.get("machine"):
+                    print(f"   machine: {meta['machine']}")
+                if not meta.get("has_header", True):
+                    print(f"   (printed without a header; columns: {', '.join(meta['kernels'])})")
+                print()
+                print(render(t))
+            else:
+                print(f"### {th} / {tid}\n\n{meta['title']}\n")
+                print(render(t, fmt=a.format))
+            print()
+    return 0
+
+
+def _cmd_reproduce(a) -> int:
+    from .reproduce import format_summary, reproduce
+    from .threads import THREADS
+
+    if not a.thread and not a.all:
+        print("kwb reproduce: name a thread or give --all", file=sys.stderr)
+        return 2
+    threads = list(THREADS) if a.all else [a.thread]
+    docs = []
+    for th in threads:
+        rep = reproduce(th)
+        if a.json:
+            docs.append(json.loads(rep.to_json()))
+            continue
+        print(f"######## {th}")
+        for block in rep.text:
+            print(block)
+            print()
+        print(format_summary(rep))
+        print()
+    if a.json:
+        print(json.dumps(docs[0] if len(docs) == 1 else docs, indent=1))
+    return 0
+
+
+def _cmd_bench(a) -> int:
+    import pyperf
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "bench.json"
+        cmd = [sys.executable, "-m", "kernel_workbook.bench.run", "-o", str(out), "--quiet"]
+        cmd.append("--rigorous" if a.rigorous else "--fast")
+        if a.suites:
+            cmd += ["--suites", a.suites]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE if a.json else None)
+        if proc.returncode:
+            print("kwb bench: the pyperf run failed", file=sys.stderr)
+            return proc.returncode
+        suite = pyperf.BenchmarkSuite.load(str(out))
+    per_s = {}
+    units = {}
+    for b in suite.get_benchmarks():
+        md = b.get_metadata()
+        per_s[b.get_name()] = float(md["kwb_items"]) / b.mean()
+        units[b.get_name()] = md.get("kwb_unit", "")
+    results = []
+    for name, v in per_s.items():
+        if " [baseline: " in name:
+            continue
+        base = next((k for k in per_s if k.startswith(name + " [baseline: ")), None)
+        bname = base.split(" [baseline: ", 1)[1][:-1] if base else None
+        bv = per_s[base] if base else None
+        results.append({"name": name, "ours_per_s": v, "baseline": bname, "baseline_per_s": bv,
+                        "ratio": (v / bv) if bv else None, "unit": units[name]})
+    if a.json:
+        print(json.dumps({"results": results}, indent=1))
+    else:
+        for r in results:
+            extra = f"  vs {r['baseline']}: {r['baseline_per_s']:.4g}/s, ratio {r['ratio']:.1f}x" if r["baseline"] else ""
+            print(f"{r['name']:60s} {r['ours_per_s']:.4g} {r['unit']}/s{extra}")
+    return 0
+
+
+def _cmd_report(a) -> int:
+    from .report import build_report
+
+    os.environ.setdefault("WORKBOOK_MODE", "ci")
+    index = build_report(Path(a.out))
+    print(index)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="kwb", description="Kernel Heuristics Workbook")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("tables", help="print the published tables of the threads")
+    p.add_argument("thread", nargs="?", help="thread id (default: all five)")
+    p.add_argument("--table", help="one table id (see --list)")
+    p.add_argument("--format", choices=["text", "markdown", "html", "csv"], default="text")
+    p.add_argument("--list", action="store_true", help="list the tables with their provenance")
+    p.set_defaults(func=_cmd_tables)
+
+    p = sub.add_parser("reproduce", help="published beside model, with a fidelity summary")
+    p.add_argument("thread", nargs="?")
+    p.add_argument("--all", action="store_true", help="every thread")
+    p.add_argument("--json", action="store_true", help="machine-readable cells and summary")
+    p.set_defaults(func=_cmd_reproduce)
+
+    p = sub.add_parser("bench", help="run the pyperf benchmarks")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--suites", default="", help="comma-separated suites (default: all)")
+    p.add_argument("--rigorous", action="store_true", help="pyperf --rigorous instead of --fast")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("report", help="execute the notebooks and export static HTML")
+    p.add_argument("--out", default="build/report")
+    p.set_defaults(func=_cmd_report)
+
+    for target in EXTRA_COMMANDS:
+        mod, fn = target.split(":")
+        getattr(importlib.import_module(mod), fn)(sub)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    a = ap.parse_args(argv)
+    try:
+        return int(a.func(a) or 0)
+    except WorkbookError as e:
+        print(f"kwb: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `kwb tables | head`
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""One switch for how the workbook runs: ``WORKBOOK_MODE=ci|lab|slides``.
+
+=========  ===========================================  ==============  ==========
+mode       Altair renderer                              chart size      problem size
+=========  ===========================================  ==============  ==========
+``lab``    ``jupyter`` with ``offline=True`` (no CDN)   560 x 300       full
+``slides`` ``jupyter`` with ``offline=True``            900 x 460, big  full
+           fonts for a projector
+``ci``     ``svg`` (vl-convert, deterministic, no JS)   560 x 300       small
+=========  ===========================================  ==============  ==========
+
+``ci`` is also what ``make report`` uses: a static HTML export cannot run the
+widget JavaScript, so its charts are inline SVG.  No mode fetches anything from
+the network: Vega's JavaScript comes from the ``vl-convert`` wheel.
+
+Notebooks call :func:`setup` in their first cell; it prints the mode so that a
+presenter sees at once whether the machine is set up for the stage.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+MODES = ("lab", "ci", "slides")
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    width: int
+    height: int
+    font_size: int
+    small: bool  # smaller problem sizes so CI stays fast
+
+    @property
+    def renderer(self) -> str:
+        return "svg" if self.name == "ci" else "jupyter"
+
+
+_MODES = {
+    "lab": Mode("lab", 560, 300, 12, False),
+    "slides": Mode("slides", 900, 460, 18, False),
+    "ci": Mode("ci", 560, 300, 12, True),
+}
+
+
+def mode() -> Mode:
+    """The current mode (``WORKBOOK_MODE``, default ``lab``; an unknown value is an error)."""
+    name = os.environ.get("WORKBOOK_MODE", "lab").strip().lower() or "lab"
+    if name not in _MODES:
+        from .errors import WorkbookParameterError
+
+        raise WorkbookParameterError("WORKBOOK_MODE", name, "one of " + ", ".join(MODES))
+    return _MODES[name]
+
+
+def setup(verbose: bool = True) -> Mode:
+    """Enable the mode's Altair renderer and theme; returns the mode."""
+    import altair as alt
+
+    m = mode()
+    if m.renderer == "svg":
+        alt.renderers.enable("svg")
+    else:
+        alt.renderers.enable("jupyter", offline=True)
+    _theme(alt, m)
+    if verbose:
+        print(f"kernel_workbook: WORKBOOK_MODE={m.name} (charts: {m.renderer}{', offline' if m.renderer == 'jupyter' else ''})")
+    return m
+
+
+def _theme(alt, m: Mode) -> None:
+    def theme():
+        return {
+            "config": {
+                "view": {"continuousWidth": m.width, "continuousHeight": m.height},
+                "axis": {"labelFontSize": m.font_size, "titleFontSize": m.font_size + 1},
+                "legend": {"labelFontSize": m.font_size, "titleFontSize": m.font_size},
+                "title": {"fontSize": m.font_size + 3},
+            }
+        }
+
+    try:  # Altair >= 5.5
+        alt.theme.register("kwb", enable=True)(theme)
+    except AttributeError:  # pragma: no cover - older Altair
+        alt.themes.register("kwb", theme)
+        alt.themes.enable("kwb")

@@ -1,0 +1,7 @@
+"""Widget panels and Altair chart builders shared by the notebooks."""
+
+from .charts import df_pct_change, plot_pct_change, plot_values
+from .panels import provenance, show_table, table_explorer, thread_summary
+
+__all__ = ["df_pct_change", "plot_pct_change", "plot_values", "provenance", "show_table",
+           "table_explorer", "thread_summary"]

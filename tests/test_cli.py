@@ -1,0 +1,59 @@
+"""kwb from a shell."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kernel_workbook.cli import main
+
+COVER_LINE = "Mean   SeqRead-MB/sec-16         68.90 (  0.00%)       82.14 ( 19.22%)       81.64 ( 18.50%)"
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_kwb_tables_prints_the_thread_in_its_own_layout(capsys):
+    code, out, _ = run(capsys, "tables", "2014-seqread-fairzone-cfq")
+    assert code == 0
+    assert COVER_LINE in out.split("\n")
+    assert "Johannes Weiner, 2014-06-19 18:18 UTC" in out
+
+
+def test_kwb_tables_list_and_formats(capsys):
+    code, out, _ = run(capsys, "tables", "--list")
+    assert code == 0 and "aio-stress-fast-raid" in out and "curated" in out
+    code, out, _ = run(capsys, "tables", "2011-cfq-deep-idle", "--format", "csv")
+    assert out.startswith("thread,table,stat,row,kernel,value,pct")
+    code, out, _ = run(capsys, "tables", "2012-highalloc-compaction", "--table", "highalloc-success", "--format", "markdown")
+    assert "| Pass 1 |" in out
+
+
+def test_kwb_reproduce_json_schema(capsys):
+    code, out, _ = run(capsys, "reproduce", "2007-throttle-vm-writeout", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["thread"] == "2007-throttle-vm-writeout"
+    assert set(doc["summary"]) == {"predicted_cells", "direction_agreement", "median_abs_error_pts"}
+    for c in doc["cells"]:
+        assert set(c) == {"table", "row", "kernel", "published", "model", "published_delta_pct",
+                          "model_delta_pct", "calibrated"}
+
+
+def test_kwb_reproduce_all_prints_every_thread(capsys):
+    code, out, _ = run(capsys, "reproduce", "--all")
+    assert code == 0 and out.count("########") == 5 and "fidelity" in out
+
+
+def test_errors_are_one_line_and_name_the_problem(capsys):
+    code, _, err = run(capsys, "tables", "2099-nope")
+    assert code == 2 and "thread" in err and "2099-nope" in err
+
+
+def test_console_script_is_installed():
+    out = subprocess.run([sys.executable, "-m", "kernel_workbook.cli", "tables", "--list"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "series-seqread" in out

@@ -1,0 +1,358 @@
+"""The mail-table parser: every form the issue names, and its errors."""
+
+import math
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kernel_workbook.errors import WorkbookParseError
+from kernel_workbook.tables import compare, parse_text, render
+
+
+def one(text):
+    df = parse_text(textwrap.dedent(text))
+    assert df["table"].nunique() == 1, df.attrs["tables"]
+    return df
+
+
+def cell(df, row, kernel, stat=None):
+    sel = (df["row"] == row) & (df["kernel"] == kernel)
+    if stat is not None:
+        sel &= df["stat"] == stat
+    got = df[sel]
+    assert len(got) == 1, got
+    return got.iloc[0]
+
+
+MMTESTS_2014 = """\
+    Some prose first, which is not a table: it has 3.0 and 16 in it.
+
+                                          3.16.0-rc1            3.16.0-rc1                 3.0.0
+                                             vanilla          cfq600                     vanilla
+    Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)      134.59 ( 10.42%)
+    Mean   SeqRead-MB/sec-16         68.90 (  0.00%)       77.29 ( 12.18%)       81.64 ( 18.50%)
+
+    More prose.
+"""
+
+
+def test_two_row_header_and_stat_rows():
+    df = one(MMTESTS_2014)
+    assert list(dict.fromkeys(df["kernel"])) == ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600", "3.0.0 vanilla"]
+    c = cell(df, "SeqRead-MB/sec-16", "3.16.0-rc1 cfq600")
+    assert c.stat == "Mean" and c.value == 77.29 and c.pct == 12.18 and not c.sig
+    assert cell(df, "SeqRead-MB/sec-1", "3.16.0-rc1 cfq600").pct == -0.23
+    assert set(df["line"]) == {5, 6} and set(df["kind"]) == {"compare"}
+
+
+def test_columns_of_the_cells_frame():
+    df = one(MMTESTS_2014)
+    for c in ("table", "stat", "row", "kernel", "value", "pct"):
+        assert c in df.columns
+
+
+def test_rows_without_statistic_and_percentage_only_tables():
+    df = one("""\
+                                3.16.0-rc1  3.16.0-rc1       3.0.0
+                                   vanilla    fairzone     vanilla
+    DMA32 allocs                  11099122     9459921     7698716
+    Normal allocs                 18823134    20429838    18787406
+    """)
+    c = cell(df, "DMA32 allocs", "3.16.0-rc1 fairzone")
+    assert c.stat == "" and c.value == 9459921 and math.isnan(c.pct)
+    df = one("""\
+                                 3.16.0-rc1  3.16.0-rc1       3.0.0
+                                    vanilla    fairzone     vanilla
+     DMA32 allocs                     37.1%       31.6%       29.1%
+     Normal allocs                    62.9%       68.4%       70.9%
+    """)
+    c = cell(df, "Normal allocs", "3.0.0 vanilla")
+    assert c.value == 70.9 and c.unit == "%"
+
+
+def test_quoted_tables_keep_their_depth():
+    df = one("""\
+    > >                                       3.16.0-rc1            3.16.0-rc1
+    > >                                          vanilla                cfq600
+    > > Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
+    > > Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0.36%)
+    """)
+    assert set(df["quote"]) == {2}
+    assert cell(df, "SeqRead-MB/sec-2", "3.16.0-rc1 cfq600").value == 102.35
+
+
+def test_collapsed_spacing_of_the_2012_archive():
+    df = one("""\
+    STRESS-HIGHALLOC
+       revert-v5  contended-v5capture-v5
+    Pass 1   0.00 ( 0.00%)38.00 (38.00%)45.00 (45.00%)
+    Pass 2   0.00 ( 0.00%)46.00 (46.00%)52.00 (52.00%)
+    while Rested85.00 ( 0.00%)86.00 ( 1.00%)86.00 ( 1.00%)
+    """)
+    assert list(dict.fromkeys(df["kernel"])) == ["revert-v5", "contended-v5", "capture-v5"]
+    assert cell(df, "Pass 1", "contended-v5").value == 38.0
+    assert cell(df, "while Rested", "revert-v5").value == 85.0
+    assert any("shared suffix" in n for n in df.attrs["tables"][1]["notes"])
+
+
+def test_numbers_the_archive_ran_together_are_split_by_their_decimals():
+    df = parse_text(textwrap.dedent("""\
+       revert-v5  contended-v5  capture-v5
+    Pass 1   0.00 ( 0.00%)  38.00 (38.00%)  45.00 (45.00%)
+
+    Page Outs8042076 8030516 8026740
+    Kswapd efficiency99% 96% 97%
+    Kswapd velocity  899.586 980.6341218.131
+    """))
+    t = df[df["table"] == 2]
+    assert list(t[t["row"] == "Kswapd velocity"]["value"]) == [899.586, 980.634, 1218.131]
+    assert list(t[t["row"] == "Page Outs"]["value"]) == [8042076, 8030516, 8026740]
+    assert list(t[t["row"] == "Kswapd efficiency"]["value"]) == [99, 96, 97]
+    notes = " ".join(df.attrs["tables"][2]["notes"])
+    assert "glued" in notes and "header at line 1" in notes
+
+
+def test_kernel_versions_are_not_mistaken_for_glued_numbers():
+    df = one("""\
+                  3.19.0   4.0.0-rc1   4.0.0-rc1
+                 vanilla     vanillaptewrite-v1r20
+    User        46119.12    53384.29    44994.10
+    System        306.41      692.14      279.78
+    """)
+    assert list(dict.fromkeys(df["kernel"])) == ["3.19.0 vanilla", "4.0.0-rc1 vanilla", "4.0.0-rc1 ptewrite-v1r20"]
+
+
+def test_durations_and_a_row_label_column_title():
+    df = one("""\
+    config                            3.19      4.0-rc1     4.0-rc4
+    defaults                         8m08s        9m34s       9m14s
+    -o ag_stride=-1                  4m04s        4m38s       4m11s
+    """)
+    c = cell(df, "-o ag_stride=-1", "3.19")
+    assert c.value == 244 and c.unit == "s" and c.text == "4m04s"
+    assert df.attrs["tables"][1]["label_title"] == "config"
+
+
+def test_perf_stat_lines_with_their_spread():
+    df = one("""\
+     Performance counter stats for 'system wide' (6 runs):
+
+               572,839      migrate:mm_migrate_pages    ( +-  3.15% )
+
+          10.001664694 seconds time elapsed             ( +-  0.00% )
+    """)
+    c = cell(df, "migrate:mm_migrate_pages", "")
+    assert c.value == 572839 and c.stddev_pct == 3.15 and c.kind == "perfstat" and math.isnan(c.pct)
+    assert cell(df, "seconds time elapsed", "").value == pytest.approx(10.001664694)
+
+
+def test_proc_vmstat_dumps_under_labels_become_one_table():
+    df = one("""\
+    3.19:
+
+    numa_hit 5163221
+    numa_miss 121274
+    numa_pages_migrated 1228114
+
+    4.0-rc1:
+
+    numa_hit 36952043
+    numa_miss 92471
+    numa_pages_migrated 32916316
+    """)
+    assert cell(df, "numa_pages_migrated", "4.0-rc1").value == 32916316
+    assert cell(df, "numa_hit", "3.19").value == 5163221
+    assert set(df["kind"]) == {"vmstat"}
+
+
+def test_current_mmtests_rows_and_significance_marks():
+    df = one("""\
+                                       5.10.0                 5.10.0
+                                      vanilla                patched
+    Min       ops-1         10.00 (   0.00%)       11.00 (  10.00%)
+    Hmean     ops-1         10.50 (   0.00%)       12.00 *  14.29%*
+    Stddev    ops-1          0.30 (   0.00%)        0.40 ( -33.33%)
+    CoeffVar  ops-1          2.86 (   0.00%)        3.33 ( -16.67%)
+    Max       ops-1         11.00 (   0.00%)       13.00 (  18.18%)
+    BHmean-50 ops-1         10.80 (   0.00%)       12.50 (  15.74%)
+    BAmean-95 ops-1         10.60 (   0.00%)       12.10 (  14.15%)
+    """)
+    assert set(df["stat"]) == {"Min", "Hmean", "Stddev", "CoeffVar", "Max", "BHmean-50", "BAmean-95"}
+    c = cell(df, "ops-1", "5.10.0 patched", stat="Hmean")
+    assert c.sig and c.pct == 14.29
+    assert not cell(df, "ops-1", "5.10.0 patched", stat="Max").sig
+    assert df.attrs["tables"][1]["era"] == "current"
+
+
+def test_mmtests_sections_are_recorded():
+    df = one("""\
+    MMTests Statistics: duration
+                    4.0.0-rc1   4.0.0-rc1
+                      vanilla   slowscan
+    User             53384.29    56093.11
+    System             692.14      311.64
+    """)
+    assert df.attrs["tables"][1]["section"] == "duration"
+    assert cell(df, "System", "4.0.0-rc1 slowscan").value == 311.64
+
+
+def test_an_elision_between_header_and_rows_is_allowed():
+    df = one("""\
+                                        4.0.0-rc1             4.0.0-rc1
+                                          vanilla           slowscan-v2
+    ...
+    Amean    real-xfsrepair      507.85 (  0.00%)      459.58 (  9.50%)
+    Amean    syst-xfsrepair      519.88 (  0.00%)      281.63 ( 45.83%)
+    """)
+    assert cell(df, "syst-xfsrepair", "4.0.0-rc1 slowscan-v2").pct == 45.83
+
+
+# --- bad input: one error type, naming the line ---------------------------
+
+def test_a_row_with_fewer_cells_than_the_others():
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(textwrap.dedent("""\
+                                  a-1         b-1         c-1
+        DMA32 allocs         11099122    11020083     9459921
+        Normal allocs        18823134    18801874
+        Movable allocs              0           0           0
+        """), source="mail.txt")
+    assert e.value.source == "mail.txt" and e.value.line == 3
+    assert "3 value cells" in str(e.value) and "mail.txt:3" in str(e.value)
+
+
+def test_a_non_numeric_cell_between_cells():
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(textwrap.dedent("""\
+                                          3.16.0-rc1            3.16.0-rc1
+                                             vanilla                cfq600
+        Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
+        Mean   SeqRead-MB/sec-2         101.99 (  0.00%)         n/a ( 0.36%)
+        """))
+    assert e.value.line == 4 and "n/a" in str(e.value)
+
+
+def test_a_row_cut_short():
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(textwrap.dedent("""\
+                                          3.16.0-rc1            3.16.0-rc1
+                                             vanilla                cfq600
+        Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
+        Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0."""))
+    assert e.value.line == 4
+
+
+def test_a_header_with_no_rows_is_a_truncated_table():
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(textwrap.dedent("""\
+        Results:
+
+                                          3.16.0-rc1            3.16.0-rc1
+                                             vanilla                cfq600
+        """), source="cut.txt")
+    assert "cut short" in str(e.value) and e.value.source == "cut.txt"
+
+
+def test_a_row_missing_its_percentages():
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(textwrap.dedent("""\
+                                          3.16.0-rc1            3.16.0-rc1
+                                             vanilla                cfq600
+        Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
+        Mean   SeqRead-MB/sec-2         101.99                102.35
+        """))
+    assert e.value.line == 4
+
+
+def test_prose_with_numbers_and_percentages_is_not_a_table():
+    df = parse_text(textwrap.dedent("""\
+    Ok, that's down from rc1 (67%), but still hugely up from 3.19 (13.7%).
+    runtimes were 7m45, 7m50, 7m44s, 8m2s, and the profiles came from
+    --- aio-stress-orig.c 2011-08-16 17:00:04.000000000 -0400
+    +++ aio-stress.c 2011-08-18 14:49:31.000000000 -0400
+    Date: Fri, 19 Aug 2011 19:38:37 +0400
+    """))
+    assert df.empty
+
+
+# --- properties --------------------------------------------------------------
+
+names = st.from_regex(r"[A-Z][a-z]{2,8}-[a-z]{2,6}", fullmatch=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kernels=st.lists(st.sampled_from(["3.16.0-rc1-vanilla", "3.16.0-rc1-cfq600", "3.0.0-vanilla", "4.0.0-rc1-slowscan"]),
+                     min_size=2, max_size=4, unique=True),
+    rows=st.lists(names, min_size=1, max_size=4, unique=True),
+    era=st.sampled_from(["2014", "2015", "current"]),
+    seed=st.integers(0, 2**16),
+)
+def test_render_then_parse_gives_the_numbers_back(kernels, rows, era, seed):
+    rng = np.random.default_rng(seed)
+    samples = {k: {r: rng.uniform(1, 1000, 5) for r in rows} for k in kernels}
+    c = compare(samples, era=era)
+    back = parse_text(render(c, note=False))
+    assert len(back) == len(c)
+    a = c.sort_values(["order", "col"]).reset_index(drop=True)
+    b = back.sort_values(["order", "col"]).reset_index(drop=True)
+    assert list(a["kernel"]) == list(b["kernel"]) and list(a["row"]) == list(b["row"])
+    assert list(a["stat"]) == list(b["stat"])
+    assert np.allclose(a["value"].round(2), b["value"], atol=0.006)
+    assert np.allclose(a["pct"].round(2), b["pct"], atol=0.006)
+    assert list(a["sig"]) == list(b["sig"])
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list("Mean Sed-Rad0123456789.%()*>:\n\t|,-+abcvnilxmsMB/")), max_size=400))
+def test_any_text_parses_or_raises_the_workbook_error(text):
+    try:
+        parse_text(text)
+    except WorkbookParseError as e:
+        assert e.line is None or e.line >= 1
+
+
+SNIPPETS = [MMTESTS_2014, """\
+       revert-v5  contended-v5capture-v5
+    Pass 1   0.00 ( 0.00%)38.00 (38.00%)45.00 (45.00%)
+    Kswapd velocity  899.586 980.6341218.131
+    """, """\
+    3.19:
+
+    numa_hit 5163221
+    numa_miss 121274
+    numa_other 131368
+    """, """\
+    config                            3.19      4.0-rc1     4.0-rc4
+    defaults                         8m08s        9m34s       9m14s
+         471,752      migrate:mm_migrate_pages ( +-  7.38% )
+    """]
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    snippet=st.sampled_from(SNIPPETS),
+    edits=st.lists(st.tuples(st.integers(0, 400), st.sampled_from(["del", "ins", "cut", "dup"]),
+                             st.sampled_from(list(" 0.9%()*-\n>x"))), max_size=6),
+)
+def test_mutated_tables_parse_or_raise_the_workbook_error(snippet, edits):
+    text = textwrap.dedent(snippet)
+    for pos, op, ch in edits:
+        pos = pos % (len(text) + 1)
+        if op == "del":
+            text = text[:pos] + text[pos + 1:]
+        elif op == "ins":
+            text = text[:pos] + ch + text[pos:]
+        elif op == "cut":
+            text = text[:pos]
+        else:
+            text = text[:pos] + text[pos:pos + 20] + text[pos:]
+    try:
+        df = parse_text(text)
+    except WorkbookParseError as e:
+        assert e.line is None or 1 <= e.line <= text.count("\n") + 1
+        return
+    assert set(df.columns) >= {"table", "stat", "row", "kernel", "value", "pct"}

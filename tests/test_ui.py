@@ -1,0 +1,45 @@
+"""The widget panel and charts, driven the way a person would in the lab."""
+
+import altair as alt
+import ipywidgets as w
+import vl_convert as vlc
+
+from kernel_workbook.tables import published
+from kernel_workbook.ui import df_pct_change, plot_pct_change, table_explorer
+
+
+def test_pct_change_uses_printed_percentages():
+    d = df_pct_change(published("2014-seqread-fairzone-cfq", "cfq600-seqread"))
+    row = d[(d.row == "SeqRead-MB/sec-16") & (d.kernel == "3.16.0-rc1 cfq600")].iloc[0]
+    assert row.pct == 12.18 and row.printed
+
+
+def test_pct_change_of_a_table_without_percentages_is_relative():
+    d = df_pct_change(published("2014-seqread-fairzone-cfq", "fairzone-spread"))
+    row = d[(d.row == "DMA32 allocs") & (d.kernel == "3.16.0-rc1 fairzone")].iloc[0]
+    assert not row.printed and round(row.pct, 2) == round((9459921 / 11099122 - 1) * 100, 2)
+
+
+def test_chart_renders_offline_to_svg():
+    chart = plot_pct_change(published("2015-numa-slow-scan", "slowscan-autonuma"))
+    svg = vlc.vegalite_to_svg(chart.to_json())
+    assert svg.startswith("<svg") and "System-NUMA01" in svg
+
+
+def test_explorer_switches_table_in_the_lab(monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    box = table_explorer("2015-numa-slow-scan", "slowscan-totals")
+    assert isinstance(box, w.VBox)
+    pick_thread, pick_table = box.children[0].children
+    text = box.children[1]
+    assert pick_table.value == "slowscan-totals" and "User        53384.29" in text.value
+    pick_thread.value = "2011-cfq-deep-idle"
+    assert pick_table.value == "aio-stress-slow-hdd"
+    assert "slow SATA disk" in text.value and "Maxim Patlasov" in text.value
+    pick_table.value = "aio-stress-fast-raid"
+    assert "106.28" in text.value
+
+
+def test_explorer_is_static_in_ci(monkeypatch, capsys):
+    monkeypatch.setenv("WORKBOOK_MODE", "ci")
+    assert table_explorer("2014-seqread-fairzone-cfq", "cfq600-seqread") is None
