@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from pathlib import Path
 
 from .paths import repo_root
+
+
+_EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="https?://[^"]*"[^>]*>\s*</script>', re.S)
 
 
 def notebooks() -> list[Path]:
@@ -36,6 +40,9 @@ def build_report(out: Path, timeout: int = 900) -> Path:
         NotebookClient(nb, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(nb_path.parent)}}).execute()
         body, _ = exporter.from_notebook_node(nb)
+        # the template loads require.js, MathJax and the widget manager from
+        # CDNs; the report must open with no network, and needs none of them
+        body = _EXTERNAL_SCRIPT.sub("", body)
         target = out / (nb_path.stem + ".html")
         target.write_text(body, encoding="utf-8")
         pages.append((nb_path, target))

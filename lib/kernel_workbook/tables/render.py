@@ -22,7 +22,6 @@ import re
 import pandas as pd
 
 from ..errors import WorkbookParameterError
-from .cells import table_meta
 from .eras import get_era
 
 FORMATS = ("text", "markdown", "html")
@@ -77,9 +76,9 @@ def split_run_name(name: str) -> tuple[str, str]:
     return name[:i], name[i + 1:]
 
 
-def _tables(cells: pd.DataFrame):
+def _tables(cells: pd.DataFrame, order: list):
     present = list(dict.fromkeys(cells["table"]))
-    known = [t for t in (cells.attrs.get("tables") or {}) if t in set(present)]
+    known = [t for t in order if t in set(present)]
     for tid in known + [t for t in present if t not in set(known)]:
         yield tid, cells[cells["table"] == tid]
 
@@ -108,8 +107,12 @@ def render(cells: pd.DataFrame, era=None, fmt: str = "text", layout: dict | None
     if fmt not in FORMATS:
         raise WorkbookParameterError("fmt", fmt, "one of " + ", ".join(FORMATS))
     out = []
-    for tid, t in _tables(cells):
-        meta = table_meta(cells, tid)
+    metas = cells.attrs.get("tables") or {}
+    # pandas deep-copies attrs on every slice; work on a frame without them
+    bare = cells.copy(deep=False)
+    bare.attrs = {}
+    for tid, t in _tables(bare, list(metas)):
+        meta = dict(metas.get(tid) or metas.get(str(tid)) or {})
         era_obj = get_era(era or meta.get("era") or "current")
         lay = dict(meta.get("layout") or {})
         if era is not None and not meta.get("layout"):
