@@ -1,0 +1,1 @@
+"""exercises of the Kernel Heuristics Workbook (see docs/DEVELOPING.md)."""

@@ -1,0 +1,1 @@
+"""traces of the Kernel Heuristics Workbook (see docs/DEVELOPING.md)."""
