@@ -66,7 +66,7 @@ distclean: clean
 
 # Rebuild every notebook from its paired percent script and execute it
 # (WORKBOOK_MODE=ci: charts as SVG), so the committed .ipynb has outputs.
-NB_PY := $(wildcard notebooks/*.py exercises/*.py)
+NB_PY := $(wildcard notebooks/*.py exercises/*.py exercises/solutions/*.py)
 notebooks: $(STAMP)
 	for f in $(NB_PY); do \
 		$(BIN)/jupytext --quiet --to ipynb --update "$$f" 2>/dev/null || $(BIN)/jupytext --quiet --to ipynb "$$f"; \

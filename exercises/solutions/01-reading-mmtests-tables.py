@@ -1,0 +1,37 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercise 1 — solution
+#
+# The hidden solver's working for the seed of the exercise, then the checker
+# run on the solver's own answer.
+
+# %%
+from kernel_workbook.exercises.mmtests_reading import problem
+
+SEED = 1
+p = problem(SEED)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+p.show()
+print()
+print(p.solve())
+
+# %%
+# NBVAL_CHECK_OUTPUT
+t = p._truth()
+print(p.check({"pct": t["pct"], "better": t["better"], "significant": t["significant"]}))
