@@ -92,6 +92,36 @@ def _top_cells(lines: list[str], ranges, kernel: str) -> list[dict]:
     return out
 
 
+_PERF_TOP_RE = re.compile(r"^[-+]?\s*(\d+\.\d+)%\s+(\d+\.\d+)%\s+\[\w+\]\s+\[\w\]\s+(\S+)$")
+_PERF_EDGE_RE = re.compile(r"^[-+]?\s*(\d+\.\d+)%\s+(\S+)$")
+
+
+def _perf_report_cells(lines: list[str], ranges, kernel: str) -> list[dict]:
+    """Cells of a ``perf report --children`` call graph pasted in a mail.
+
+    The top line gives children and self percentages of a symbol; each ``x%``
+    line below it is the share of its parent's samples going through a caller.
+    """
+    out = []
+    for a, b in ranges:
+        for no in range(a, b + 1):
+            body = _dequote(lines[no - 1])[1].strip()
+            m = _PERF_TOP_RE.match(body)
+            if m:
+                out.append({"row": f"{m.group(3)} children %", "kernel": kernel, "value": float(m.group(1)),
+                            "text": m.group(1) + "%", "line": no, "unit": "%"})
+                out.append({"row": f"{m.group(3)} self %", "kernel": kernel, "value": float(m.group(2)),
+                            "text": m.group(2) + "%", "line": no, "unit": "%"})
+                continue
+            m = _PERF_EDGE_RE.match(body)
+            if m:
+                out.append({"row": f"via {m.group(2)} % of parent", "kernel": kernel, "value": float(m.group(1)),
+                            "text": m.group(1) + "%", "line": no, "unit": "%"})
+    if not out:
+        raise BuildError(f"lines {ranges}: no perf report lines found")
+    return out
+
+
 def build(manifest: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (cells, tables) as they should be on disk."""
     man = manifest or load_manifest()
@@ -145,6 +175,8 @@ def build(manifest: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
             else:
                 if ent.get("from_text") == "top":
                     raw = _top_cells(lines, ranges, ent["baseline"])
+                elif ent.get("from_text") == "perf-report":
+                    raw = _perf_report_cells(lines, ranges, ent["baseline"])
                 else:
                     raw = ent.get("cells", [])
                 if not raw:
