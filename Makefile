@@ -37,8 +37,10 @@ lab: $(STAMP)
 
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).
+# -n auto --dist loadfile: one worker per core; a notebook's cells stay on one worker.
 test: $(STAMP)
 	WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
+		-n auto --dist loadfile \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--nbval-cell-timeout=600 $(PYTEST_ARGS)
 
@@ -71,5 +73,7 @@ notebooks: $(STAMP)
 	for f in $(NB_PY); do \
 		$(BIN)/jupytext --quiet --to ipynb --update "$$f" 2>/dev/null || $(BIN)/jupytext --quiet --to ipynb "$$f"; \
 		WORKBOOK_MODE=ci $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.timeout=900 "$${f%.py}.ipynb" || exit 1; \
+			--ExecutePreprocessor.timeout=900 --ExecutePreprocessor.store_widget_state=False \
+			"$${f%.py}.ipynb" || exit 1; \
+		$(BIN)/python -m kernel_workbook.nbtools strip "$${f%.py}.ipynb" || exit 1; \
 	done

@@ -37,3 +37,11 @@ def test_committed_executed_with_outputs(nb):
             assert o.get("output_type") != "error", f"{nb.name} was committed with an error"
             assert "text/html" not in o.get("data", {}) or "vega-embed" not in str(o["data"]["text/html"]), \
                 "a chart rendered with the HTML renderer (random ids, needs the network): use WORKBOOK_MODE=ci"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_committed_notebooks_carry_no_widget_state(nb):
+    # lab-mode widget state embeds the Vega bundle: megabytes of noise in review
+    meta = json.loads(nb.read_text())["metadata"]
+    assert "widgets" not in meta, "run `python -m kernel_workbook.nbtools strip` (make notebooks does)"
+    assert nb.stat().st_size < 1_500_000, f"{nb.name} is {nb.stat().st_size} bytes"
