@@ -1,1 +1,190 @@
-"""traces of the Kernel Heuristics Workbook (see docs/DEVELOPING.md)."""
+"""Real traces as tidy DataFrames: ``load(path, kind=None)``.
+
+Every parser returns a pandas DataFrame whose columns keep the tool's own
+names (mapped from the header, never by position) and records ``source``,
+``format``, ``version`` (when the output shows it) and ``timezone`` in
+``df.attrs``.  Bad input raises :class:`kernel_workbook.errors.WorkbookParseError`
+(file, line, expected shape) and nothing else; a file cut in the middle of a
+record yields every complete record and a :class:`TruncatedTraceWarning`;
+gzip input is inflated with a cap (``KWB_MAX_DECOMPRESSED``, 1 GiB).
+Nothing is evaluated or unpickled.
+
+=====================  ==========================================================
+kind                   reads
+=====================  ==========================================================
+``vmstat``             ``vmstat [-n -t -w -a] N`` (procps 3.2 .. procps-ng 4)
+``vmstat-d``           ``vmstat -d``
+``vmstat-s``           ``vmstat -s``
+``proc-vmstat``        ``/proc/vmstat``, one snapshot or a ``time:`` series
+``iostat``             ``iostat [-x -t -k -m -z] N`` (sysstat 9..12), ``-o JSON``
+``iostat-cpu``         the avg-cpu block of the same
+``perf-stat``          ``perf stat`` (default, ``-r``, ``-a``, ``-A``, ``-I``, ``-x``)
+``perf-script``        ``perf script`` samples (:func:`parse_perf_script` for stacks too)
+``folded``             folded stacks (``a;b;c 12``)
+``perf-report``        ``perf report --stdio`` table
+``perf-report-callgraph`` its call-graph trees
+``buddyinfo``          ``/proc/buddyinfo``
+``pagetypeinfo``       ``/proc/pagetypeinfo``
+``zoneinfo``           ``/proc/zoneinfo``
+``meminfo``            ``/proc/meminfo`` and per-node meminfo
+``fio-json``           ``fio --output-format=json``
+``pyperf-json``        pyperf result files
+=====================  ==========================================================
+
+A folder (an mmtests log tree or a ``kwb record`` bundle) loads as a
+:class:`Bundle`.  Time series share three columns: ``sample`` (record
+number), ``time`` (epoch seconds, when the file carries times) and
+``elapsed`` (seconds since the first record).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import WorkbookParseError
+from ._common import MAX_DECOMPRESSED, TruncatedTraceWarning, read_source, strip_latency_prefix
+from .bundle import Bundle, open_bundle
+from .derived import (compaction_summary, df_iostat_await, df_numa, df_reclaim, df_reclaim_2007, numa_summary,
+                      reclaim_summary)
+from .fio import parse_fio_json
+from .iostat import parse_iostat, parse_iostat_cpu, read_iostat
+from .mmtests import MONITOR_KINDS, scan_log_tree, split_monitor_name
+from .perfreport import parse_perf_report, parse_perf_report_callgraph, read_perf_report
+from .perfscript import PerfScript, fold, folded_text, parse_folded, parse_perf_script, parse_perf_script_samples
+from .perfstat import parse_perf_stat
+from .procfs import parse_buddyinfo, parse_meminfo, parse_pagetypeinfo, parse_zoneinfo
+from .procvmstat import df_deltas, df_rates, parse_proc_vmstat
+from .pyperf_json import parse_pyperf_json
+from .vmstat import parse_vmstat, parse_vmstat_disk, parse_vmstat_summary
+
+#: kind -> parser returning a DataFrame
+PARSERS = {
+    "vmstat": parse_vmstat,
+    "vmstat-d": parse_vmstat_disk,
+    "vmstat-s": parse_vmstat_summary,
+    "proc-vmstat": parse_proc_vmstat,
+    "iostat": parse_iostat,
+    "iostat-cpu": parse_iostat_cpu,
+    "perf-stat": parse_perf_stat,
+    "perf-script": parse_perf_script_samples,
+    "folded": parse_folded,
+    "perf-report": parse_perf_report,
+    "perf-report-callgraph": parse_perf_report_callgraph,
+    "buddyinfo": parse_buddyinfo,
+    "pagetypeinfo": parse_pagetypeinfo,
+    "zoneinfo": parse_zoneinfo,
+    "meminfo": parse_meminfo,
+    "fio-json": parse_fio_json,
+    "pyperf-json": parse_pyperf_json,
+}
+
+KINDS = tuple(PARSERS)
+
+_PERF_SCRIPT_RE = re.compile(r"^\s*\S.*?\s+-?\d+(?:/-?\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+?:(?:\s|$)",
+                             re.M)
+_PROC_VMSTAT_RE = re.compile(r"^(nr_free_pages|nr_\w+|pgpgin|pgfault|pgscan_\w+|pgsteal_\w+|numa_\w+) -?\d+\s*$",
+                             re.M)
+_FOLDED_RE = re.compile(r"^[^\n;]+(;[^\n;]+)* \d+$", re.M)
+
+
+def sniff(text: str, name: str = "") -> str | None:
+    """Guess the kind of a trace from its first few KB (and its file name); None if unknown."""
+    base = Path(name).name if name else ""
+    if base:
+        mon, _ = split_monitor_name(base)
+        if mon in MONITOR_KINDS and base != mon + ".gz":
+            k = MONITOR_KINDS[mon]
+            if k != "perf-script" or _PERF_SCRIPT_RE.search(text[:20000]):
+                return k
+    head, _ = strip_latency_prefix(text[:8192])
+    h = head.lstrip()
+    if h.startswith("{"):
+        if '"fio version"' in h or '"jobs"' in h:
+            return "fio-json"
+        if '"sysstat"' in h:
+            return "iostat"
+        if '"benchmarks"' in h or '"runs"' in h:
+            return "pyperf-json"
+        return None
+    if re.search(r"^ *-*procs-* |^ *r +b +swpd", head, re.M):
+        return "vmstat"
+    if re.search(r"^disk- ", head, re.M):
+        return "vmstat-d"
+    if re.search(r"^ *\d+ K total memory", head, re.M):
+        return "vmstat-s"
+    if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M):
+        return "iostat"
+    if re.search(r"^# (Overhead|Children)\s", head, re.M):
+        return "perf-report"
+    if "Performance counter stats" in head or re.search(r"^#\s+time\s+counts", head, re.M) or \
+            re.search(r"^(-?[\d.]+|<not (counted|supported)>),[^,\n]*,[^,\n]+,", head, re.M):
+        return "perf-stat"
+    if re.search(r"^(Page block order|Free pages count per migrate type)", head, re.M):
+        return "pagetypeinfo"
+    if re.search(r"^Node\s+\d+,\s*zone\s+\S+\s+\d", head, re.M):
+        return "buddyinfo"
+    if re.search(r"^Node\s+\d+,\s*zone\s+\S+\s*$", head, re.M):
+        return "zoneinfo"
+    if re.search(r"^(Node \d+ )?MemTotal:", head, re.M):
+        return "meminfo"
+    if _PERF_SCRIPT_RE.search(head):
+        return "perf-script"
+    if _PROC_VMSTAT_RE.search(head):
+        return "proc-vmstat"
+    if _FOLDED_RE.match(h) and ";" in h.split("\n", 1)[0]:
+        return "folded"
+    return None
+
+
+def load(path, kind: str | None = None, max_bytes: int | None = None):
+    """Load a trace file as a DataFrame (or a folder as a :class:`Bundle`).
+
+    Parameters
+    ----------
+    path : str or Path (or the text itself)
+        A file, plain or gzip (by content), or a folder: an mmtests log tree
+        or a ``kwb record`` bundle.
+    kind : str, optional
+        One of :data:`KINDS`; sniffed from the content and name when None.
+
+    Returns
+    -------
+    DataFrame
+        As the parser of *kind* documents it; ``attrs`` holds ``source``,
+        ``format``, ``version``, ``timezone``.
+    """
+    if isinstance(path, (str, Path)) and not (isinstance(path, str) and "\n" in path) and Path(path).is_dir():
+        return open_bundle(path)
+    text, name = read_source(path, None, max_bytes)
+    if kind is None:
+        kind = sniff(text, name)
+        if kind is None:
+            raise WorkbookParseError(name, None, "a known trace format (" + ", ".join(KINDS) + ")",
+                                     text.lstrip()[:80])
+    if kind not in PARSERS:
+        from ..errors import WorkbookParameterError
+
+        raise WorkbookParameterError("kind", kind, "one of " + ", ".join(KINDS))
+    return PARSERS[kind](text, source=name)
+
+
+def shipped_captures() -> Path:
+    """``data/traces``: the real captures that come with the workbook."""
+    from ..paths import data_dir
+
+    return data_dir() / "traces"
+
+
+__all__ = [
+    "Bundle", "KINDS", "MAX_DECOMPRESSED", "PARSERS", "PerfScript", "TruncatedTraceWarning",
+    "compaction_summary", "df_deltas", "df_iostat_await", "df_numa", "df_rates", "df_reclaim",
+    "df_reclaim_2007", "fold", "folded_text", "load", "numa_summary", "open_bundle", "parse_buddyinfo",
+    "parse_fio_json", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",
+    "parse_pagetypeinfo", "parse_perf_report", "parse_perf_report_callgraph", "parse_perf_script",
+    "parse_perf_script_samples", "parse_perf_stat", "parse_proc_vmstat", "parse_pyperf_json",
+    "parse_vmstat", "parse_vmstat_disk", "parse_vmstat_summary", "parse_zoneinfo", "read_iostat",
+    "read_perf_report", "reclaim_summary", "scan_log_tree", "shipped_captures", "sniff",
+]

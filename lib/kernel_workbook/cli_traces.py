@@ -1,0 +1,100 @@
+"""``kwb parse``, ``kwb record``, ``kwb compare``: the traces from a shell.
+
+    kwb parse FILE [--kind K] [--to csv|parquet|json] [--out PATH]
+    kwb record --out DIR [--interval S] [--perf-events E,...] [--perf-record] [--name N] -- COMMAND [ARGS...]
+    kwb compare BUNDLE_A BUNDLE_B [...] [--format text|markdown|html] [--era E]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def _cmd_parse(a) -> int:
+    from .errors import WorkbookParameterError
+    from .traces import KINDS, load
+
+    df = load(a.file, kind=a.kind)
+    if not hasattr(df, "to_csv"):  # a folder: a Bundle
+        print(df.summary().to_string(index=False))
+        return 0
+    if a.to == "parquet":
+        if not a.out:
+            raise WorkbookParameterError("--out", None, "a file name for parquet output")
+        out = df.copy()
+        out.attrs = {}
+        out.columns = [str(c) for c in out.columns]
+        out.to_parquet(a.out)
+        print(f"kwb parse: {len(df)} rows ({df.attrs.get('format')}) -> {a.out}", file=sys.stderr)
+        return 0
+    dest = a.out or sys.stdout
+    if a.to == "json":
+        text = df.to_json(orient="records", date_format="iso", indent=None)
+        if a.out:
+            Path(a.out).write_text(text + "\n")
+        else:
+            sys.stdout.write(text + "\n")
+    else:
+        df.to_csv(dest, index=False)
+    if a.out:
+        print(f"kwb parse: {len(df)} rows ({df.attrs.get('format')}) -> {a.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_record(a) -> int:
+    from .traces.record import Recorder
+
+    argv = list(a.command)
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    events = [e for e in (a.perf_events or "").split(",") if e] or None
+    r = Recorder(a.out, argv, interval=a.interval, perf_events=events, perf_record=a.perf_record, name=a.name)
+    rc = r.run()
+    m = r.manifest
+    print(f"kwb record: {a.out}: exit status {m['exit_status']}"
+          f"{', interrupted by ' + m['interrupted'] if m['interrupted'] else ''}; monitors: "
+          + ", ".join(f"{k} {v['status']}" for k, v in m["monitors"].items()), file=sys.stderr)
+    return rc
+
+
+def _cmd_compare(a) -> int:
+    from .tables import render
+    from .traces.bundle import compare_bundles
+
+    names = a.names.split(",") if a.names else None
+    cells = compare_bundles(a.bundles, names=names, era=a.era)
+    print(render(cells, era=a.era, fmt=a.format))
+    meta = cells.attrs.get("tables", {})
+    for t in meta.values():
+        if t.get("significance"):
+            print(t["significance"])
+    return 0
+
+
+def register(sub) -> None:
+    from .traces import KINDS
+
+    p = sub.add_parser("parse", help="read a trace file (vmstat, iostat, perf, procfs...) into a table")
+    p.add_argument("file")
+    p.add_argument("--kind", choices=list(KINDS), help="the format (default: sniffed)")
+    p.add_argument("--to", choices=["csv", "parquet", "json"], default="csv")
+    p.add_argument("--out", help="write here instead of standard output (required for parquet)")
+    p.set_defaults(func=_cmd_parse)
+
+    p = sub.add_parser("record", help="run a command under vmstat, iostat, /proc snapshots and perf")
+    p.add_argument("--out", required=True, help="the bundle folder to write")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between samples (default 1)")
+    p.add_argument("--perf-events", help="comma-separated perf events (default: software events and "
+                   "kmem/vmscan/migrate/compaction tracepoints)")
+    p.add_argument("--perf-record", action="store_true", help="also perf record -g, saved as perf script text")
+    p.add_argument("--name", help="the test name in the log names (default: the command's name)")
+    p.add_argument("command", nargs="+", metavar="-- COMMAND [ARGS...]")
+    p.set_defaults(func=_cmd_record)
+
+    p = sub.add_parser("compare", help="mmtests comparison of the monitors of two or more bundles")
+    p.add_argument("bundles", nargs="+")
+    p.add_argument("--names", help="comma-separated column names (default: the bundles' names)")
+    p.add_argument("--format", choices=["text", "markdown", "html"], default="text")
+    p.add_argument("--era", default="current")
+    p.set_defaults(func=_cmd_compare)

@@ -1,0 +1,59 @@
+"""One source, two ways to run it: Numba-compiled, or as plain Python.
+
+The event loop of the disk/CFQ model lives in ``_disk_kernel``,
+``_sched_kernel`` and ``_sim_kernel``.  Each decorates its functions with
+:func:`kernel` and finds its siblings with :func:`sibling`.  Imported
+normally, the decorator is ``numba.njit(cache=True)`` (compiled lazily, on
+the first call, never at import).  :func:`pure` loads the same three files a
+second time under the names ``<module>_pure`` where the decorator is the
+identity: that copy is the pure-Python reference of *the same loop*
+(``_simulate_reference``), used by the exact-agreement tests and as the
+baseline of the benchmark.  No code is duplicated, so the two cannot drift
+apart; what the comparison catches is every place where Numba's semantics
+differ from Python's (integer overflow, integer/float promotion, division).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+_PURE_SUFFIX = "_pure"
+_HERE = Path(__file__).resolve().parent
+_PKG = __name__.rsplit(".", 1)[0]
+
+
+def kernel(fn):
+    """Decorator of the kernel functions: njit(cache=True) or, in a pure copy, nothing."""
+    mod = sys.modules.get(fn.__module__)
+    if fn.__module__.endswith(_PURE_SUFFIX) or getattr(mod, "__kwb_pure__", False):
+        return fn
+    import numba
+
+    return numba.njit(cache=True)(fn)
+
+
+def sibling(caller: str, name: str):
+    """The sibling kernel module ``name`` in the same mode (compiled or pure) as ``caller``."""
+    if caller.endswith(_PURE_SUFFIX):
+        return _load_pure(name)
+    return importlib.import_module(f"{_PKG}.{name}")
+
+
+def _load_pure(name: str):
+    full = f"{_PKG}.{name}{_PURE_SUFFIX}"
+    if full in sys.modules:
+        return sys.modules[full]
+    spec = importlib.util.spec_from_file_location(full, _HERE / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    mod.__kwb_pure__ = True
+    sys.modules[full] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def pure(name: str):
+    """The pure-Python copy of kernel module ``name`` (``_sim_kernel``...)."""
+    return _load_pure(name)

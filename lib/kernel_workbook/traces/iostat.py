@@ -1,0 +1,352 @@
+"""``iostat`` output (sysstat 9 to 12): text reports and ``-o JSON``.
+
+Text: the ``Linux ...`` banner, optional ``-t`` time lines, the ``avg-cpu``
+block and the ``Device`` block of each report.  Device columns are read from
+each ``Device`` header, so every layout works: the old ``-x``
+(``rrqm/s wrqm/s r/s w/s rsec/s|rkB/s|rMB/s ... avgrq-sz avgqu-sz await
+r_await w_await svctm %util``, with ``Device:`` and a colon), sysstat 11.5's
+(``... aqu-sz rareq-sz wareq-sz svctm %util``), sysstat 12's grouped layout
+(``r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s ... d/s ... f/s f_await aqu-sz
+%util``) and the basic report (``tps kB_read/s ...``).  Decimal commas (a
+``LANG=de_DE`` run) and every ``-t`` date style sysstat prints
+(``11/21/26 05:25:02``, ``11/21/2026 05:25:02 AM``, ``21.11.2026 05:25:02``,
+ISO 8601 with ``S_TIME_FORMAT=ISO``) are read; a day-first date is recognised
+when a day above 12 appears, or from a dotted date.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._common import fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, warn_truncated
+
+_BANNER_RE = re.compile(r"^(\S+) (\S+) \(([^)]*)\)\s+(\S+)\s+(\S+)?\s*(?:\((\d+) CPU\))?")
+_TS_RES = [
+    (re.compile(r"^\s*(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})([+-]\d{4}|Z)?\s*$"), "iso"),
+    (re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{2,4})\s+(\d{1,2}):(\d{2}):(\d{2})(?:\s*([AaPp][Mm]))?\s*$"), "slash"),
+    (re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{2,4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*$"), "dot"),
+    (re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})\s+(\d{1,2}):(\d{2}):(\d{2})\s*$"), "ymd"),
+]
+
+
+@dataclass
+class Iostat:
+    """Both frames of an iostat report."""
+
+    devices: pd.DataFrame
+    cpu: pd.DataFrame
+
+
+def parse_iostat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``iostat [-x] [-t] [-k|-m] [-z] [-p]`` text or ``-o JSON``: the device lines.
+
+    Returns
+    -------
+    DataFrame
+        One row per device per report: ``device``, then sysstat's own column
+        names for the layout in the file (for example ``r/s rkB/s rrqm/s
+        %rrqm r_await rareq-sz w/s wkB/s wrqm/s %wrqm w_await wareq-sz d/s
+        dkB/s drqm/s %drqm d_await dareq-sz f/s f_await aqu-sz %util`` in
+        sysstat 12; ``rrqm/s wrqm/s r/s w/s rkB/s wkB/s avgrq-sz avgqu-sz
+        await r_await w_await svctm %util`` in sysstat 9-11), then
+        ``sample`` (report number, 0 = since boot), ``since_boot`` (bool),
+        ``timestamp`` (datetime64, with ``-t``), ``time`` (epoch seconds, when
+        the zone is known or from the mmtests latency prefix) and
+        ``elapsed`` (seconds since the first report, when times are known).
+        ``attrs``: ``source``, ``format="iostat"``, ``version`` (the layout:
+        ``"sysstat 12"``, ``"sysstat 11.5"``, ``"sysstat 9-11"``,
+        ``"basic"``), ``timezone``, ``kernel``, ``host``, ``ncpu``.
+    """
+    return read_iostat(src, source, max_bytes).devices
+
+
+def parse_iostat_cpu(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """The ``avg-cpu`` block of each report.
+
+    Returns
+    -------
+    DataFrame
+        ``%user %nice %system %iowait %steal %idle`` (as the header names
+        them), ``sample``, ``since_boot`` and the time columns of
+        :func:`parse_iostat`.
+    """
+    return read_iostat(src, source, max_bytes).cpu
+
+
+def read_iostat(src, source: str | None = None, max_bytes: int | None = None) -> Iostat:
+    """Both frames (devices and avg-cpu) of an iostat text or JSON report."""
+    text, name = read_source(src, source, max_bytes)
+    if text.lstrip().startswith("{"):
+        return _parse_json(text, name)
+    text, stamps = strip_latency_prefix(text)
+    lines = text.split("\n")
+    banner = {}
+    report = -1
+    opened = False
+    ts_raw: dict[int, str] = {}
+    ts_line: dict[int, int] = {}
+    cpu_cols = None
+    cpu_rows: list[tuple[int, str, int]] = []
+    dev_header = None
+    headers: list[list[str]] = []
+    dev_hdr_idx: list[int] = []
+    names: list[str] = []
+    rests: list[str] = []
+    rep: list[int] = []
+    lno: list[int] = []
+    state = 0  # 0 idle, 1 expecting a cpu line, 2 in a device block
+    for i, ln in enumerate(lines):
+        if not ln or ln.isspace():
+            state = 0
+            continue
+        if state == 2:
+            if ln[0] not in " \t":
+                parts = ln.split(None, 1)
+                names.append(parts[0])
+                rests.append(parts[1] if len(parts) > 1 else "")
+                rep.append(report)
+                lno.append(i)
+                dev_hdr_idx.append(len(headers) - 1)
+                continue
+            state = 0
+        if state == 1:
+            cpu_rows.append((report, ln, i))
+            state = 0
+            continue
+        if ln.startswith("avg-cpu:"):
+            if not opened:
+                report += 1
+            opened = True
+            cpu_cols = ln.split()[1:]
+            state = 1
+            continue
+        if ln.startswith("Device"):
+            if not opened:
+                report += 1
+            opened = False
+            dev_header = ln.split()[1:]
+            if not headers or headers[-1] != dev_header:
+                headers.append(dev_header)
+            state = 2
+            continue
+        if report < 0 and not banner:
+            m = _BANNER_RE.match(ln)
+            if m and not _TS_RES[1][0].match(ln):
+                banner = {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3), "date": m.group(4),
+                          "ncpu": int(m.group(6)) if m.group(6) else None}
+                continue
+        if any(r.match(ln) for r, _ in _TS_RES):
+            report += 1
+            opened = True
+            ts_raw[report] = ln.strip()
+            ts_line[report] = i
+            continue
+        raise fail(name, text, ("line", i + 1), "an iostat banner, time, 'avg-cpu:' or 'Device' line", ln)
+    if not names and not cpu_rows:
+        raise fail(name, text, None, "an iostat report with an 'avg-cpu:' or 'Device' block", text[:80])
+    decimal_comma = any("," in r for r in rests[:50]) or any("," in r[1] for r in cpu_rows[:50])
+    # devices, one numeric block per header layout
+    frames = []
+    rep_a = np.array(rep, dtype=np.int64)
+    hdr_a = np.array(dev_hdr_idx, dtype=np.int64)
+    lno_a = np.array(lno, dtype=np.int64)
+    names_a = np.array(names, dtype=object)
+    for h, cols in enumerate(headers):
+        sel = np.flatnonzero(hdr_a == h)
+        if not sel.size:
+            continue
+        rs = [rests[j] for j in sel] if len(headers) > 1 else rests
+        block = "\n".join(rs)
+        if decimal_comma:
+            block = block.replace(",", ".")
+        arr = fast_numbers(block)
+        if arr is None or arr.size != sel.size * len(cols):
+            arr, sel = _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma)
+        df = pd.DataFrame(arr.reshape(len(sel), len(cols)), columns=cols)
+        df.insert(0, "device", names_a[sel])
+        df["sample"] = rep_a[sel]
+        df["_line"] = lno_a[sel]
+        frames.append(df)
+    dev = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["device", "sample"])
+    cpu = _cpu_frame(name, text, cpu_cols, cpu_rows, decimal_comma)
+    ts, tz = _timestamps(ts_raw, name, text, ts_line)
+    for df in (dev, cpu):
+        df["since_boot"] = df["sample"] == 0
+        if ts is not None:
+            df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
+            if tz is not None:
+                df["time"] = df["timestamp"].astype("int64") / 1e9 - tz
+        if stamps is not None and "_line" in df.columns:
+            df["time"] = stamps[df["_line"].to_numpy(), 0]
+        if "time" in df.columns and len(df):
+            df["elapsed"] = df["time"] - df["time"].min()
+        elif "timestamp" in df.columns and len(df):
+            df["elapsed"] = (df["timestamp"] - df["timestamp"].min()).dt.total_seconds()
+        df.drop(columns=["_line"], inplace=True, errors="ignore")
+    cols = set(headers[0]) if headers else set()
+    ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
+           else "sysstat 11.5" if "aqu-sz" in cols
+           else "sysstat 9-11" if "avgqu-sz" in cols
+           else "basic" if "tps" in cols else None)
+    tzname = None if tz is None else ("UTC" if tz == 0 else f"UTC{tz / -3600:+.1f}h")
+    for df in (dev, cpu):
+        set_attrs(df, name, "iostat" if df is dev else "iostat-cpu", ver, tzname, **banner)
+    return Iostat(dev, cpu)
+
+
+def _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma):
+    out = []
+    keep = []
+    for k, (r, j) in enumerate(zip(rs, sel)):
+        t = (r.replace(",", ".") if decimal_comma else r).split()
+        ok = len(t) == len(cols)
+        if ok:
+            try:
+                vals = [float(x) for x in t]
+            except ValueError:
+                ok = False
+        if not ok:
+            ln = int(lno_a[j])
+            if k == len(rs) - 1 and len(t) < len(cols) and all(not x.strip() for x in lines[ln + 1:]):
+                warn_truncated(name, ln + 1, f"iostat device line ({len(t) + 1} of {len(cols) + 1} fields)")
+                break
+            raise fail(name, text, ("line", ln + 1), f"a device name and {len(cols)} numbers ({' '.join(cols)})",
+                       lines[ln])
+        out.append(vals)
+        keep.append(j)
+    return np.array(out, dtype=float).reshape(len(out), len(cols)), np.array(keep, dtype=np.int64)
+
+
+def _cpu_frame(name, text, cols, rows, decimal_comma):
+    if not rows:
+        return pd.DataFrame(columns=["sample"])
+    vals = []
+    reps = []
+    lns = []
+    for k, (r, ln, i) in enumerate(rows):
+        t = (ln.replace(",", ".") if decimal_comma else ln).split()
+        try:
+            v = [float(x) for x in t]
+        except ValueError:
+            v = None
+        if v is None or len(v) != len(cols):
+            if k == len(rows) - 1 and (v is None or len(v) < len(cols)) and i >= len(text.split("\n", i + 2)) - 2:
+                warn_truncated(name, i + 1, "avg-cpu line")
+                break
+            raise fail(name, text, ("line", i + 1), f"{len(cols)} numbers ({' '.join(cols)})", ln)
+        vals.append(v)
+        reps.append(r)
+        lns.append(i)
+    df = pd.DataFrame(np.array(vals, dtype=float).reshape(len(vals), len(cols)), columns=cols)
+    df["sample"] = np.array(reps, dtype=np.int64)
+    df["_line"] = np.array(lns, dtype=np.int64)
+    return df
+
+
+def _timestamps(raw: dict[int, str], name, text, where):
+    """Map report -> Timestamp, and the UTC offset in seconds when printed (ISO) else None."""
+    if not raw:
+        return None, None
+    out = {}
+    tz = None
+    parsed = {}
+    day_first = None
+    for k, s in raw.items():
+        for r, kind in _TS_RES:
+            m = r.match(s)
+            if m:
+                parsed[k] = (kind, m.groups())
+                break
+    kinds = {v[0] for v in parsed.values()}
+    if "slash" in kinds:
+        firsts = [int(g[0]) for kd, g in parsed.values() if kd == "slash"]
+        seconds = [int(g[1]) for kd, g in parsed.values() if kd == "slash"]
+        day_first = max(firsts) > 12 or (max(seconds) <= 12 and False)
+    for k, (kind, g) in parsed.items():
+        try:
+            if kind == "iso":
+                ts = pd.Timestamp(f"{g[0]} {g[1]}")
+                if g[2]:
+                    off = 0 if g[2] == "Z" else (int(g[2][1:3]) * 3600 + int(g[2][3:5]) * 60) * (
+                        1 if g[2][0] == "+" else -1)
+                    tz = off
+            elif kind == "ymd":
+                ts = pd.Timestamp(int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5]))
+            else:
+                a, b, y, hh, mm, ss = (int(x) for x in g[:6])
+                if kind == "dot" or (kind == "slash" and day_first):
+                    d, mo = a, b
+                else:
+                    mo, d = a, b
+                if y < 100:
+                    y += 2000 if y < 70 else 1900
+                if kind == "slash" and g[6]:
+                    pm = g[6].lower() == "pm"
+                    hh = (hh % 12) + (12 if pm else 0)
+                ts = pd.Timestamp(y, mo, d, hh, mm, ss)
+        except ValueError:
+            raise fail(name, text, ("line", where[k] + 1), "a valid date and time", raw[k]) from None
+        out[k] = ts
+    return out, tz
+
+
+def _parse_json(text: str, name: str) -> Iostat:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        if "Expecting" in e.msg and e.pos >= len(text.rstrip()) - 1:
+            raise fail(name, text, e.pos, "complete iostat JSON (the file is cut)") from None
+        raise fail(name, text, e.pos, f"iostat -o JSON ({e.msg})") from None
+    try:
+        hosts = doc["sysstat"]["hosts"]
+        host = hosts[0]
+        stats = host["statistics"]
+    except (KeyError, IndexError, TypeError):
+        raise fail(name, text, None, "iostat JSON with sysstat.hosts[0].statistics", text[:80]) from None
+    devs, cpus = [], []
+    for k, st in enumerate(stats if isinstance(stats, list) else []):
+        if not isinstance(st, dict):
+            raise fail(name, text, None, "a JSON object per report in statistics", str(st)[:80])
+        ts = st.get("timestamp")
+        if isinstance(st.get("avg-cpu"), dict):
+            c = {("%" + kk): _num(v) for kk, v in st["avg-cpu"].items()}
+            c.update(sample=k, _ts=ts)
+            cpus.append(c)
+        for d in st.get("disk", []) or []:
+            if not isinstance(d, dict):
+                continue
+            r = {"device": d.get("disk_device")}
+            r.update({_JSON_NAMES.get(kk, kk): _num(v) for kk, v in d.items() if kk != "disk_device"})
+            r.update(sample=k, _ts=ts)
+            devs.append(r)
+    dev = pd.DataFrame(devs)
+    cpu = pd.DataFrame(cpus)
+    for df in (dev, cpu):
+        if "_ts" in df.columns:
+            if df["_ts"].notna().any():
+                df["timestamp"] = pd.to_datetime(df["_ts"], errors="coerce", utc=False, format="mixed")
+            df.drop(columns="_ts", inplace=True)
+        if "sample" in df.columns:
+            df["since_boot"] = df["sample"] == 0
+    meta = {"kernel": f"{host.get('sysname', '')} {host.get('release', '')}".strip(),
+            "host": host.get("nodename"), "date": host.get("date"), "ncpu": host.get("number-of-cpus")}
+    set_attrs(dev, name, "iostat", "sysstat JSON", None, **meta)
+    set_attrs(cpu, name, "iostat-cpu", "sysstat JSON", None, **meta)
+    return Iostat(dev, cpu)
+
+
+#: sysstat's JSON keys that differ from its text column names.
+_JSON_NAMES = {"util": "%util", "rrqm": "%rrqm", "wrqm": "%wrqm", "drqm": "%drqm"}
+
+
+def _num(v):
+    if isinstance(v, bool) or v is None:
+        return np.nan
+    if isinstance(v, (int, float)):
+        return float(v)
+    return np.nan

@@ -1,0 +1,178 @@
+"""``perf stat`` output, perf 3.x to 6.x.
+
+The default layout (``1,234,567      cycles   # 3.2 GHz   ( +- 1.23% )  (50.01%)``),
+``-r N`` (``( +- x% )`` and ``a +- b seconds time elapsed``), ``-a``
+(``'system wide'``), ``-A`` (a ``CPU<n>`` first column), ``-I`` (a time first
+column, ``#  time  counts unit events`` header), ``-x<sep>`` (CSV, any
+separator), tracepoint events (``migrate:mm_migrate_pages``),
+``<not supported>`` and ``<not counted>``, multiplexing percentages (perf 3.x
+prints them as ``[83.34%]``), metric comments after ``#``, thousands
+separators, and several reports in one file (a mail quoting three runs).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from ._common import fail, is_number, locale_number, read_source, set_attrs
+
+COLUMNS = ["block", "time", "cpu", "event", "value", "unit", "counted", "variance_pct", "run_time",
+           "enabled_pct", "metric_value", "metric_unit"]
+
+_HDR_RE = re.compile(r"Performance counter stats for (?:'(.*)'|(system wide)|(.+?))\s*(?:\((\d+) runs\))?:")
+_VALUE = r"(?P<value>-?[\d][\d,.' ]*?|<not counted>|<not supported>)"
+_LINE_RE = re.compile(
+    r"^\s*(?:(?P<time>\d+\.\d+)\s+)?(?:(?P<cpu>CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?|N\d+)\s+(?:(?P<ncpu>\d+)\s+)?)?"
+    + _VALUE + r"\s+(?P<names>[^#(\[]*?)\s*(?P<rest>(?:#|\(|\[).*)?$")
+_ELAPSED_RE = re.compile(r"^\s*(?P<v>[\d.,]+)(?:\s*\+-\s*(?P<sd>[\d.,]+))?\s+seconds\s+(?P<what>time elapsed|user|sys)"
+                         r"(?:\s*\(\s*\+-\s*(?P<var>[\d.,]+)%\s*\))?\s*$")
+_VAR_RE = re.compile(r"\(\s*\+-\s*([\d.,]+)%\s*\)")
+_ENABLED_RE = re.compile(r"[\[(]\s*([\d.,]+)%\s*[\])]\s*$")
+_METRIC_RE = re.compile(r"#\s*(-?[\d.,]+)\s*([^(\[]*?)\s*(?=\(|\[|$)")
+
+
+def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``perf stat`` output (default layout, ``-r``, ``-a``, ``-A``, ``-I`` or ``-x``).
+
+    Returns
+    -------
+    DataFrame
+        One row per counter line: ``block`` (which report in the file, from
+        0), ``time`` (``-I`` interval end, seconds; NaN otherwise), ``cpu``
+        (``-A``/``--per-socket`` label or empty), ``event`` (as perf names it,
+        e.g. ``task-clock``, ``migrate:mm_migrate_pages``), ``value``
+        (float; NaN when not counted), ``unit`` (``msec`` or empty),
+        ``counted`` (``counted``, ``not counted``, ``not supported``),
+        ``variance_pct`` (the ``( +- x% )`` of ``-r``), ``run_time`` (CSV
+        only), ``enabled_pct`` (share of the time the counter ran when
+        multiplexed), ``metric_value`` and ``metric_unit`` (the comment after
+        ``#``, e.g. ``0.276`` ``CPUs utilized``).  The summary lines become
+        rows too: events ``time elapsed``, ``user``, ``sys`` in unit
+        ``seconds`` (``variance_pct`` and, in ``metric_value``, the ``+- b``
+        standard deviation of ``-r``).
+        ``attrs``: ``source``, ``format="perf-stat"``, ``version`` (``"perf 3.x"``
+        when ``[xx%]`` brackets are seen, ``"perf 5.x+"`` for ``a +- b seconds``,
+        else None), ``target`` (``system wide`` or the command), ``runs``,
+        ``csv`` (bool).
+    """
+    text, name = read_source(src, source, max_bytes)
+    lines = text.split("\n")
+    sample = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3]
+    if seps and "Performance counter stats" not in sample:
+        return _parse_csv(text, lines, name, seps[0])
+    recs = []
+    block = -1
+    target = None
+    runs = None
+    ver = None
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = _HDR_RE.search(s)
+        if m:
+            block += 1
+            target = m.group(1) or m.group(2) or m.group(3)
+            runs = int(m.group(4)) if m.group(4) else runs
+            continue
+        m = _ELAPSED_RE.match(ln)
+        if m:
+            if m.group("sd"):
+                ver = "perf 5.x+"
+            recs.append({"block": max(block, 0), "time": np.nan, "cpu": "", "event": m.group("what"),
+                         "value": locale_number(m.group("v")), "unit": "seconds", "counted": "counted",
+                         "variance_pct": _f(m.group("var")), "run_time": np.nan, "enabled_pct": np.nan,
+                         "metric_value": _f(m.group("sd")), "metric_unit": "+- seconds" if m.group("sd") else ""})
+            continue
+        m = _LINE_RE.match(ln)
+        if not m or not m.group("names"):
+            continue  # perf's hints ("Some events weren't counted...") and prose
+        v = m.group("value").strip()
+        names = m.group("names").split()
+        if not names or (v[0] != "<" and not is_number(v.replace("'", "").replace(" ", ""))):
+            continue
+        if len(names) > 2 or is_number(names[-1]):
+            continue
+        unit, event = (names[0], names[1]) if len(names) == 2 else ("", names[0])
+        rest = m.group("rest") or ""
+        counted = "counted" if v[0] != "<" else v.strip("<>")
+        var = _VAR_RE.search(rest)
+        en = _ENABLED_RE.search(rest)
+        if en and "[" in en.group(0):
+            ver = ver or "perf 3.x"
+        met = _METRIC_RE.search(rest)
+        metric_unit = met.group(2).strip() if met else ""
+        recs.append({"block": max(block, 0), "time": _f(m.group("time")), "cpu": m.group("cpu") or "",
+                     "event": event,
+                     "value": locale_number(v.replace("'", "").replace(" ", "")) if counted == "counted" else np.nan,
+                     "unit": unit, "counted": counted, "variance_pct": _f(var.group(1)) if var else np.nan,
+                     "run_time": np.nan, "enabled_pct": _f(en.group(1)) if en else np.nan,
+                     "metric_value": _f(met.group(1)) if met else np.nan, "metric_unit": metric_unit})
+    if not recs:
+        raise fail(name, text, None, "perf stat counter lines ('<value> [unit] <event>')", text[:80])
+    df = pd.DataFrame(recs, columns=COLUMNS)
+    return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False)
+
+
+def _f(s):
+    if s is None or s == "":
+        return np.nan
+    try:
+        return locale_number(s)
+    except ValueError:
+        return np.nan
+
+
+def _parse_csv(text, lines, name, sep):
+    recs = []
+    block = 0
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if not s:
+            continue
+        if s.startswith("#"):
+            if "started on" in s and recs:
+                block += 1
+            continue
+        f = [x.strip() for x in s.split(sep)]
+        k = 0
+        t = np.nan
+        cpu = ""
+        if len(f) >= 4 and _is_val(f[1]) and is_number(f[0]) and not _is_val(f[3]):
+            t = _f(f[0])
+            k = 1
+        if len(f) > k + 3 and re.match(r"^(CPU\d+|S\d+(-D\d+)?(-C\d+)?|N\d+)$", f[k]):
+            cpu = f[k]
+            k += 1
+            if len(f) > k + 3 and f[k].isdigit() and _is_val(f[k + 1]):
+                k += 1  # number of CPUs aggregated
+        if len(f) < k + 3 or not _is_val(f[k]) or not f[k + 2]:
+            raise fail(name, text, ("line", i + 1), f"perf stat -x'{sep}' fields: value{sep}unit{sep}event{sep}...",
+                       ln)
+        v, unit, event = f[k], f[k + 1], f[k + 2]
+        rest = f[k + 3:]
+        var = np.nan
+        if rest and rest[0].endswith("%"):
+            var = _f(rest[0][:-1])
+            rest = rest[1:]
+        run_time = _f(rest[0]) if len(rest) > 0 else np.nan
+        enabled = _f(rest[1]) if len(rest) > 1 else np.nan
+        mval = _f(rest[2]) if len(rest) > 2 else np.nan
+        munit = rest[3] if len(rest) > 3 else ""
+        counted = "counted" if not v.startswith("<") else v.strip("<>")
+        recs.append({"block": block, "time": t, "cpu": cpu, "event": event,
+                     "value": _f(v) if counted == "counted" else np.nan, "unit": unit, "counted": counted,
+                     "variance_pct": var, "run_time": run_time, "enabled_pct": enabled, "metric_value": mval,
+                     "metric_unit": munit})
+    if not recs:
+        raise fail(name, text, None, "perf stat -x lines", text[:80])
+    df = pd.DataFrame(recs, columns=COLUMNS)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, separator=sep)
+
+
+def _is_val(s: str) -> bool:
+    return s.startswith("<not") or is_number(s)

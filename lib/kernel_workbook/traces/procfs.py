@@ -1,0 +1,344 @@
+"""The memory files of procfs: ``buddyinfo``, ``pagetypeinfo``, ``zoneinfo``, ``meminfo``.
+
+Each reads one snapshot or a series of snapshots separated by mmtests'
+``time: <epoch>`` lines (``watch-proc-buddyinfo.sh`` and friends).
+``pagetypeinfo`` takes its migrate types from the ``Number of blocks type``
+header (Reserve before 3.18, HighAtomic after, CMA and Isolate when
+configured): jc assumes five fixed types and mislabels the others.
+``zoneinfo`` handles several nodes, nodes whose first zone is Normal, the
+``per-node stats`` block of newer kernels and the pagesets.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from ._common import fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+
+_TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)\s*$")
+
+
+def _snapshots(text: str):
+    """Yield (time or None, line number, line) with the current snapshot's time."""
+    t = None
+    for i, ln in enumerate(text.split("\n")):
+        m = _TIME_RE.match(ln)
+        if m:
+            t = float(m.group(1))
+            yield t, i, None
+            continue
+        yield t, i, ln
+
+
+def _finish_time(df: pd.DataFrame) -> pd.DataFrame:
+    if "time" in df.columns and df["time"].notna().any():
+        df["elapsed"] = df["time"] - df["time"].min()
+    else:
+        df.drop(columns=["time"], inplace=True, errors="ignore")
+    return df
+
+
+# ---------------------------------------------------------------- buddyinfo
+
+_BUDDY_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)((?:\s+\d+)+)\s*$")
+
+
+def parse_buddyinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``/proc/buddyinfo`` (one snapshot or a ``time:`` series).
+
+    Returns
+    -------
+    DataFrame
+        One row per node and zone per snapshot: ``node`` (int), ``zone``,
+        ``order_0`` ... ``order_<MAX_ORDER-1>`` (free blocks of each order;
+        11 orders on most kernels, 13 with ``MAX_ORDER`` raised), ``sample``
+        (snapshot number), ``time`` and ``elapsed`` with ``time:`` lines.
+    """
+    text, name = read_source(src, source, max_bytes)
+    text, _ = strip_latency_prefix(text)
+    recs = []
+    sample = -1
+    seen = set()
+    norders = None
+    lines = text.split("\n")
+    for t, i, ln in _snapshots(text):
+        if ln is None:
+            sample += 1
+            seen = set()
+            continue
+        if not ln.strip():
+            continue
+        m = _BUDDY_RE.match(ln)
+        if not m:
+            if i == len(lines) - 1 and ln.startswith("Node"):
+                warn_truncated(name, i + 1, "buddyinfo line")
+                break
+            raise fail(name, text, ("line", i + 1), "'Node N, zone NAME count count ...' (/proc/buddyinfo)", ln)
+        key = (m.group(1), m.group(2))
+        if sample < 0 or key in seen:
+            sample += 1
+            seen = set()
+        seen.add(key)
+        counts = [int(x) for x in m.group(3).split()]
+        norders = max(norders or 0, len(counts))
+        rec = {"node": int(m.group(1)), "zone": m.group(2), "sample": sample, "time": t}
+        rec.update({f"order_{k}": c for k, c in enumerate(counts)})
+        recs.append(rec)
+    if not recs:
+        raise fail(name, text, None, "'Node N, zone NAME ...' lines (/proc/buddyinfo)", text[:80])
+    cols = ["node", "zone"] + [f"order_{k}" for k in range(norders)] + ["sample", "time"]
+    df = pd.DataFrame(recs).reindex(columns=cols)
+    return set_attrs(_finish_time(df), name, "buddyinfo", None, None, orders=norders)
+
+
+# ---------------------------------------------------------------- pagetypeinfo
+
+_PT_FREE_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+),\s*type\s+(\S+)((?:\s+\d+)+)\s*$")
+_PT_BLOCK_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)((?:\s+\d+)+)\s*$")
+
+
+def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``/proc/pagetypeinfo``.
+
+    Returns
+    -------
+    DataFrame
+        Long and tidy, one row per number: ``section`` (``free``: free pages
+        count per migrate type and order; ``blocks``: number of pageblocks of
+        each type; ``mixed``: ``Number of mixed blocks`` of kernels with
+        page_owner), ``node`` (int), ``zone``, ``type`` (the migrate type as
+        the kernel names it: Unmovable, Movable, Reclaimable, Reserve,
+        HighAtomic, CMA, Isolate...), ``order`` (int; -1 for the block
+        sections), ``count`` (int), ``sample``, and ``time``/``elapsed`` with
+        ``time:`` lines.  ``attrs``: ``page_block_order``, ``pages_per_block``,
+        ``types`` (the block-type header, in order).
+    """
+    text, name = read_source(src, source, max_bytes)
+    text, _ = strip_latency_prefix(text)
+    recs = []
+    meta = {}
+    orders = None
+    types = None
+    section = None
+    sample = 0
+    started = False
+    lines = text.split("\n")
+    for t, i, ln in _snapshots(text):
+        if ln is None:
+            if started:
+                sample += 1
+            continue
+        s = ln.strip()
+        if not s:
+            continue
+        if s.startswith("Page block order:"):
+            if started and section is not None:
+                sample += 1
+                section = None
+            meta["page_block_order"] = int(s.split(":")[1])
+            started = True
+            continue
+        if s.startswith("Pages per block:"):
+            meta["pages_per_block"] = int(s.split(":")[1])
+            continue
+        if s.startswith("Free pages count per migrate type at order"):
+            orders = [int(x) for x in s.split("order", 1)[1].split()]
+            section = "free"
+            started = True
+            continue
+        if s.startswith("Number of blocks type") or s.startswith("Number of mixed blocks"):
+            section = "blocks" if "blocks type" in s else "mixed"
+            types = s.split("type" if section == "blocks" else "blocks", 1)[1].split()
+            meta["types"] = types
+            continue
+        cut = i == len(lines) - 1 and not text.endswith("\n")
+        if section == "free":
+            m = _PT_FREE_RE.match(ln)
+            if m and len(m.group(4).split()) == len(orders):
+                node, zone, typ = int(m.group(1)), m.group(2), m.group(3)
+                for o, c in zip(orders, m.group(4).split()):
+                    recs.append(("free", node, zone, typ, o, int(c), sample, t))
+                continue
+        elif section in ("blocks", "mixed"):
+            m = _PT_BLOCK_RE.match(ln)
+            if m and len(m.group(3).split()) == len(types):
+                node, zone = int(m.group(1)), m.group(2)
+                for typ, c in zip(types, m.group(3).split()):
+                    recs.append((section, node, zone, typ, -1, int(c), sample, t))
+                continue
+        if cut and ln.startswith("Node"):
+            warn_truncated(name, i + 1, "pagetypeinfo line")
+            break
+        raise fail(name, text, ("line", i + 1),
+                   "a pagetypeinfo header or 'Node N, zone NAME[, type T] counts' matching its header", ln)
+    if not recs:
+        raise fail(name, text, None, "/proc/pagetypeinfo content", text[:80])
+    df = pd.DataFrame(recs, columns=["section", "node", "zone", "type", "order", "count", "sample", "time"])
+    return set_attrs(_finish_time(df), name, "pagetypeinfo", None, None, **meta)
+
+
+def df_pagetypeinfo_free(df: pd.DataFrame) -> pd.DataFrame:
+    """The free-pages section as a grid: rows (node, zone, type), one column per order."""
+    f = df[df["section"] == "free"]
+    return f.pivot_table(index=["sample", "node", "zone", "type"], columns="order", values="count",
+                         aggfunc="sum", sort=False)
+
+
+# ---------------------------------------------------------------- zoneinfo
+
+_ZONE_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)\s*$")
+_KV_RE = re.compile(r"^\s*([A-Za-z_][\w ]*?):?\s+(-?\d+)\s*$")
+
+
+def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``/proc/zoneinfo``.
+
+    Returns
+    -------
+    DataFrame
+        Long and tidy: ``node`` (int), ``zone`` (``DMA``, ``DMA32``,
+        ``Normal``, ``Movable``...; a node may start at ``Normal``),
+        ``scope`` (``zone`` for the zone's own lines, ``node`` for the
+        ``per-node stats`` printed under the node's first zone, ``pageset``
+        for the per-CPU pagesets), ``cpu`` (int, -1 outside pagesets),
+        ``counter`` (as printed: ``pages free``, ``min``, ``low``, ``high``,
+        ``spanned``, ``present``, ``managed``, ``nr_free_pages``, ``count``,
+        ``batch``, ``vm stats threshold``, ``start_pfn``...), ``value``
+        (int), ``sample``, ``time``/``elapsed`` with ``time:`` lines.
+        ``protection: (0, 2681, ...)`` becomes counters ``protection[0]``...
+    """
+    text, name = read_source(src, source, max_bytes)
+    text, _ = strip_latency_prefix(text)
+    recs = []
+    node = zone = None
+    scope = "zone"
+    cpu = -1
+    sample = 0
+    seen = set()
+    any_zone = False
+    lines = text.split("\n")
+    for t, i, ln in _snapshots(text):
+        if ln is None:
+            if any_zone:
+                sample += 1
+                seen = set()
+            continue
+        s = ln.strip()
+        if not s:
+            continue
+        m = _ZONE_RE.match(ln)
+        if m:
+            node, zone = int(m.group(1)), m.group(2)
+            if (node, zone) in seen:
+                sample += 1
+                seen = set()
+            seen.add((node, zone))
+            scope, cpu = "zone", -1
+            any_zone = True
+            continue
+        if node is None:
+            raise fail(name, text, ("line", i + 1), "'Node N, zone NAME' first (/proc/zoneinfo)", ln)
+        if s == "per-node stats":
+            scope = "node"
+            continue
+        if s == "pagesets":
+            scope, cpu = "pageset", -1
+            continue
+        if s.startswith("pages free"):
+            scope, cpu = "zone", -1
+        if s.startswith("cpu:"):
+            try:
+                cpu = int(s.split(":")[1])
+            except ValueError:
+                raise fail(name, text, ("line", i + 1), "'cpu: N'", ln) from None
+            scope = "pageset"
+            continue
+        if s.startswith("protection:"):
+            vals = re.findall(r"-?\d+", s.split(":", 1)[1])
+            for k, v in enumerate(vals):
+                recs.append((node, zone, "zone", -1, f"protection[{k}]", int(v), sample, t))
+            continue
+        kv = _KV_RE.match(ln)
+        if kv:
+            key = kv.group(1).strip()
+            if scope == "pageset" and key in ("node_unreclaimable", "start_pfn"):
+                scope, cpu = "zone", -1
+            if scope == "node" and not key.startswith(("nr_", "workingset_", "pg", "numa_")):
+                scope = "zone"
+            recs.append((node, zone, scope, cpu, key, int(kv.group(2)), sample, t))
+            continue
+        if i == len(lines) - 1 and not text.endswith("\n"):
+            warn_truncated(name, i + 1, "zoneinfo line")
+            break
+        raise fail(name, text, ("line", i + 1), "'counter value' lines under 'Node N, zone NAME'", ln)
+    if not recs and not any_zone:
+        raise fail(name, text, None, "/proc/zoneinfo content", text[:80])
+    df = pd.DataFrame(recs, columns=["node", "zone", "scope", "cpu", "counter", "value", "sample", "time"])
+    return set_attrs(_finish_time(df), name, "zoneinfo", None, None)
+
+
+def df_zoneinfo_wide(df: pd.DataFrame) -> pd.DataFrame:
+    """The zone-scope counters of :func:`parse_zoneinfo`, one row per (sample, node, zone)."""
+    z = df[df["scope"] == "zone"]
+    w = z.pivot_table(index=["sample", "node", "zone"], columns="counter", values="value", aggfunc="first",
+                      sort=False)
+    w.columns.name = None
+    return w.reset_index()
+
+
+# ---------------------------------------------------------------- meminfo
+
+_MEM_RE = re.compile(r"^(?:Node\s+(\d+)\s+)?([A-Za-z_][\w()]*):\s+(-?\d+)(?:\s+(\S+))?\s*$")
+
+
+def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``/proc/meminfo`` or ``/sys/devices/system/node/nodeN/meminfo``.
+
+    Returns
+    -------
+    DataFrame
+        Wide: one row per snapshot (and node, for the per-node files), one
+        column per field as the kernel names it (``MemTotal``, ``MemFree``,
+        ``Active(file)``, ``HugePages_Total``...), values as printed (``kB``
+        for most: ``attrs["units"]`` maps each field to its unit), plus
+        ``node`` (-1 for /proc/meminfo), ``sample``, ``time``/``elapsed``
+        with ``time:`` lines.
+    """
+    text, name = read_source(src, source, max_bytes)
+    text, _ = strip_latency_prefix(text)
+    rows: list[dict] = []
+    units: dict[str, str] = {}
+    cur: dict | None = None
+    lines = text.split("\n")
+    for t, i, ln in _snapshots(text):
+        if ln is None:
+            cur = None
+            continue
+        if not ln.strip():
+            continue
+        m = _MEM_RE.match(ln)
+        if not m:
+            if i == len(lines) - 1 and not text.endswith("\n"):
+                warn_truncated(name, i + 1, "meminfo line")
+                break
+            raise fail(name, text, ("line", i + 1), "'Field:   value [kB]' (/proc/meminfo)", ln)
+        node = int(m.group(1)) if m.group(1) else -1
+        key = m.group(2)
+        if cur is None or key in cur or cur.get("node") != node:
+            cur = {"node": node, "time": t}
+            rows.append(cur)
+        cur[key] = int(m.group(3))
+        if m.group(4):
+            units[key] = m.group(4)
+    if not rows:
+        raise fail(name, text, None, "'Field: value' lines (/proc/meminfo)", text[:80])
+    df = pd.DataFrame(rows)
+    df["sample"] = np.arange(len(df))
+    if (df["node"] >= 0).any():
+        df["sample"] = df.groupby("node").cumcount()
+    cols = [c for c in df.columns if c not in ("node", "time", "sample")] + ["node", "sample", "time"]
+    df = df[cols]
+    return set_attrs(_finish_time(df), name, "meminfo", None, None, units=units)

@@ -1,0 +1,172 @@
+"""``/proc/vmstat``: one snapshot or a series of snapshots.
+
+A series is what mmtests' ``watch-proc-vmstat.sh`` writes (``time: <epoch>``
+then the file, every interval) and what the shell loop of the 2007 thread
+reads; snapshots without ``time:`` lines are split where the first counter
+name comes round again.  Counter names are whatever the kernel printed:
+2.6.23's ``pgscan_kswapd_dma32``, ``pgsteal_normal``, ``kswapd_steal``; 3.x's
+``pgsteal_kswapd_*``, ``compact_*``, ``numa_*``, ``thp_*``; 6.x's
+``pgscan_kswapd``, ``pgsteal_anon``...  Lines a mail or shell session adds
+(prompts, ``grep`` commands) are refused unless ``lenient=True``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from ._common import fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+
+_LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) (-?\d+)[ \t]*$", re.M)
+_TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)[ \t]*$", re.M)
+_ANY_RE = re.compile(r"^[^\n]*\S[^\n]*$", re.M)
+
+#: Counters that are gauges (a level, not an event count): every ``nr_*``
+#: plus the few others the kernel prints; deltas make no sense for them.
+GAUGE_PREFIXES = ("nr_", "workingset_nodes")
+GAUGES = {"nr_free_pages", "numa_foreign"} - {"numa_foreign"}
+
+
+def is_gauge(counter: str) -> bool:
+    """True for ``nr_*`` levels (and the thresholds); False for event counters."""
+    return counter.startswith(GAUGE_PREFIXES) or counter.endswith(("_threshold",)) or counter in GAUGES
+
+
+def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = None,
+                      lenient: bool = False) -> pd.DataFrame:
+    """Parse one or more ``/proc/vmstat`` snapshots.
+
+    Returns
+    -------
+    DataFrame
+        Wide: one row per snapshot, one int64 column per counter in the
+        order the kernel printed them (a counter missing from a snapshot is
+        NaN, and the column is then float), plus ``time`` (epoch seconds from
+        ``time:`` lines or the mmtests latency prefix, when present),
+        ``elapsed`` (seconds since the first snapshot) and ``sample`` (0-based).
+        ``attrs``: ``source``, ``format="proc-vmstat"``, ``version`` (a guess
+        at the kernel generation from the counter names: ``"2.6"``,
+        ``"3.x-4.7"`` (zone LRUs), ``"4.8+"`` (node LRUs, ``pgscan_kswapd``)),
+        ``timezone="UTC"`` when times are present.
+    """
+    text, name = read_source(src, source, max_bytes)
+    text, stamps = strip_latency_prefix(text)
+    counters = [(m.start(), m.group(1), m.group(2)) for m in _LINE_RE.finditer(text)]
+    times = [(m.start(), float(m.group(1))) for m in _TIME_RE.finditer(text)]
+    n_lines = sum(1 for _ in _ANY_RE.finditer(text))
+    if n_lines != len(counters) + len(times):
+        known = {p for p, *_ in counters} | {p for p, _ in times}
+        bad = [m for m in _ANY_RE.finditer(text) if m.start() not in known]
+        last_nonblank = list(_ANY_RE.finditer(text))[-1]
+        if len(bad) == 1 and bad[0].start() == last_nonblank.start() and not text.endswith("\n") \
+                and re.match(r"^[A-Za-z_][A-Za-z0-9_]*( -?\d*)?$", bad[0].group(0)):
+            warn_truncated(name, text.count("\n", 0, bad[0].start()) + 1, "/proc/vmstat line")
+        elif lenient:
+            import warnings
+
+            warnings.warn(f"{name}: skipped {len(bad)} lines that are not '<counter> <value>'", stacklevel=2)
+        else:
+            raise fail(name, text, bad[0].start(), "'<counter> <value>' or 'time: <epoch>' (/proc/vmstat)")
+    if not counters:
+        raise fail(name, text, None, "at least one '<counter> <value>' line (/proc/vmstat)", text[:80])
+    pos = np.fromiter((c[0] for c in counters), dtype=np.int64, count=len(counters))
+    names = [c[1] for c in counters]
+    values = np.array([c[2] for c in counters], dtype=object)
+    try:
+        vals = values.astype(np.int64)
+    except OverflowError:  # a counter past 2**63 (never seen, but do not crash)
+        vals = values.astype(np.float64)
+    if times:
+        tpos = np.array([t[0] for t in times], dtype=np.int64)
+        snap = np.searchsorted(tpos, pos) - 1
+        if (snap < 0).any():  # counters before the first time: line form their own snapshot
+            snap = snap + 1
+            tvals = np.concatenate([[np.nan], [t[1] for t in times]])
+        else:
+            tvals = np.array([t[1] for t in times])
+    else:
+        first = names[0]
+        is_first = np.fromiter((n == first for n in names), dtype=bool, count=len(names))
+        snap = np.cumsum(is_first) - 1
+        tvals = None
+    long = pd.DataFrame({"snap": snap, "counter": names, "value": vals})
+    if long.duplicated(["snap", "counter"]).any():
+        d = long[long.duplicated(["snap", "counter"])].index[0]
+        raise fail(name, text, int(pos[d]), "each counter once per snapshot (a 'time:' line between snapshots)")
+    order = list(dict.fromkeys(names))
+    wide = long.pivot(index="snap", columns="counter", values="value").reindex(columns=order)
+    wide.columns.name = None
+    full = wide.notna().all()
+    wide = wide.astype({c: vals.dtype for c in wide.columns[full.to_numpy()]})
+    used = wide.index.to_numpy()
+    extra: dict[str, np.ndarray] = {}
+    if tvals is not None:
+        extra["time"] = tvals[used]
+    elif stamps is not None:
+        first_line = np.array([text.count("\n", 0, int(pos[np.flatnonzero(snap == s)[0]])) for s in used])
+        extra["time"] = stamps[first_line, 0]
+    if "time" in extra:
+        extra["elapsed"] = extra["time"] - extra["time"][0]
+    extra["sample"] = np.arange(len(wide))
+    wide = pd.concat([wide.reset_index(drop=True), pd.DataFrame(extra)], axis=1)
+    cols = set(order)
+    if "pgscan_kswapd" in cols or "pgsteal_kswapd" in cols:
+        ver = "4.8+"
+    elif "kswapd_steal" in cols:
+        ver = "2.6"
+    elif any(c.startswith("pgsteal_kswapd_") for c in cols):
+        ver = "3.x-4.7"
+    else:
+        ver = None
+    return set_attrs(wide, name, "proc-vmstat", ver, "UTC" if "time" in wide.columns else None)
+
+
+def counter_columns(df: pd.DataFrame) -> list[str]:
+    """The counter columns of a /proc/vmstat frame (not ``time``, ``elapsed``, ``sample``)."""
+    meta = {"time", "elapsed", "sample", "run", "iteration", "test", "interval"}
+    return [c for c in df.columns if c not in meta and pd.api.types.is_numeric_dtype(df[c])]
+
+
+def df_deltas(df: pd.DataFrame, gauges: bool = False) -> pd.DataFrame:
+    """Per-interval differences of the event counters of a /proc/vmstat series.
+
+    Returns one row per interval (``len(df) - 1`` rows): the counters'
+    differences (gauges such as ``nr_free_pages`` are dropped unless
+    ``gauges=True``, in which case their level at the end of the interval is
+    kept), ``interval`` (seconds, when ``time`` is known) and ``time``/``elapsed``
+    at the end of the interval, ``sample``.
+    """
+    cols = counter_columns(df)
+    ev = [c for c in cols if not is_gauge(c)]
+    parts = [df[ev].astype(float).diff().iloc[1:].reset_index(drop=True)]
+    if gauges:
+        g = [c for c in cols if is_gauge(c)]
+        parts.append(df[g].iloc[1:].reset_index(drop=True))
+    extra = {}
+    for c in ("time", "elapsed"):
+        if c in df.columns:
+            extra[c] = df[c].iloc[1:].to_numpy()
+    if "time" in df.columns:
+        extra["interval"] = df["time"].diff().iloc[1:].to_numpy()
+    extra["sample"] = np.arange(1, len(df))
+    parts.append(pd.DataFrame(extra))
+    out = pd.concat(parts, axis=1)
+    out.attrs = dict(df.attrs)
+    return out
+
+
+def df_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """Event counters per second over each interval (needs ``time``); see :func:`df_deltas`."""
+    d = df_deltas(df)
+    if "interval" not in d.columns:
+        from ..errors import WorkbookParameterError
+
+        raise WorkbookParameterError("df", "a series without times", "a /proc/vmstat series with 'time:' lines")
+    ev = [c for c in d.columns if c not in ("time", "elapsed", "interval", "sample")]
+    iv = d["interval"].where(d["interval"] > 0)
+    rest = [c for c in d.columns if c not in ev]
+    out = pd.concat([d[ev].div(iv, axis=0), d[rest]], axis=1)
+    out.attrs = dict(d.attrs)
+    return out

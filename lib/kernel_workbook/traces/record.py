@@ -1,0 +1,419 @@
+"""``kwb record``: run a command under the monitors and write an mmtests-like bundle.
+
+    kwb record --out DIR [--interval S] [--perf-events E,...] [--perf-record] -- COMMAND [ARGS...]
+
+Monitors, each skipped with a message when its tool is missing or not
+permitted:
+
+==================  =====================================================  ============================
+file                what                                                   as mmtests
+==================  =====================================================  ============================
+``vmstat-N.gz``     ``vmstat -n S``, each line with the latency prefix      ``MONITORS_WITH_LATENCY``
+``iostat-N.gz``     ``iostat -x -z S``, with the latency prefix             ``MONITORS_WITH_LATENCY``
+``proc-vmstat-N.gz``  ``time: <epoch>`` then ``/proc/vmstat``, every S      ``watch-proc-vmstat.sh``
+``proc-buddyinfo-N.gz`` the same for ``/proc/buddyinfo``                   ``watch-proc-buddyinfo.sh``
+``perf-stat-N.gz``  ``perf stat -a -I S*1000 -e E,...``                     ``watch-perf-event-stat.sh``
+``perf-script-N.gz`` ``perf record -g -a`` then ``perf script`` (``--perf-record``)
+==================  =====================================================  ============================
+
+Each log has a ``.start`` file (``date +%s`` then ``/proc/uptime``), and
+``manifest.json`` records the machine, the kernel, the tools' versions, the
+times, the command (an argument list: never a shell string) and its exit
+status.  The monitors are stopped cleanly when the command ends, fails, or
+the recorder gets SIGINT/SIGTERM (forwarded to the command first).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gzip
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import WorkbookParameterError
+
+DEFAULT_PERF_EVENTS = ["task-clock", "context-switches", "cpu-migrations", "page-faults",
+                       "kmem:mm_page_alloc", "vmscan:mm_vmscan_kswapd_wake",
+                       "vmscan:mm_vmscan_direct_reclaim_begin", "migrate:mm_migrate_pages",
+                       "compaction:mm_compaction_begin"]
+
+
+def _say(msg: str) -> None:
+    print(f"kwb record: {msg}", file=sys.stderr, flush=True)
+
+
+def _start_file(path: Path) -> None:
+    up = ""
+    try:
+        up = Path("/proc/uptime").read_text()
+    except OSError:
+        pass
+    path.write_text(f"{int(time.time())}\n{up}")
+
+
+@dataclass
+class _Monitor:
+    name: str
+    path: Path
+    status: str = "ok"
+    proc: subprocess.Popen | None = None
+    threads: list = field(default_factory=list)
+    stop_signal: int = signal.SIGTERM
+    raw: Path | None = None  # a file the tool writes itself, compressed at the end
+    stderr: object = None
+    note: str = ""
+
+
+class Recorder:
+    def __init__(self, out, argv: list[str], interval: float = 1.0, perf_events: list[str] | None = None,
+                 perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None):
+        if not argv:
+            raise WorkbookParameterError("COMMAND", argv, "a command to run after --")
+        if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
+            raise WorkbookParameterError("COMMAND", argv, "a list of arguments (never a shell string)")
+        if not (0.05 <= float(interval) <= 3600):
+            raise WorkbookParameterError("interval", interval, "seconds between 0.05 and 3600")
+        self.out = Path(out)
+        self.argv = list(argv)
+        self.interval = float(interval)
+        self.perf_events = perf_events
+        self.perf_record = perf_record
+        self.name = name or Path(argv[0]).name or "run"
+        self.want = monitors or ["vmstat", "iostat", "proc-vmstat", "proc-buddyinfo", "perf-stat"]
+        if perf_record and "perf-script" not in self.want:
+            self.want = self.want + ["perf-script"]
+        self.mons: list[_Monitor] = []
+        self.stop = threading.Event()
+        self.tmp = Path(tempfile.mkdtemp(prefix="kwb-record-"))
+        self.interrupted = None
+        self.child: subprocess.Popen | None = None
+
+    # ------------------------------------------------------------ monitors
+    def _log(self, mon: str) -> Path:
+        return self.out / f"{mon}-{self.name}.gz"
+
+    def _latency_reader(self, m: _Monitor, stream) -> None:
+        """Copy a monitor's lines to gzip with mmtests' latency-output prefix."""
+        start = last = time.time()
+        with gzip.open(m.path, "wt") as f:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", "replace").replace("\r", "\n")
+                now = time.time()
+                f.write("%16.4f %8.4f %10.4f -- %s" % (now, now - start, now - last, line))
+                if not line.endswith("\n"):
+                    f.write("\n")
+                last = now
+                f.flush()
+
+    def _start_cmd(self, mon: str, cmd: list[str], latency: bool = True, stop_signal=signal.SIGTERM,
+                   raw: Path | None = None) -> None:
+        m = _Monitor(mon, self._log(mon), stop_signal=stop_signal, raw=raw)
+        errf = open(self.tmp / f"{mon}.stderr", "w+b")
+        m.stderr = errf
+        try:
+            m.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if latency else subprocess.DEVNULL,
+                                      stderr=errf, stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            m.status = f"skipped: {e}"
+            _say(f"monitor {mon} skipped: {e}")
+            self.mons.append(m)
+            return
+        _start_file(m.path.with_name(m.path.name[:-3] + ".start"))
+        if latency:
+            t = threading.Thread(target=self._latency_reader, args=(m, m.proc.stdout), daemon=True)
+            t.start()
+            m.threads.append(t)
+        m.note = " ".join(cmd)
+        self.mons.append(m)
+
+    def _start_snapshots(self, mon: str, src: str) -> None:
+        m = _Monitor(mon, self._log(mon))
+        if not os.access(src, os.R_OK):
+            m.status = f"skipped: {src} is not readable"
+            _say(f"monitor {mon} skipped: {src} is not readable")
+            self.mons.append(m)
+            return
+
+        def loop():
+            with gzip.open(m.path, "wt") as f:
+                while True:
+                    t0 = time.time()
+                    try:
+                        data = Path(src).read_text()
+                    except OSError:
+                        data = ""
+                    f.write(f"time: {t0:.3f}\n{data}")
+                    f.flush()
+                    if self.stop.wait(max(0.0, self.interval - (time.time() - t0))):
+                        t1 = time.time()  # a last snapshot at the end, as mmtests' tests-sysstate does
+                        try:
+                            f.write(f"time: {t1:.3f}\n{Path(src).read_text()}")
+                        except OSError:
+                            pass
+                        break
+
+        _start_file(m.path.with_name(m.path.name[:-3] + ".start"))
+        t = threading.Thread(target=loop, daemon=True)
+        t.start()
+        m.threads.append(t)
+        m.note = f"cat {src} every {self.interval:g}s"
+        self.mons.append(m)
+
+    def _perf_ok(self) -> str | None:
+        perf = shutil.which("perf")
+        if not perf:
+            return "perf is not installed (apt-get install linux-perf)"
+        try:
+            r = subprocess.run([perf, "stat", "-e", "task-clock", "-x,", "--", "true"], capture_output=True,
+                               timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return f"perf does not run ({e})"
+        if r.returncode != 0:
+            err = r.stderr.decode(errors="replace").strip().splitlines()
+            return "perf is not permitted here: " + (err[0] if err else f"exit {r.returncode}") + \
+                " (see /proc/sys/kernel/perf_event_paranoid)"
+        return None
+
+    def _usable_events(self, events: list[str]) -> list[str]:
+        ok = []
+        for ev in events:
+            try:
+                r = subprocess.run(["perf", "stat", "-a", "-e", ev, "-x,", "--", "true"], capture_output=True,
+                                   timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                continue
+            err = r.stderr.decode(errors="replace")
+            if r.returncode == 0 and "<not supported>" not in err and "<not counted>" not in err.split("\n")[0]:
+                ok.append(ev)
+            else:
+                _say(f"perf event {ev} skipped: not supported or not permitted here")
+        return ok
+
+    def start(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        if (self.out / "manifest.json").exists():
+            raise WorkbookParameterError("--out", str(self.out), "a new or empty folder (it holds a bundle)")
+        iv = self.interval
+        ivs = str(max(1, int(round(iv))))
+        for mon in self.want:
+            if mon == "vmstat":
+                if shutil.which("vmstat"):
+                    self._start_cmd("vmstat", ["vmstat", "-n", ivs])
+                else:
+                    self._skip("vmstat", "vmstat is not installed (procps)")
+            elif mon == "iostat":
+                if shutil.which("iostat"):
+                    self._start_cmd("iostat", ["iostat", "-x", "-z", ivs])
+                else:
+                    self._skip("iostat", "iostat is not installed (apt-get install sysstat)")
+            elif mon == "proc-vmstat":
+                self._start_snapshots("proc-vmstat", "/proc/vmstat")
+            elif mon == "proc-buddyinfo":
+                self._start_snapshots("proc-buddyinfo", "/proc/buddyinfo")
+            elif mon == "perf-stat":
+                why = self._perf_ok()
+                if why:
+                    self._skip("perf-stat", why)
+                    continue
+                events = self._usable_events(self.perf_events or DEFAULT_PERF_EVENTS)
+                if not events:
+                    self._skip("perf-stat", "none of the perf events is supported here")
+                    continue
+                raw = self.tmp / "perf-stat.txt"
+                self._start_cmd("perf-stat", ["perf", "stat", "-a", "-I", str(int(iv * 1000)), "-e",
+                                              ",".join(events), "-o", str(raw)], latency=False,
+                                stop_signal=signal.SIGINT, raw=raw)
+            elif mon == "perf-script":
+                why = self._perf_ok()
+                if why:
+                    self._skip("perf-script", why)
+                    continue
+                raw = self.tmp / "perf.data"
+                self._start_cmd("perf-script", ["perf", "record", "-g", "-a", "-F", "499", "-o", str(raw)],
+                                latency=False, stop_signal=signal.SIGINT, raw=raw)
+            else:
+                raise WorkbookParameterError("monitor", mon, "vmstat, iostat, proc-vmstat, proc-buddyinfo, "
+                                             "perf-stat or perf-script")
+        time.sleep(min(1.0, iv))  # let the monitors print their first line before the command starts
+
+    def _skip(self, mon: str, why: str) -> None:
+        _say(f"monitor {mon} skipped: {why}")
+        self.mons.append(_Monitor(mon, self._log(mon), status=f"skipped: {why}"))
+
+    def stop_monitors(self) -> None:
+        self.stop.set()
+        for m in self.mons:
+            p = m.proc
+            if p is None:
+                continue
+            if p.poll() is None:
+                try:
+                    p.send_signal(m.stop_signal)
+                except ProcessLookupError:
+                    pass
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+                    m.status = "ok (killed after 15 s)"
+            elif p.returncode not in (0, -m.stop_signal, 128 + m.stop_signal) and m.status == "ok":
+                m.stderr.seek(0)
+                err = m.stderr.read().decode(errors="replace").strip().splitlines()
+                m.status = f"failed: exit {p.returncode}: {err[-1] if err else ''}"
+                _say(f"monitor {m.name} {m.status}")
+        for m in self.mons:
+            for t in m.threads:
+                t.join(timeout=15)
+            if m.proc is not None and m.proc.stdout is not None:
+                m.proc.stdout.close()
+            if m.raw is not None and m.raw.exists():
+                if m.name == "perf-script":
+                    self._perf_script(m)
+                else:
+                    with open(m.raw, "rb") as fi, gzip.open(m.path, "wb") as fo:
+                        shutil.copyfileobj(fi, fo)
+            elif m.raw is not None and m.status == "ok":
+                m.status = "failed: the tool wrote nothing"
+            if m.stderr is not None:
+                m.stderr.close()
+
+    def _perf_script(self, m: _Monitor) -> None:
+        try:
+            with gzip.open(m.path, "wb") as fo:
+                p = subprocess.Popen(["perf", "script", "-i", str(m.raw)], stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+                shutil.copyfileobj(p.stdout, fo)
+                p.wait()
+        except OSError as e:
+            m.status = f"failed: perf script: {e}"
+
+    # ------------------------------------------------------------ the command
+    def run(self) -> int:
+        t0 = time.time()
+        rc = None
+        old = {}
+
+        def on_signal(sig, frame):
+            self.interrupted = signal.Signals(sig).name
+            if self.child is not None and self.child.poll() is None:
+                try:
+                    self.child.send_signal(sig)
+                except ProcessLookupError:
+                    pass
+
+        for s in (signal.SIGINT, signal.SIGTERM):
+            old[s] = signal.signal(s, on_signal)
+        try:
+            self.start()
+            t_cmd = time.time()
+            if self.interrupted:
+                _say(f"{self.interrupted} before the command started; not running it")
+            else:
+                try:
+                    self.child = subprocess.Popen(self.argv)
+                except OSError as e:
+                    _say(f"cannot run {self.argv[0]!r}: {e}")
+                    rc = 127
+            if self.child is not None:
+                while True:
+                    try:
+                        rc = self.child.wait()
+                        break
+                    except KeyboardInterrupt:  # pragma: no cover - handler replaced above
+                        continue
+            t_end = time.time()
+            time.sleep(min(1.0, self.interval))  # one more interval so the monitors see the end
+        finally:
+            self.stop_monitors()
+            for s, h in old.items():
+                signal.signal(s, h)
+        t_stop = time.time()
+        self.manifest = self._manifest(t0, t_cmd, t_end, t_stop, rc)
+        (self.out / "manifest.json").write_text(json.dumps(self.manifest, indent=1) + "\n")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        if self.interrupted:
+            return 130
+        return 0 if rc == 0 else (rc if rc and rc > 0 else 128 + (-rc if rc else 1))
+
+    def _manifest(self, t0, t_cmd, t_end, t_stop, rc) -> dict:
+        def iso(t):
+            return _dt.datetime.fromtimestamp(t, _dt.timezone.utc).isoformat(timespec="seconds")
+
+        mem = None
+        try:
+            for ln in Path("/proc/meminfo").read_text().splitlines():
+                if ln.startswith("MemTotal:"):
+                    mem = int(ln.split()[1])
+        except OSError:
+            pass
+        u = platform.uname()
+        return {
+            "name": self.name,
+            "command": self.argv,
+            "cwd": os.getcwd(),
+            "exit_status": rc,
+            "interrupted": self.interrupted,
+            "interval": self.interval,
+            "times": {"start": iso(t0), "command_start": iso(t_cmd), "command_end": iso(t_end),
+                      "stop": iso(t_stop), "command_seconds": round(t_end - t_cmd, 3)},
+            "machine": {"hostname": socket.gethostname(), "cpus": os.cpu_count(), "memory_kB": mem,
+                        "arch": u.machine, "virtualised": _virt()},
+            "kernel": {"release": u.release, "version": u.version},
+            "tools": tool_versions(),
+            "monitors": {m.name: {"status": m.status, "file": m.path.name if m.status.startswith("ok") else None,
+                                  "how": m.note} for m in self.mons},
+            "perf_events": self.perf_events or DEFAULT_PERF_EVENTS,
+            "recorder": "kwb record (kernel_workbook.traces.record)",
+        }
+
+
+def _read(p: str) -> str | None:
+    try:
+        return Path(p).read_text().strip()
+    except OSError:
+        return None
+
+
+def _virt() -> str | None:
+    try:
+        r = subprocess.run(["systemd-detect-virt"], capture_output=True, timeout=5)
+        return r.stdout.decode().strip() or None
+    except (OSError, subprocess.TimeoutExpired):
+        cpu = _read("/proc/cpuinfo") or ""
+        return "yes (hypervisor flag)" if " hypervisor" in cpu else None
+
+
+def tool_versions() -> dict:
+    """Versions of the monitoring tools found on this machine (None when missing)."""
+    out = {"python": platform.python_version()}
+    for tool, args in (("vmstat", ["-V"]), ("iostat", ["-V"]), ("perf", ["--version"]), ("fio", ["--version"])):
+        if not shutil.which(tool):
+            out[tool] = None
+            continue
+        try:
+            r = subprocess.run([tool] + args, capture_output=True, timeout=10)
+            txt = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()
+            out[tool] = txt[0] if txt else None
+        except (OSError, subprocess.TimeoutExpired):
+            out[tool] = None
+    return out
+
+
+def record(out, argv: list[str], interval: float = 1.0, perf_events: list[str] | None = None,
+           perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None) -> dict:
+    """Run *argv* under the monitors; write the bundle to *out*; return the manifest."""
+    r = Recorder(out, argv, interval, perf_events, perf_record, name, monitors)
+    r.run()
+    return r.manifest

@@ -1,0 +1,276 @@
+"""``vmstat`` output (procps 3.2 to procps-ng 4.x).
+
+Covers the default report and ``-n``, ``-t`` (timestamp and zone), ``-w``
+(wide, ``--procs--`` group headers), ``-a`` (``inact active`` instead of
+``buff cache``), repeated headers of long runs, the procps-4 ``gu`` column,
+``-d`` (per disk), ``-s`` (counters) and mmtests' latency prefix.
+
+Columns are taken from the header line of each block, never by position:
+procps 3.2 has no ``st``, procps-ng 4 adds ``gu``, and a file that
+concatenates runs of different versions keeps every column (NaN where a
+block lacks it).  jc maps the columns by position, so it misreads procps 3.2
+(no ``st``) and glues ``gu`` into the timestamp under ``-t``
+(``tests/test_traces_vmstat.py`` shows both).
+
+The first report line of ``vmstat`` is the average since boot, not an
+interval; it is kept (as vmstat printed it) and flagged by ``since_boot``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pandas as pd
+
+from ._common import (fail, fast_numbers, line_of, read_source, set_attrs, strip_latency_prefix,
+                      token_counts, warn_truncated)
+
+# "procs -----------memory---------- ..." and "--procs-- -----...-----"; the
+# header of names starts with r and b.
+_GROUP_RE = re.compile(r"^ *-*procs-* .*$", re.M)
+_NAMES_RE = re.compile(r"^ *r +b +\S.*$", re.M)
+_DISK_GROUP_RE = re.compile(r"^disk- .*$", re.M)
+
+#: Time zone abbreviations vmstat -t prints, with their UTC offset in hours.
+TZ_OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "EET": 2,
+              "EEST": 3, "MSK": 3, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
+              "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "JST": 9, "KST": 9,
+              "AEST": 10, "AEDT": 11, "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13}
+
+
+def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``vmstat [-n] [-t] [-w] [-a] [interval]`` output.
+
+    Returns
+    -------
+    DataFrame
+        One row per report line, columns as vmstat names them:
+        ``r b swpd free buff cache si so bi bo in cs us sy id wa st gu``
+        (``inact active`` instead of ``buff cache`` with ``-a``; ``st`` absent
+        before procps 3.2.7, ``gu`` from procps-ng 4), then
+
+        * ``timestamp`` (datetime64, wall clock as printed by ``-t``),
+        * ``time`` (float, epoch seconds: from the mmtests latency prefix, or
+          from ``-t`` when the zone is known),
+        * ``elapsed`` (float seconds since the first line, when ``time`` is known),
+        * ``sample`` (int, 0-based line number within the report),
+        * ``since_boot`` (bool, True on the first line: vmstat computes it
+          since boot rather than over the interval).
+
+        ``attrs``: ``source``, ``format="vmstat"``, ``version`` (``"procps-ng 4"`` when
+        ``gu`` is seen, ``"procps 3.2"`` when ``st`` is missing, else None),
+        ``timezone`` (the zone printed by ``-t``), ``wide``, ``active`` (``-a``).
+    """
+    text, name = read_source(src, source, max_bytes)
+    if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
+        return parse_vmstat_disk(text, source=name)
+    text, stamps = strip_latency_prefix(text)
+    heads = list(_NAMES_RE.finditer(text))
+    if not heads:
+        raise fail(name, text, None, "a vmstat header line starting with 'r b'", text[:80])
+    groups = list(_GROUP_RE.finditer(text))
+    group_starts = {m.start() for m in groups}
+    frames = []
+    tz = None
+    wide = False
+    for k, h in enumerate(heads):
+        cols = h.group(0).split()
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
+        # the group header of the next block belongs to it, not to our data
+        block_start = h.end() + 1
+        block_end = end
+        nxt = [s for s in group_starts if block_start <= s < end]
+        if nxt:
+            block_end = min(nxt)
+        has_ts = False
+        g = [m for m in groups if m.end() < h.start() and h.start() - m.end() <= 1]
+        if g:
+            has_ts = "timestamp" in g[-1].group(0)
+            wide = wide or g[-1].group(0).lstrip().startswith("--procs")
+        if cols[-1] not in _KNOWN and cols[-1].isalpha() and cols[-1].isupper():
+            has_ts = True
+        if has_ts:
+            tz = cols[-1]
+            cols = cols[:-1]
+        frames.append(_block(text, name, block_start, block_end, cols, has_ts, stamps,
+                             last=(k + 1 == len(heads))))
+    df = pd.concat([f for f in frames if f is not None], ignore_index=True) if frames else pd.DataFrame()
+    if "timestamp" in df.columns and tz in TZ_OFFSETS:
+        off = TZ_OFFSETS[tz]
+        t = df["timestamp"].astype("datetime64[ns]").astype("int64") / 1e9 - off * 3600.0
+        if "time" not in df.columns:
+            df["time"] = t
+    if "time" in df.columns and len(df):
+        df["elapsed"] = df["time"] - df["time"].iloc[0]
+    df["sample"] = np.arange(len(df))
+    df["since_boot"] = df["sample"] == 0
+    cols = list(df.columns)
+    version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
+    return set_attrs(df, name, "vmstat", version, tz, wide=wide, active="inact" in cols)
+
+
+_KNOWN = {"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo", "in", "cs",
+          "us", "sy", "id", "wa", "st", "gu"}
+
+
+def _block(text, name, start, end, cols, has_ts, stamps, last):
+    if start >= end:
+        return None
+    block = text[start:end]
+    ncol = len(cols)
+    need = ncol + (2 if has_ts else 0)
+    counts = token_counts(block)
+    nonblank = np.flatnonzero(counts)
+    if nonblank.size and (counts[nonblank] == need).all():
+        if not has_ts:
+            arr = fast_numbers(block, np.int64)
+            if arr is not None and arr.size == nonblank.size * ncol:
+                df = pd.DataFrame(arr.reshape(nonblank.size, ncol), columns=cols)
+                return _finish(df, text, start, nonblank, stamps)
+        else:
+            try:
+                raw = pd.read_csv(io.StringIO(block), sep=r"\s+", header=None, names=cols + ["_d", "_t"],
+                                  dtype={"_d": str, "_t": str}, skip_blank_lines=True, engine="c")
+            except (ValueError, pd.errors.ParserError):
+                raw = None
+            if raw is not None and len(raw) == nonblank.size and all(
+                    raw[c].dtype.kind in "iu" for c in cols):
+                ts = pd.to_datetime(raw["_d"] + " " + raw["_t"], format="%Y-%m-%d %H:%M:%S", errors="coerce")
+                if not ts.isna().any():
+                    df = raw[cols].astype(np.int64)
+                    df["timestamp"] = ts.to_numpy()
+                    return _finish(df, text, start, nonblank, stamps)
+    return _slow(text, name, start, block.split("\n"), cols, has_ts, stamps, last)
+
+
+def _finish(df, text, start, idx, stamps):
+    if stamps is not None:
+        first_line = text.count("\n", 0, start)
+        rows = first_line + np.asarray(idx, dtype=np.int64)
+        df["time"] = stamps[rows, 0]
+    return df
+
+
+def _slow(text, name, start, lines, cols, has_ts, stamps, last):
+    """Line by line, for blocks with timestamps, junk or a cut last line."""
+    ncol = len(cols)
+    need = ncol + (2 if has_ts else 0)
+    rows, ts, idx = [], [], []
+    first = line_of(text, start)
+    for i, ln in enumerate(lines):
+        t = ln.split()
+        if not t:
+            continue
+        if len(t) != need or not all(x.isdigit() or (x[0] == "-" and x[1:].isdigit()) for x in t[:ncol]):
+            rest_blank = all(not x.strip() for x in lines[i + 1:])
+            if rest_blank and last and len(t) < need:
+                warn_truncated(name, first + i, f"vmstat line ({len(t)} of {need} fields)")
+                break
+            raise fail(name, text, ("line", first + i),
+                       f"{need} vmstat fields ({' '.join(cols)}{' date time' if has_ts else ''})", ln)
+        rows.append([int(x) for x in t[:ncol]])
+        idx.append(i)
+        if has_ts:
+            ts.append(t[ncol] + " " + t[ncol + 1])
+    df = pd.DataFrame(np.array(rows, dtype=np.int64).reshape(len(rows), ncol), columns=cols)
+    if has_ts:
+        tsv = pd.to_datetime(pd.Series(ts, dtype=object), format="%Y-%m-%d %H:%M:%S", errors="coerce")
+        if tsv.isna().any():
+            bad = int(np.flatnonzero(tsv.isna().to_numpy())[0])
+            raise fail(name, text, ("line", first + idx[bad]), "a timestamp YYYY-MM-DD HH:MM:SS", lines[idx[bad]])
+        df["timestamp"] = tsv.to_numpy()
+    return _finish(df, text, start, idx, stamps)
+
+
+def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``vmstat -d [interval]``.
+
+    Returns
+    -------
+    DataFrame
+        One row per disk per report, columns ``disk``, then the counters named
+        by their group and vmstat's name: ``reads_total reads_merged
+        reads_sectors reads_ms writes_total writes_merged writes_sectors
+        writes_ms IO_cur IO_sec`` (cumulative since boot), ``sample`` (report
+        number, from 0) and ``timestamp`` with ``-t``.
+    """
+    text, name = read_source(src, source, max_bytes)
+    recs = []
+    cols = None
+    has_ts = False
+    tz = None
+    sample = -1
+    lines = text.split("\n")
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if not s:
+            continue
+        if ln.startswith("disk-"):
+            groups = [g.strip("-") for g in ln.split()[1:]]
+            has_ts = "timestamp" in groups
+            sample += 1
+            cols = None
+            pending_groups = groups
+            continue
+        if cols is None and ("total" in s.split() and "merged" in s.split()):
+            names = s.split()
+            if has_ts:
+                tz = names[-1]
+                names = names[:-1]
+            gnames = []
+            sizes = [4, 4, 2]
+            gi = 0
+            for gsz, g in zip(sizes, pending_groups):
+                gnames += [f"{g}_{n}" for n in names[gi:gi + gsz]]
+                gi += gsz
+            cols = gnames
+            continue
+        if cols is None:
+            raise fail(name, text, ("line", i + 1), "a 'disk-' header before the disk lines", ln)
+        t = s.split()
+        need = 1 + len(cols) + (2 if has_ts else 0)
+        if len(t) != need or not all(x.isdigit() for x in t[1:1 + len(cols)]):
+            if i >= len(lines) - 2 and len(t) < need:
+                warn_truncated(name, i + 1, "vmstat -d line")
+                break
+            raise fail(name, text, ("line", i + 1), f"{need} fields: disk {' '.join(cols)}", ln)
+        rec = {"disk": t[0], **{c: int(v) for c, v in zip(cols, t[1:])}, "sample": sample}
+        if has_ts:
+            rec["timestamp"] = pd.Timestamp(t[-2] + " " + t[-1])
+        recs.append(rec)
+    df = pd.DataFrame(recs)
+    return set_attrs(df, name, "vmstat-d", None, tz)
+
+
+_SUM_RE = re.compile(r"^ *(\d+) +(?:(K|pages|k) +)?(.+?) *$")
+
+
+def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``vmstat -s`` (event counters and memory statistics).
+
+    Returns
+    -------
+    DataFrame
+        One row per counter: ``name`` (as printed, e.g. ``total memory``,
+        ``pages paged in``), ``value`` (int), ``unit`` (``K`` or empty) and
+        ``sample`` (0 for the first listing; a file holding several
+        listings counts them, a listing restarting at ``total memory``).
+    """
+    text, name = read_source(src, source, max_bytes)
+    recs = []
+    sample = -1
+    for i, ln in enumerate(text.split("\n")):
+        if not ln.strip():
+            continue
+        m = _SUM_RE.match(ln)
+        if not m:
+            raise fail(name, text, ("line", i + 1), "'<number> [K] <name>' (vmstat -s)", ln)
+        label = m.group(3)
+        if label == "total memory" or sample < 0:
+            sample += 1
+        recs.append({"name": label, "value": int(m.group(1)), "unit": m.group(2) or "", "sample": sample})
+    if not recs:
+        raise fail(name, text, None, "vmstat -s counter lines", text[:80])
+    return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
