@@ -92,13 +92,6 @@ _FOLDED_RE = re.compile(r"^[^\n;]+(;[^\n;]+)* \d+$", re.M)
 
 def sniff(text: str, name: str = "") -> str | None:
     """Guess the kind of a trace from its first few KB (and its file name); None if unknown."""
-    base = Path(name).name if name else ""
-    if base:
-        mon, _ = split_monitor_name(base)
-        if mon in MONITOR_KINDS and base != mon + ".gz":
-            k = MONITOR_KINDS[mon]
-            if k != "perf-script" or _PERF_SCRIPT_RE.search(text[:20000]):
-                return k
     head, _ = strip_latency_prefix(text[:8192])
     h = head.lstrip()
     if h.startswith("{"):
@@ -136,6 +129,11 @@ def sniff(text: str, name: str = "") -> str | None:
         return "proc-vmstat"
     if _FOLDED_RE.match(h) and ";" in h.split("\n", 1)[0]:
         return "folded"
+    base = Path(name).name if name else ""
+    if base:  # an mmtests log name says what it holds even when its content is too short to tell
+        mon, _ = split_monitor_name(base)
+        if mon in MONITOR_KINDS:
+            return MONITOR_KINDS[mon]
     return None
 
 

@@ -175,19 +175,8 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     dev = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["device", "sample"])
     cpu = _cpu_frame(name, text, cpu_cols, cpu_rows, decimal_comma)
     ts, tz = _timestamps(ts_raw, name, text, ts_line)
-    for df in (dev, cpu):
-        df["since_boot"] = df["sample"] == 0
-        if ts is not None:
-            df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
-            if tz is not None:
-                df["time"] = df["timestamp"].astype("int64") / 1e9 - tz
-        if stamps is not None and "_line" in df.columns:
-            df["time"] = stamps[df["_line"].to_numpy(), 0]
-        if "time" in df.columns and len(df):
-            df["elapsed"] = df["time"] - df["time"].min()
-        elif "timestamp" in df.columns and len(df):
-            df["elapsed"] = (df["timestamp"] - df["timestamp"].min()).dt.total_seconds()
-        df.drop(columns=["_line"], inplace=True, errors="ignore")
+    dev = _times(dev, ts, tz, stamps)
+    cpu = _times(cpu, ts, tz, stamps)
     cols = set(headers[0]) if headers else set()
     ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
            else "sysstat 11.5" if "aqu-sz" in cols
@@ -197,6 +186,22 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     for df in (dev, cpu):
         set_attrs(df, name, "iostat" if df is dev else "iostat-cpu", ver, tzname, **banner)
     return Iostat(dev, cpu)
+
+
+def _times(df, ts, tz, stamps):
+    df = df.copy()
+    df["since_boot"] = df["sample"] == 0
+    if ts is not None:
+        df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
+        if tz is not None:
+            df["time"] = df["timestamp"].astype("int64") / 1e9 - tz
+    if stamps is not None and "_line" in df.columns:
+        df["time"] = stamps[df["_line"].to_numpy(), 0]
+    if "time" in df.columns and len(df):
+        df["elapsed"] = df["time"] - df["time"].min()
+    elif "timestamp" in df.columns and len(df):
+        df["elapsed"] = (df["timestamp"] - df["timestamp"].min()).dt.total_seconds()
+    return df.drop(columns=["_line"], errors="ignore")
 
 
 def _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma):
@@ -326,13 +331,16 @@ def _parse_json(text: str, name: str) -> Iostat:
             devs.append(r)
     dev = pd.DataFrame(devs)
     cpu = pd.DataFrame(cpus)
-    for df in (dev, cpu):
+    def fix(df):
         if "_ts" in df.columns:
             if df["_ts"].notna().any():
                 df["timestamp"] = pd.to_datetime(df["_ts"], errors="coerce", utc=False, format="mixed")
-            df.drop(columns="_ts", inplace=True)
+            df = df.drop(columns="_ts")
         if "sample" in df.columns:
             df["since_boot"] = df["sample"] == 0
+        return df
+
+    dev, cpu = fix(dev), fix(cpu)
     meta = {"kernel": f"{host.get('sysname', '')} {host.get('release', '')}".strip(),
             "host": host.get("nodename"), "date": host.get("date"), "ncpu": host.get("number-of-cpus")}
     set_attrs(dev, name, "iostat", "sysstat JSON", None, **meta)

@@ -21,6 +21,7 @@ from ._common import fail, locale_number, read_source, set_attrs
 
 _EVENT_RE = re.compile(r"^# Samples: *(\S+)\s+of event '([^']*)'")
 _BRANCH_RE = re.compile(r"--(\d+(?:\.\d+)?)%--\s*")
+_SPACE_AFTER_MARK = re.compile(r"(---|%--) ")
 _SYM_TYPE_RE = re.compile(r"^\[(.)\] (.*)$")
 
 
@@ -151,7 +152,8 @@ def _entry(ln: str, cols, spans):
 
 
 def _graph_line(ln: str, entry: int, nodes: list, stack: list) -> None:
-    s = ln.rstrip()
+    # perf 3.x prints "--- sym" and "|--99.50%-- sym": drop that space so the columns line up as in 4.x+
+    s = _SPACE_AFTER_MARK.sub(r"\1", ln.rstrip())
     if not s.strip(" |"):
         return
     k = s.find("---")

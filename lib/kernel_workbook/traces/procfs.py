@@ -37,7 +37,7 @@ def _finish_time(df: pd.DataFrame) -> pd.DataFrame:
     if "time" in df.columns and df["time"].notna().any():
         df["elapsed"] = df["time"] - df["time"].min()
     else:
-        df.drop(columns=["time"], inplace=True, errors="ignore")
+        df = df.drop(columns=["time"], errors="ignore")
     return df
 
 
