@@ -844,7 +844,8 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
             if ti[t, TI_DONE] != 0:
                 continue
             alive += 1
-            task_tick_numa(ki, kf, ti, tf, mi, cnt, sysb, mm_start, mm_end, u_node, u_marked, t, now_ms)
+            if tf[t, TF_RUNTIME] - tf[t, TF_NODE_STAMP] > ti[t, TI_PERIOD] * 1000.0:
+                task_tick_numa(ki, kf, ti, tf, mi, cnt, sysb, mm_start, mm_end, u_node, u_marked, t, now_ms)
             node = ti[t, TI_NODE]
             nr = ni[node, NI_NR_RUNNING]
             share = 1.0 if nr <= cpus else cpus / nr
@@ -862,6 +863,29 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
                     wall -= use
                     continue
                 if ti[t, TI_CUR_UNIT] < 0:
+                    # fast path: the next unit of a sweep, already resident, not marked, writable
+                    ph = ti[t, TI_PHASE]
+                    if (ph < task_phase0[t] + task_nphases[t] and phase_kind[ph] == SWEEP
+                            and ti[t, TI_REP] < phase_reps[ph]):
+                        unit = phase_start[ph] + ti[t, TI_POS]
+                        if u_node[unit] >= 0 and u_marked[unit] == 0 and u_write[unit] != 0:
+                            ti[t, TI_POS] += 1
+                            if ti[t, TI_POS] >= phase_end[ph] - phase_start[ph]:
+                                ti[t, TI_POS] = 0
+                                ti[t, TI_REP] += 1
+                            cnt[C_ACCESSES] += 1
+                            if u_touch_tid[unit] != t:
+                                u_other_tick[unit] = u_touch_tick[unit]
+                                u_touch_tid[unit] = t
+                            u_touch_tick[unit] = step
+                            u_dirty[unit] = 1
+                            c = kf[KF_SWEEP_US] * max(1, ni[node, NI_NR_RUNNING])
+                            if u_node[unit] != node:
+                                cnt[C_REMOTE_ACCESSES] += 1
+                                c = c * kf[KF_REMOTE_COST]
+                            ti[t, TI_CUR_UNIT] = unit
+                            tf[t, TF_FRAC] = c
+                            continue
                     unit, write = _next_access(ti, cnt, task_mm, task_phase0, task_nphases, phase_kind, phase_start,
                                                phase_end, phase_reps, phase_shared, phase_write, mm_sh_start,
                                                mm_sh_end, acc_u, t)
