@@ -83,7 +83,13 @@ def parse_buddyinfo(src, source: str | None = None, max_bytes: int | None = None
             seen = set()
         seen.add(key)
         counts = [int(x) for x in m.group(3).split()]
-        norders = max(norders or 0, len(counts))
+        if norders is not None and len(counts) != norders:
+            if i == len(lines) - 1 and not text.endswith("\n") and len(counts) < norders:
+                warn_truncated(name, i + 1, "buddyinfo line")
+                break
+            raise fail(name, text, ("line", i + 1), f"{norders} free counts (one per order) like the lines before",
+                       ln)
+        norders = len(counts)
         rec = {"node": int(m.group(1)), "zone": m.group(2), "sample": sample, "time": t}
         rec.update({f"order_{k}": c for k, c in enumerate(counts)})
         recs.append(rec)

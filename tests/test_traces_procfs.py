@@ -1,0 +1,137 @@
+"""buddyinfo, pagetypeinfo, zoneinfo, meminfo; fio and pyperf JSON."""
+
+import json
+from pathlib import Path
+
+import jc
+import numpy as np
+import pytest
+
+from kernel_workbook.errors import WorkbookParseError
+from kernel_workbook.traces import (TruncatedTraceWarning, load, parse_buddyinfo, parse_fio_json, parse_meminfo,
+                                    parse_pagetypeinfo, parse_pyperf_json, parse_zoneinfo)
+from kernel_workbook.traces.procfs import df_pagetypeinfo_free, df_zoneinfo_wide
+
+FIX = Path(__file__).parent / "fixtures" / "traces"
+
+
+def test_buddyinfo_equals_jc():
+    df = parse_buddyinfo(FIX / "buddyinfo-6.18.txt")
+    theirs = jc.parse("proc_buddyinfo", (FIX / "buddyinfo-6.18.txt").read_text(), quiet=True)
+    assert df["zone"].tolist() == [t["zone"] for t in theirs]
+    orders = [c for c in df.columns if c.startswith("order_")]
+    assert df[orders].to_numpy().tolist() == [t["free_chunks"] for t in theirs]
+
+
+def test_buddyinfo_series():
+    one = (FIX / "buddyinfo-6.18.txt").read_text()
+    text = f"time: 100\n{one}time: 101\n{one}"
+    df = parse_buddyinfo(text)
+    assert df["sample"].tolist() == [0, 0, 0, 1, 1, 1] and df["elapsed"].max() == 1.0
+
+
+def test_pagetypeinfo_free_section_equals_jc():
+    df = parse_pagetypeinfo(FIX / "pagetypeinfo-6.18.txt")
+    theirs = jc.parse("proc_pagetypeinfo", (FIX / "pagetypeinfo-6.18.txt").read_text(), quiet=True)
+    grid = df_pagetypeinfo_free(df)
+    assert grid.to_numpy().tolist() == [t["free"] for t in theirs["free_pages"]]
+    assert df.attrs["page_block_order"] == theirs["page_block_order"] == 9
+
+
+@pytest.mark.parametrize("name", ["pagetypeinfo-3.10-reserve-cma.txt", "pagetypeinfo-5.10-highatomic-cma.txt"])
+def test_jc_mislabels_block_types_we_read_the_header(name):
+    """jc assumes five block types (Unmovable Movable Reclaimable HighAtomic Isolate) in that order."""
+    theirs = jc.parse("proc_pagetypeinfo", (FIX / name).read_text(), quiet=True)
+    df = parse_pagetypeinfo(FIX / name)
+    blocks = df[df["section"] == "blocks"]
+    first_zone = blocks[(blocks["node"] == 0)].groupby("zone", sort=False).first().index[0]
+    ours = blocks[(blocks["node"] == 0) & (blocks["zone"] == first_zone)].set_index("type")["count"]
+    jc0 = theirs["num_blocks_type"][0]
+    names = {"unmovable": "Unmovable", "movable": "Movable", "reclaimable": "Reclaimable",
+             "high_atomic": "HighAtomic", "isolate": "Isolate"}
+    wrong = [k for k, t in names.items() if t not in ours.index or ours[t] != jc0[k]]
+    assert wrong  # jc put some column under the wrong type
+    assert "CMA" in df.attrs["types"] and "cma" not in jc0
+    assert len(df.attrs["types"]) == 6
+
+
+def test_pagetypeinfo_reserve_values():
+    df = parse_pagetypeinfo(FIX / "pagetypeinfo-3.10-reserve-cma.txt")
+    b = df[df["section"] == "blocks"].set_index(["zone", "type"])["count"]
+    assert b[("DMA32", "Reserve")] == 2 and b[("DMA32", "CMA")] == 32 and b[("DMA32", "Movable")] == 984
+    f = df[(df["section"] == "free") & (df["zone"] == "DMA32") & (df["type"] == "CMA")]
+    assert f["count"].tolist() == [40, 12, 8, 4, 2, 1, 0, 0, 0, 0, 6]
+
+
+def test_zoneinfo_two_nodes_node_1_starts_at_normal():
+    df = parse_zoneinfo(FIX / "zoneinfo-4.x-two-nodes.txt")
+    zones = df.groupby("node")["zone"].unique().to_dict()
+    assert list(zones[0]) == ["DMA", "DMA32", "Normal"] and list(zones[1]) == ["Normal"]
+    node1 = df[(df["node"] == 1) & (df["scope"] == "node")]
+    assert node1.set_index("counter")["value"]["nr_active_anon"] == 90001
+    w = df_zoneinfo_wide(df)
+    n1 = w[(w["node"] == 1)].iloc[0]
+    assert n1["pages free"] == 4012201 and n1["start_pfn"] == 4456448 and n1["protection[0]"] == 0
+    ps = df[(df["scope"] == "pageset") & (df["node"] == 0) & (df["zone"] == "DMA")]
+    assert ps[ps["counter"] == "count"]["cpu"].tolist() == [0, 1]
+
+
+def test_jc_zoneinfo_puts_zone_fields_in_the_last_pageset():
+    """jc files node_unreclaimable and start_pfn under the last CPU's pageset; we keep them zone-wide."""
+    theirs = jc.parse("proc_zoneinfo", (FIX / "zoneinfo-4.x-two-nodes.txt").read_text(), quiet=True)
+    assert "start_pfn" in theirs[0]["DMA"]["pagesets"][-1]
+    df = parse_zoneinfo(FIX / "zoneinfo-4.x-two-nodes.txt")
+    sp = df[df["counter"] == "start_pfn"]
+    assert (sp["scope"] == "zone").all() and (sp["cpu"] == -1).all()
+
+
+def test_zoneinfo_real_capture():
+    df = parse_zoneinfo(FIX / "zoneinfo-6.18.txt")
+    w = df_zoneinfo_wide(df)
+    assert {"DMA", "DMA32", "Normal"} <= set(w["zone"]) and (w["managed"] <= w["present"]).all()
+
+
+def test_meminfo_equals_jc():
+    df = parse_meminfo(FIX / "meminfo-6.18.txt")
+    theirs = jc.parse("proc_meminfo", (FIX / "meminfo-6.18.txt").read_text(), quiet=True)
+    for k, v in theirs.items():
+        assert df[k].iloc[0] == v, k
+    assert df.attrs["units"]["MemTotal"] == "kB" and "HugePages_Total" not in df.attrs["units"]
+
+
+def test_meminfo_per_node():
+    text = "Node 0 MemTotal:       12000 kB\nNode 0 MemFree:         8000 kB\n" \
+           "Node 1 MemTotal:       12000 kB\nNode 1 MemFree:         7000 kB\n"
+    df = parse_meminfo(text)
+    assert df["node"].tolist() == [0, 1] and df["MemFree"].tolist() == [8000, 7000]
+
+
+def test_procfs_truncation_and_errors():
+    text = (FIX / "buddyinfo-6.18.txt").read_text().rstrip("\n")
+    with pytest.warns(TruncatedTraceWarning):
+        df = parse_buddyinfo(text[: len(text) - 30])
+    assert len(df) == 2
+    with pytest.raises(WorkbookParseError) as e:
+        parse_pagetypeinfo("Page block order: 9\nNode 0, zone DMA 1 2\n")
+    assert e.value.line == 2
+
+
+def test_fio_json():
+    df = parse_fio_json(FIX / "fio-3.33-seqread.json")
+    assert df.attrs["version"] == "fio-3.33" and set(df["direction"]) == {"read"}
+    doc = json.loads((FIX / "fio-3.33-seqread.json").read_text())
+    assert df["bw"].tolist() == [j["read"]["bw"] for j in doc["jobs"]]
+    assert df["clat_ns.percentile.99.000000"].iloc[0] == doc["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]
+
+
+def test_pyperf_json(tmp_path):
+    doc = {"version": "1.0", "metadata": {"unit": "second", "python_version": "3.11"},
+           "benchmarks": [{"metadata": {"name": "parse", "loops": 8},
+                           "runs": [{"metadata": {"calibrate_loops": 8}, "warmups": [[8, 0.5]]},
+                                    {"metadata": {}, "warmups": [[8, 0.2]], "values": [0.11, 0.12, 0.13]}]}]}
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(doc))
+    df = load(p)
+    assert df.attrs["format"] == "pyperf-json"
+    assert df.loc[~df["warmup"], "value"].tolist() == [0.11, 0.12, 0.13]
+    assert df.loc[df["warmup"], "run"].tolist() == [0, 1]
