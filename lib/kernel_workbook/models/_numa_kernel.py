@@ -846,9 +846,8 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
             alive += 1
             if tf[t, TF_RUNTIME] - tf[t, TF_NODE_STAMP] > ti[t, TI_PERIOD] * 1000.0:
                 task_tick_numa(ki, kf, ti, tf, mi, cnt, sysb, mm_start, mm_end, u_node, u_marked, t, now_ms)
-            node = ti[t, TI_NODE]
-            nr = ni[node, NI_NR_RUNNING]
-            share = 1.0 if nr <= cpus else cpus / nr
+            nr = ni[ti[t, TI_NODE], NI_NR_RUNNING]
+            share = 1.0 if nr <= cpus else cpus / nr  # CPU share, fixed for the tick
             wall = tick_us
             while wall > 1e-6 and ti[t, TI_DONE] == 0:
                 if tf[t, TF_DEBT] > 0.0:
@@ -879,8 +878,9 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
                                 u_touch_tid[unit] = t
                             u_touch_tick[unit] = step
                             u_dirty[unit] = 1
-                            c = kf[KF_SWEEP_US] * max(1, ni[node, NI_NR_RUNNING])
-                            if u_node[unit] != node:
+                            here = ti[t, TI_NODE]
+                            c = kf[KF_SWEEP_US] * max(1, ni[here, NI_NR_RUNNING])
+                            if u_node[unit] != here:
                                 cnt[C_REMOTE_ACCESSES] += 1
                                 c = c * kf[KF_REMOTE_COST]
                             ti[t, TI_CUR_UNIT] = unit

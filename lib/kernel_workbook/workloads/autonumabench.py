@@ -107,7 +107,7 @@ def numa01(machine_name="mel-4socket-48", *, unit_thps: int = 1, passes_scale: f
 
     return _build("NUMA01", m, 2, threads, NUMA01_SIZE, phases, unit_thps, setup_s,
                   f"2 processes x {threads} threads; each thread zeroes its process's 3 GB buffer {passes + 1} times",
-                  dict(machine=m.name, unit_thps=unit_thps, passes_scale=passes_scale, max_seconds=max_seconds))
+                  dict(machine=m, unit_thps=unit_thps, passes_scale=passes_scale, max_seconds=max_seconds))
 
 
 def numa01_threadlocal(machine_name="mel-4socket-48", *, unit_thps: int = 1, passes_scale: float = 1.0,
@@ -123,7 +123,7 @@ def numa01_threadlocal(machine_name="mel-4socket-48", *, unit_thps: int = 1, pas
 
     return _build("NUMA01_THREADLOCAL", m, 2, threads, NUMA01_SIZE, phases, unit_thps, setup_s,
                   f"2 processes x {threads} threads; one shared pass, then {passes} passes over a private slice",
-                  dict(machine=m.name, unit_thps=unit_thps, passes_scale=passes_scale, max_seconds=max_seconds))
+                  dict(machine=m, unit_thps=unit_thps, passes_scale=passes_scale, max_seconds=max_seconds))
 
 
 def numa02(machine_name="mel-4socket-48", *, unit_thps: int = 1, passes_scale: float = 1.0, smt: bool = False,
@@ -140,7 +140,7 @@ def numa02(machine_name="mel-4socket-48", *, unit_thps: int = 1, passes_scale: f
     name = "NUMA02_SMT" if smt else "NUMA02"
     return _build(name, m, 1, threads, NUMA02_SIZE, phases, unit_thps, setup_s,
                   f"1 process x {threads} threads; each zeroes its slice of 1 GB {passes} times",
-                  dict(machine=m.name, unit_thps=unit_thps, passes_scale=passes_scale, smt=smt,
+                  dict(machine=m, unit_thps=unit_thps, passes_scale=passes_scale, smt=smt,
                        max_seconds=max_seconds))
 
 

@@ -1,0 +1,900 @@
+"""Pure-Python reference of the NUMA balancing kernel, written with objects.
+
+This is the readable version: one class per kernel structure (``Task`` for
+``task_struct``, ``NumaGroup``, ``Node`` for ``pg_data_t``, ``Mm``, ``Page``)
+and one method-like function per kernel function, in the kernel's words.  It
+consumes the same pre-drawn random arrays in the same order as the jitted
+kernel (:mod:`._numa_kernel`), so both give identical results; a test checks
+it, and ``make bench`` reports how much faster the jitted one is.
+
+:func:`simulate_chunk` has the jitted kernel's signature: it builds the
+objects from the arrays, runs the ticks, and writes the state back.
+"""
+
+from __future__ import annotations
+
+from . import _numa_layout as L
+
+SWEEP = 0
+LOAD_AVG_MAX = 47742
+MSEC_PER_SEC = 1000
+HPAGE_PAGES = 512
+
+
+def cdiv(a: int, b: int) -> int:
+    """C division: truncate toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+class Task:
+    """The NUMA fields of ``struct task_struct`` plus the thread's progress."""
+
+    def __init__(self, tid, ti, tf, fmem, fcpu, bmem, bcpu, N):
+        self.tid = tid
+        self.mm = int(ti[L.TI_MM])
+        self.node = int(ti[L.TI_NODE])
+        self.numa_preferred_nid = int(ti[L.TI_PREF])
+        self.numa_group = int(ti[L.TI_GROUP])
+        self.numa_scan_seq = int(ti[L.TI_SCAN_SEQ])
+        self.numa_scan_period = int(ti[L.TI_PERIOD])
+        self.numa_scan_period_max = int(ti[L.TI_PERIOD_MAX])
+        self.numa_migrate_retry = int(ti[L.TI_MIGRATE_RETRY])
+        self.phase = int(ti[L.TI_PHASE])
+        self.rep = int(ti[L.TI_REP])
+        self.pos = int(ti[L.TI_POS])
+        self.done = int(ti[L.TI_DONE])
+        self.has_faults = int(ti[L.TI_HAS_FAULTS])
+        self.ridx = int(ti[L.TI_RIDX])
+        self.last_sum_exec_runtime = int(ti[L.TI_LAST_RUN_US])
+        self.last_task_numa_placement = int(ti[L.TI_LAST_PLACE_US])
+        self.cur_unit = int(ti[L.TI_CUR_UNIT])
+        self.total_numa_faults = int(ti[L.TI_TOTAL_FAULTS])
+        self.numa_pages_migrated = int(ti[L.TI_PAGES_MIGRATED])
+        self.numa_faults_locality = [int(ti[L.TI_LOC0]), int(ti[L.TI_LOC1]), int(ti[L.TI_LOC2])]
+        self.moves = int(ti[L.TI_MOVES])
+        self.cur_write = int(ti[L.TI_CUR_WRITE])
+        self.sum_exec_runtime = float(tf[L.TF_RUNTIME])
+        self.node_stamp = float(tf[L.TF_NODE_STAMP])
+        self.frac = float(tf[L.TF_FRAC])
+        self.debt = float(tf[L.TF_DEBT])
+        self.user = float(tf[L.TF_USER])
+        self.sys = float(tf[L.TF_SYS])
+        self.finish = float(tf[L.TF_FINISH])
+        self.io = float(tf[L.TF_IO])
+        # numa_faults[NUMA_MEM/CPU/MEMBUF/CPUBUF][node][priv]
+        self.faults_mem = [[int(fmem[n, p]) for p in range(2)] for n in range(N)]
+        self.faults_cpu = [[int(fcpu[n, p]) for p in range(2)] for n in range(N)]
+        self.faults_buf_mem = [[int(bmem[n, p]) for p in range(2)] for n in range(N)]
+        self.faults_buf_cpu = [[int(bcpu[n, p]) for p in range(2)] for n in range(N)]
+
+    def store(self, ti, tf, fmem, fcpu, bmem, bcpu):
+        ti[L.TI_MM] = self.mm
+        ti[L.TI_NODE] = self.node
+        ti[L.TI_PREF] = self.numa_preferred_nid
+        ti[L.TI_GROUP] = self.numa_group
+        ti[L.TI_SCAN_SEQ] = self.numa_scan_seq
+        ti[L.TI_PERIOD] = self.numa_scan_period
+        ti[L.TI_PERIOD_MAX] = self.numa_scan_period_max
+        ti[L.TI_MIGRATE_RETRY] = self.numa_migrate_retry
+        ti[L.TI_PHASE] = self.phase
+        ti[L.TI_REP] = self.rep
+        ti[L.TI_POS] = self.pos
+        ti[L.TI_DONE] = self.done
+        ti[L.TI_HAS_FAULTS] = self.has_faults
+        ti[L.TI_RIDX] = self.ridx
+        ti[L.TI_LAST_RUN_US] = self.last_sum_exec_runtime
+        ti[L.TI_LAST_PLACE_US] = self.last_task_numa_placement
+        ti[L.TI_CUR_UNIT] = self.cur_unit
+        ti[L.TI_TOTAL_FAULTS] = self.total_numa_faults
+        ti[L.TI_PAGES_MIGRATED] = self.numa_pages_migrated
+        ti[L.TI_LOC0], ti[L.TI_LOC1], ti[L.TI_LOC2] = self.numa_faults_locality
+        ti[L.TI_MOVES] = self.moves
+        ti[L.TI_CUR_WRITE] = self.cur_write
+        tf[L.TF_RUNTIME] = self.sum_exec_runtime
+        tf[L.TF_NODE_STAMP] = self.node_stamp
+        tf[L.TF_FRAC] = self.frac
+        tf[L.TF_DEBT] = self.debt
+        tf[L.TF_USER] = self.user
+        tf[L.TF_SYS] = self.sys
+        tf[L.TF_FINISH] = self.finish
+        tf[L.TF_IO] = self.io
+        for n in range(len(self.faults_mem)):
+            for p in range(2):
+                fmem[n, p] = self.faults_mem[n][p]
+                fcpu[n, p] = self.faults_cpu[n][p]
+                bmem[n, p] = self.faults_buf_mem[n][p]
+                bcpu[n, p] = self.faults_buf_cpu[n][p]
+
+
+class NumaGroup:
+    def __init__(self, gi, faults, fcpu, active, N):
+        self.nr_tasks = int(gi[L.GI_NR_TASKS])
+        self.total_faults = int(gi[L.GI_TOTAL_FAULTS])
+        self.alive = int(gi[L.GI_ALIVE])
+        self.faults = [[int(faults[n, p]) for p in range(2)] for n in range(N)]
+        self.faults_cpu = [[int(fcpu[n, p]) for p in range(2)] for n in range(N)]
+        self.active_nodes = [int(active[n]) for n in range(N)]
+
+    def store(self, gi, faults, fcpu, active):
+        gi[L.GI_NR_TASKS] = self.nr_tasks
+        gi[L.GI_TOTAL_FAULTS] = self.total_faults
+        gi[L.GI_ALIVE] = self.alive
+        for n in range(len(self.faults)):
+            active[n] = self.active_nodes[n]
+            for p in range(2):
+                faults[n, p] = self.faults[n][p]
+                fcpu[n, p] = self.faults_cpu[n][p]
+
+
+class Node:
+    def __init__(self, row):
+        self.free = int(row[L.NI_FREE])
+        self.numabalancing_migrate_nr_pages = int(row[L.NI_RL_NR])
+        self.numabalancing_migrate_next_window = int(row[L.NI_RL_NEXT])
+        self.nr_running = int(row[L.NI_NR_RUNNING])
+        self.win_migrated = int(row[L.NI_WIN_MIGRATED])
+        self.win_migrated_max = int(row[L.NI_WIN_MIGRATED_MAX])
+
+    def store(self, row):
+        row[L.NI_FREE] = self.free
+        row[L.NI_RL_NR] = self.numabalancing_migrate_nr_pages
+        row[L.NI_RL_NEXT] = self.numabalancing_migrate_next_window
+        row[L.NI_NR_RUNNING] = self.nr_running
+        row[L.NI_WIN_MIGRATED] = self.win_migrated
+        row[L.NI_WIN_MIGRATED_MAX] = self.win_migrated_max
+
+
+class Mm:
+    def __init__(self, row, start, end, sh_start, sh_end):
+        self.numa_next_scan = int(row[L.MI_NEXT_SCAN])
+        self.numa_scan_offset = int(row[L.MI_OFFSET])
+        self.numa_scan_seq = int(row[L.MI_SEQ])
+        self.rss = int(row[L.MI_RSS])
+        self.lazy = int(row[L.MI_LAZY])
+        self.live = int(row[L.MI_LIVE])
+        self.start, self.end = int(start), int(end)
+        self.sh_start, self.sh_end = int(sh_start), int(sh_end)
+
+    def store(self, row):
+        row[L.MI_NEXT_SCAN] = self.numa_next_scan
+        row[L.MI_OFFSET] = self.numa_scan_offset
+        row[L.MI_SEQ] = self.numa_scan_seq
+        row[L.MI_RSS] = self.rss
+        row[L.MI_LAZY] = self.lazy
+        row[L.MI_LIVE] = self.live
+
+
+class Page:
+    """A simulated unit: where it lives and what its pte says."""
+
+    __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "touch_tid", "touch_tick",
+                 "other_tick")
+
+    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, touch_tid, touch_tick, other_tick):
+        self.nid = int(nid)
+        self.prot_none = int(prot_none)
+        self.write = int(write)
+        self.dirty = int(dirty)
+        self.last_nid = int(last_nid)
+        self.last_pid = int(last_pid)
+        self.touch_tid = int(touch_tid)
+        self.touch_tick = int(touch_tick)
+        self.other_tick = int(other_tick)
+
+
+class Sim:
+    """One chunk of the simulation over objects."""
+
+    def __init__(self, ki, kf, w, st, rnd):
+        self.ki = [int(x) for x in ki]
+        self.kf = [float(x) for x in kf]
+        k = self.ki
+        self.N = k[L.KI_NODES]
+        self.cpus = k[L.KI_CPUS_PER_NODE]
+        self.w = w
+        self.st = st
+        self.rot, self.acc_u, self.ev_u, self.ev_idx, self.wander_u = rnd
+        self.cnt = [int(x) for x in st["cnt"]]
+        self.sysb = [float(x) for x in st["sysb"]]
+        N = self.N
+        T = len(w["task_mm"])
+        self.tasks = [Task(t, st["ti"][t], st["tf"][t], st["t_fmem"][t], st["t_fcpu"][t], st["t_bmem"][t],
+                           st["t_bcpu"][t], N) for t in range(T)]
+        self.groups = [NumaGroup(st["gi"][g], st["g_faults"][g], st["g_fcpu"][g], st["g_active"][g], N)
+                       for g in range(T)]
+        self.nodes = [Node(st["ni"][n]) for n in range(N)]
+        self.mms = [Mm(st["mi"][m], w["mm_start"][m], w["mm_end"][m], w["mm_sh_start"][m], w["mm_sh_end"][m])
+                    for m in range(len(w["mm_start"]))]
+        self.pages = [Page(*(st[k][u] for k in ("u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
+                                                  "u_last_pid", "u_touch_tid", "u_touch_tick", "u_other_tick")))
+                      for u in range(len(st["u_node"]))]
+        self.mlog = st["mlog"]
+        self.mlog_idx = int(st["mlog_idx"][0])
+
+    def store(self):
+        st = self.st
+        for t, task in enumerate(self.tasks):
+            task.store(st["ti"][t], st["tf"][t], st["t_fmem"][t], st["t_fcpu"][t], st["t_bmem"][t], st["t_bcpu"][t])
+        for g, grp in enumerate(self.groups):
+            grp.store(st["gi"][g], st["g_faults"][g], st["g_fcpu"][g], st["g_active"][g])
+        for n, node in enumerate(self.nodes):
+            node.store(st["ni"][n])
+        for m, mm in enumerate(self.mms):
+            mm.store(st["mi"][m])
+        for u, pg in enumerate(self.pages):
+            for key, val in (("u_node", pg.nid), ("u_marked", pg.prot_none), ("u_write", pg.write),
+                             ("u_dirty", pg.dirty), ("u_last_nid", pg.last_nid), ("u_last_pid", pg.last_pid),
+                             ("u_touch_tid", pg.touch_tid), ("u_touch_tick", pg.touch_tick),
+                             ("u_other_tick", pg.other_tick)):
+                st[key][u] = val
+        st["cnt"][:] = self.cnt
+        st["sysb"][:] = self.sysb
+        st["mlog_idx"][0] = self.mlog_idx
+
+    # ------------------------------------------------------------ window arithmetic
+    def task_nr_scan_windows(self, rss):
+        nr_scan_pages = self.ki[L.KI_SCAN_SIZE_PAGES]
+        if not rss:
+            rss = nr_scan_pages
+        rss = -(-rss // nr_scan_pages) * nr_scan_pages
+        return rss // nr_scan_pages
+
+    def task_scan_min(self, p: Task):
+        k = self.ki
+        windows = 1
+        if k[L.KI_SCAN_SIZE_MB] < k[L.KI_MAX_SCAN_WINDOW]:
+            windows = k[L.KI_MAX_SCAN_WINDOW] // k[L.KI_SCAN_SIZE_MB]
+        floor = MSEC_PER_SEC // windows
+        scan = k[L.KI_SCAN_PERIOD_MIN] // self.task_nr_scan_windows(self.mms[p.mm].rss)
+        return max(floor, scan)
+
+    def task_scan_max(self, p: Task):
+        smin = self.task_scan_min(p)
+        smax = self.ki[L.KI_SCAN_PERIOD_MAX] // self.task_nr_scan_windows(self.mms[p.mm].rss)
+        return max(smin, smax)
+
+    # ------------------------------------------------------------ weights
+    def task_faults(self, p, nid):
+        return p.faults_mem[nid][0] + p.faults_mem[nid][1]
+
+    def task_weight(self, p, nid):
+        if not p.has_faults or p.total_numa_faults <= 0:
+            return 0
+        return cdiv(1000 * self.task_faults(p, nid), p.total_numa_faults)
+
+    def group_faults(self, p, nid):
+        if p.numa_group < 0:
+            return 0
+        g = self.groups[p.numa_group]
+        return g.faults[nid][0] + g.faults[nid][1]
+
+    def group_weight(self, p, nid):
+        if p.numa_group < 0:
+            return 0
+        g = self.groups[p.numa_group]
+        if g.total_faults <= 0:
+            return 0
+        return cdiv(1000 * (g.faults[nid][0] + g.faults[nid][1]), g.total_faults)
+
+    # ------------------------------------------------------------ accounting
+    def charge(self, p, us, cause):
+        p.debt += us
+        p.sys += us
+        self.sysb[cause] += us
+
+    def flush_tlb(self, p, nflush):
+        mm = self.mms[p.mm]
+        cpus = self.N * self.cpus
+        in_mask = min(mm.live + mm.lazy, cpus)
+        targets = in_mask - 1
+        mm.lazy = 0
+        if targets <= 0:
+            return
+        self.cnt[L.C_TLB_FLUSHES] += int(nflush)
+        self.cnt[L.C_TLB_IPIS] += int(nflush) * targets
+        self.charge(p, self.kf[L.KF_COST_IPI] * targets * nflush, L.SB_IPI)
+
+    def move_task(self, p, dst):
+        self.nodes[p.node].nr_running -= 1
+        self.nodes[dst].nr_running += 1
+        p.node = dst
+
+    # ------------------------------------------------------------ task placement
+    def load_too_imbalanced(self, src_load, dst_load, orig_src, orig_dst):
+        pct = self.ki[L.KI_IMBALANCE_PCT]
+        if dst_load < src_load:
+            src_load, dst_load = dst_load, src_load
+        imb = dst_load * 100 - src_load * pct
+        if imb <= 0:
+            return False
+        if orig_dst < orig_src:
+            orig_src, orig_dst = orig_dst, orig_src
+        return imb > orig_dst * 100 - orig_src * pct
+
+    def task_numa_compare(self, env, p, cur, taskimp, groupimp):
+        """One candidate on the destination node: cur is a Task, or None for an idle CPU."""
+        src, dst = env["src_nid"], env["dst_nid"]
+        src_nr, dst_nr = self.nodes[src].nr_running, self.nodes[dst].nr_running
+        imp = groupimp if p.numa_group >= 0 else taskimp
+        moveimp = imp
+        if cur is not None:
+            if cur.numa_group == p.numa_group:
+                imp = taskimp + self.task_weight(cur, src) - self.task_weight(cur, dst)
+                if cur.numa_group >= 0:
+                    imp -= cdiv(imp, 16)
+            elif cur.numa_group >= 0:
+                imp += self.group_weight(cur, src) - self.group_weight(cur, dst)
+            else:
+                imp += self.task_weight(cur, src) - self.task_weight(cur, dst)
+        if imp <= env["best_imp"] and moveimp <= env["best_imp"]:
+            return
+        if cur is None:
+            if src_nr <= self.cpus and not (dst_nr < self.cpus):
+                return
+        elif imp > env["best_imp"] and src_nr <= self.cpus and dst_nr <= self.cpus:
+            env.update(best_imp=imp, best_task=cur.tid, best_node=dst)
+            return
+        dst_load, src_load = dst_nr + 1, src_nr - 1
+        if moveimp > imp and moveimp > env["best_imp"]:
+            if not self.load_too_imbalanced(src_load, dst_load, src_nr, dst_nr):
+                env.update(best_imp=moveimp - 1, best_task=-1, best_node=dst)
+                return
+        if imp <= env["best_imp"]:
+            return
+        if cur is not None:
+            dst_load -= 1
+            src_load += 1
+        if self.load_too_imbalanced(src_load, dst_load, src_nr, dst_nr):
+            return
+        env.update(best_imp=imp, best_task=-1 if cur is None else cur.tid, best_node=dst)
+
+    def task_numa_find_cpu(self, env, p, taskimp, groupimp):
+        dst = env["dst_nid"]
+        if self.nodes[dst].nr_running < self.cpus:
+            self.task_numa_compare(env, p, None, taskimp, groupimp)
+        for c in self.tasks:
+            if c.done or c.node != dst or c is p:
+                continue
+            self.task_numa_compare(env, p, c, taskimp, groupimp)
+
+    def task_numa_migrate(self, p):
+        env = dict(src_nid=p.node, dst_nid=p.numa_preferred_nid, best_imp=0, best_task=-2, best_node=-1)
+        taskweight = self.task_weight(p, env["src_nid"])
+        groupweight = self.group_weight(p, env["src_nid"])
+        taskimp = self.task_weight(p, env["dst_nid"]) - taskweight
+        groupimp = self.group_weight(p, env["dst_nid"]) - groupweight
+        self.task_numa_find_cpu(env, p, taskimp, groupimp)
+        if env["best_task"] == -2:
+            for nid in range(self.N):
+                if nid == env["src_nid"] or nid == p.numa_preferred_nid:
+                    continue
+                taskimp = self.task_weight(p, nid) - taskweight
+                groupimp = self.group_weight(p, nid) - groupweight
+                if taskimp < 0 and groupimp < 0:
+                    continue
+                env["dst_nid"] = nid
+                self.task_numa_find_cpu(env, p, taskimp, groupimp)
+        if p.numa_group >= 0:
+            nid = env["src_nid"] if env["best_task"] == -2 else env["dst_nid"]
+            if self.groups[p.numa_group].active_nodes[nid]:
+                p.numa_preferred_nid = env["dst_nid"]  # sched_setnuma()
+        if env["best_task"] == -2:
+            return
+        p.numa_scan_period = self.task_scan_min(p)
+        p.moves += 1
+        src = p.node
+        if env["best_task"] == -1:
+            self.move_task(p, env["best_node"])
+            self.cnt[L.C_TASK_MOVES] += 1
+        else:
+            other = self.tasks[env["best_task"]]
+            self.move_task(p, env["best_node"])
+            self.move_task(other, src)
+            self.cnt[L.C_TASK_SWAPS] += 1
+
+    def numa_migrate_preferred(self, p, now_ms):
+        if p.numa_preferred_nid == -1 or not p.has_faults:
+            return
+        p.numa_migrate_retry = now_ms + min(MSEC_PER_SEC, p.numa_scan_period // 16)
+        if p.node == p.numa_preferred_nid:
+            return
+        self.task_numa_migrate(p)
+
+    # ------------------------------------------------------------ period controller
+    def check_period(self, p):
+        if p.numa_scan_period < self.task_scan_min(p) or \
+                p.numa_scan_period > max(p.numa_scan_period_max, self.task_scan_max(p)):
+            self.cnt[L.C_PERIOD_OUT_OF_RANGE] += 1
+
+    def update_task_scan_period(self, p, shared, private, now_ms):
+        k = self.ki
+        remote, local = p.numa_faults_locality[0], p.numa_faults_locality[1]
+        slots, thresh = k[L.KI_SLOTS], k[L.KI_THRESHOLD]
+        if local + shared == 0 or (k[L.KI_MIGRATE_FAIL] and p.numa_faults_locality[2]):
+            p.numa_scan_period = min(p.numa_scan_period_max, p.numa_scan_period << 1)
+            self.mms[p.mm].numa_next_scan = now_ms + p.numa_scan_period
+            self.check_period(p)
+            return
+        period_slot = -(-p.numa_scan_period // slots)
+        ratio = (local * slots) // max(local + remote, 1)
+        if ratio >= thresh:
+            diff = max(ratio - thresh, 1) * period_slot
+        else:
+            diff = -(thresh - ratio) * period_slot
+            den = max(private + shared, 1)
+            ratio = -(-(private * slots) // den)
+            diff = cdiv(diff * ratio, slots)
+        p.numa_scan_period = min(max(p.numa_scan_period + diff, self.task_scan_min(p)), self.task_scan_max(p))
+        p.numa_faults_locality = [0, 0, 0]
+        self.check_period(p)
+
+    def update_numa_active_node_mask(self, g):
+        cpu = [g.faults_cpu[n][0] + g.faults_cpu[n][1] for n in range(self.N)]
+        max_faults = max([0] + cpu)
+        for n in range(self.N):
+            if not g.active_nodes[n]:
+                if cpu[n] > cdiv(max_faults * 6, 16):
+                    g.active_nodes[n] = 1
+            elif cpu[n] < cdiv(max_faults * 3, 16):
+                g.active_nodes[n] = 0
+
+    def task_numa_placement(self, p, now_ms):
+        mm = self.mms[p.mm]
+        if p.numa_scan_seq == mm.numa_scan_seq:
+            return
+        p.numa_scan_seq = mm.numa_scan_seq
+        p.numa_scan_period_max = self.task_scan_max(p)
+        total_faults = p.numa_faults_locality[0] + p.numa_faults_locality[1]
+        now_us = now_ms * 1000 + 1
+        runtime = int(p.sum_exec_runtime)
+        if p.last_task_numa_placement:
+            delta = runtime - p.last_sum_exec_runtime
+            period = now_us - p.last_task_numa_placement
+        else:
+            delta = period = LOAD_AVG_MAX
+        p.last_sum_exec_runtime = runtime
+        p.last_task_numa_placement = now_us
+        grp = self.groups[p.numa_group] if p.numa_group >= 0 else None
+        max_faults, max_nid, max_gf, max_gnid = 0, -1, 0, -1
+        fault_types = [0, 0]
+        for nid in range(self.N):
+            faults = gfaults = 0
+            for priv in range(2):
+                diff = p.faults_buf_mem[nid][priv] - p.faults_mem[nid][priv] // 2
+                fault_types[priv] += p.faults_buf_mem[nid][priv]
+                p.faults_buf_mem[nid][priv] = 0
+                f_weight = (delta << 16) // (period + 1)
+                f_weight = (f_weight * p.faults_buf_cpu[nid][priv]) // (total_faults + 1)
+                f_diff = f_weight - p.faults_cpu[nid][priv] // 2
+                p.faults_buf_cpu[nid][priv] = 0
+                p.faults_mem[nid][priv] += diff
+                p.faults_cpu[nid][priv] += f_diff
+                faults += p.faults_mem[nid][priv]
+                p.total_numa_faults += diff
+                if grp is not None:
+                    grp.faults[nid][priv] += diff
+                    grp.faults_cpu[nid][priv] += f_diff
+                    grp.total_faults += diff
+                    gfaults += grp.faults[nid][priv]
+            if faults > max_faults:
+                max_faults, max_nid = faults, nid
+            if gfaults > max_gf:
+                max_gf, max_gnid = gfaults, nid
+        self.update_task_scan_period(p, fault_types[0], fault_types[1], now_ms)
+        if grp is not None:
+            self.update_numa_active_node_mask(grp)
+            max_nid = max_gnid
+        if max_faults:
+            if max_nid != p.numa_preferred_nid:
+                p.numa_preferred_nid = max_nid
+            if p.node != p.numa_preferred_nid:
+                self.numa_migrate_preferred(p, now_ms)
+
+    def task_numa_group(self, p, last_nid, last_pid, priv):
+        if p.numa_group < 0:
+            g = self.groups[p.tid]
+            g.nr_tasks, g.total_faults, g.alive = 1, p.total_numa_faults, 1
+            g.faults = [list(x) for x in p.faults_mem]
+            g.faults_cpu = [list(x) for x in p.faults_cpu]
+            g.active_nodes = [0] * self.N
+            g.active_nodes[p.node] = 1
+            p.numa_group = p.tid
+        tsk = self.tasks[last_pid]
+        if tsk.done or tsk.node != last_nid:
+            return priv
+        if tsk.numa_group < 0 or tsk.numa_group == p.numa_group:
+            return priv
+        my, grp = self.groups[p.numa_group], self.groups[tsk.numa_group]
+        if my.nr_tasks > grp.nr_tasks:
+            return priv
+        if my.nr_tasks == grp.nr_tasks and p.numa_group > tsk.numa_group:
+            return priv
+        join = tsk.mm == p.mm
+        priv = 0 if join else 1
+        if not join:
+            return priv
+        for nid in range(self.N):
+            for pv in range(2):
+                my.faults[nid][pv] -= p.faults_mem[nid][pv]
+                grp.faults[nid][pv] += p.faults_mem[nid][pv]
+                my.faults_cpu[nid][pv] -= p.faults_cpu[nid][pv]
+                grp.faults_cpu[nid][pv] += p.faults_cpu[nid][pv]
+        my.total_faults -= p.total_numa_faults
+        grp.total_faults += p.total_numa_faults
+        my.nr_tasks -= 1
+        grp.nr_tasks += 1
+        if my.nr_tasks == 0:
+            my.alive = 0
+        p.numa_group = tsk.numa_group
+        self.cnt[L.C_GROUP_JOINS] += 1
+        return priv
+
+    def task_numa_fault(self, p, last_nid, last_pid, mem_node, pages, local, no_group, migrated, failed, now_ms):
+        cpu_node = p.node
+        if not p.has_faults:
+            p.has_faults = 1
+            p.total_numa_faults = 0
+            p.numa_faults_locality = [0, 0, 0]
+        if last_pid < 0:
+            priv = 1
+        else:
+            priv = 1 if last_pid == p.tid else 0
+            if not priv and not no_group:
+                priv = self.task_numa_group(p, last_nid, last_pid, priv)
+        if not priv:
+            self.cnt[L.C_SHARED_FAULTS] += int(self.kf[L.KF_FAULTS_PER_UNIT])
+        if not priv and not local and p.numa_group >= 0:
+            act = self.groups[p.numa_group].active_nodes
+            if act[cpu_node] and act[mem_node]:
+                local = 1
+        self.task_numa_placement(p, now_ms)
+        if now_ms > p.numa_migrate_retry:
+            self.numa_migrate_preferred(p, now_ms)
+        if migrated:
+            p.numa_pages_migrated += pages
+        if failed and self.ki[L.KI_MIGRATE_FAIL]:
+            p.numa_faults_locality[2] += pages
+        p.faults_buf_mem[mem_node][priv] += pages
+        p.faults_buf_cpu[cpu_node][priv] += pages
+        p.numa_faults_locality[1 if local else 0] += pages
+
+    # ------------------------------------------------------------ mm/migrate.c
+    def migrate_misplaced_page(self, p, unit, dst, step, now_ms):
+        k, kf = self.ki, self.kf
+        pages, huge = k[L.KI_UNIT_PAGES], bool(k[L.KI_UNIT_HUGE])
+        node, pg = self.nodes[dst], self.pages[unit]
+        self.cnt[L.C_MIGRATE_ATTEMPTS] += pages
+        if now_ms > node.numabalancing_migrate_next_window:
+            node.numabalancing_migrate_nr_pages = 0
+            node.numabalancing_migrate_next_window = now_ms + k[L.KI_MIGRATE_INTERVAL]
+            node.win_migrated = 0
+        ok = False
+        admitted = node.numabalancing_migrate_nr_pages <= k[L.KI_RATELIMIT_PAGES]
+        if not admitted:
+            self.cnt[L.C_FAIL_RATELIMIT] += pages
+        else:
+            node.numabalancing_migrate_nr_pages += pages
+            if self.ev_idx >= len(self.ev_u):
+                self.cnt[L.C_POOL_OVERFLOW] += 1
+                self.ev_idx = 0
+            u = float(self.ev_u[self.ev_idx])
+            self.ev_idx += 1
+            if not (node.free > k[L.KI_HIGH_WMARK_PAGES] + pages):
+                self.cnt[L.C_FAIL_NODEFULL] += pages
+                if huge:
+                    self.cnt[L.C_PGMIGRATE_FAIL] += pages
+            elif huge and pg.other_tick >= step - 1:
+                self.cnt[L.C_FAIL_BUSY] += pages
+                self.cnt[L.C_PGMIGRATE_FAIL] += pages
+            elif u < kf[L.KF_ISOLATE_FAIL]:
+                self.cnt[L.C_FAIL_ISOLATE] += pages
+                if huge:
+                    self.cnt[L.C_PGMIGRATE_FAIL] += pages
+            elif not huge and u < kf[L.KF_ISOLATE_FAIL] + (1.0 - kf[L.KF_ISOLATE_FAIL]) * kf[L.KF_MIGRATE_FAIL]:
+                self.cnt[L.C_FAIL_MIGRATE] += pages
+                self.cnt[L.C_PGMIGRATE_FAIL] += pages
+            else:
+                ok = True
+        if self.mlog.shape[0] > 0 and self.mlog_idx < self.mlog.shape[0]:
+            self.mlog[self.mlog_idx] = (now_ms, dst, pages, int(admitted), int(ok))
+            self.mlog_idx += 1
+        if not ok:
+            return False
+        self.nodes[pg.nid].free += pages
+        node.free -= pages
+        pg.nid = dst
+        self.cnt[L.C_PAGES_MIGRATED] += pages
+        self.cnt[L.C_PGMIGRATE_SUCCESS] += pages
+        node.win_migrated += pages
+        node.win_migrated_max = max(node.win_migrated_max, node.win_migrated)
+        pg.dirty = 1 if huge else 0
+        self.charge(p, kf[L.KF_COST_MIGRATE], L.SB_MIGRATE)
+        self.flush_tlb(p, kf[L.KF_FLUSHES_PER_MIGRATION])
+        return True
+
+    def should_numa_migrate_memory(self, p, pg, src_nid, dst_nid):
+        last_nid, last_pid = pg.last_nid, pg.last_pid
+        pg.last_nid, pg.last_pid = dst_nid, p.tid
+        if last_pid >= 0 and last_nid != dst_nid:
+            return False
+        if last_pid == p.tid:
+            return True
+        if p.numa_group < 0:
+            return True
+        g = self.groups[p.numa_group]
+        if not g.active_nodes[dst_nid]:
+            return False
+        if not g.active_nodes[src_nid]:
+            return True
+        return self.group_faults(p, dst_nid) < cdiv(self.group_faults(p, src_nid) * 3, 4)
+
+    def do_numa_page(self, p, unit, step, now_ms):
+        k, kf = self.ki, self.kf
+        pg = self.pages[unit]
+        fpu = int(kf[L.KF_FAULTS_PER_UNIT])
+        self.cnt[L.C_HINT_FAULTS] += fpu
+        pg.prot_none = 0
+        self.charge(p, kf[L.KF_COST_FAULT], L.SB_FAULT)
+        page_nid, this_nid = pg.nid, p.node
+        local = 1 if page_nid == this_nid else 0
+        if local:
+            self.cnt[L.C_HINT_FAULTS_LOCAL] += fpu
+        rule = k[L.KI_NO_GROUP_RULE]
+        no_group = {0: pg.write == 0, 1: True, 2: pg.dirty == 0}.get(rule, False)
+        if no_group:
+            self.cnt[L.C_NO_GROUP_FAULTS] += fpu
+        if k[L.KI_PROT_NONE]:
+            pg.write = 0
+        last_nid, last_pid = pg.last_nid, pg.last_pid
+        target = -1
+        if self.should_numa_migrate_memory(p, pg, page_nid, this_nid) and page_nid != this_nid:
+            target = this_nid
+        migrated = failed = False
+        mem_node = page_nid
+        if target >= 0:
+            migrated = self.migrate_misplaced_page(p, unit, target, step, now_ms)
+            if migrated:
+                mem_node = target
+            else:
+                failed = True
+        self.task_numa_fault(p, last_nid, last_pid, mem_node, k[L.KI_UNIT_PAGES], local, no_group, migrated,
+                             failed, now_ms)
+
+    # ------------------------------------------------------------ scanner
+    def task_numa_work(self, p, now_ms):
+        k = self.ki
+        mm = self.mms[p.mm]
+        if now_ms < mm.numa_next_scan:
+            return
+        mm.numa_next_scan = now_ms + p.numa_scan_period
+        p.node_stamp += 2.0 * k[L.KI_TICK_MS] * 1000.0
+        up = k[L.KI_UNIT_PAGES]
+        nunits = mm.end - mm.start
+        start = mm.numa_scan_offset
+        if start >= nunits:
+            mm.numa_scan_seq += 1
+            start = 0
+        pages = k[L.KI_SCAN_SIZE_PAGES]
+        nr_pte_updates = 0
+        fell_off = True
+        while start < nunits:
+            end_pages = start * up + pages
+            end_pages = -(-end_pages // HPAGE_PAGES) * HPAGE_PAGES
+            end = min(-(-end_pages // up), nunits)
+            if end <= start:
+                end = start + 1
+            updated = 0
+            for u in range(mm.start + start, mm.start + end):
+                pg = self.pages[u]
+                if pg.nid >= 0 and not pg.prot_none:
+                    pg.prot_none = 1
+                    updated += 1
+            if updated:
+                nr_pte_updates += updated
+                self.flush_tlb(p, 1.0)
+            if nr_pte_updates:
+                pages -= (end - start) * up
+            start = end
+            if pages <= 0:
+                fell_off = False
+                break
+        if fell_off:
+            mm.numa_scan_seq += 1
+            mm.numa_scan_offset = 0
+        else:
+            mm.numa_scan_offset = start
+        self.cnt[L.C_SCANS] += 1
+        if nr_pte_updates:
+            self.cnt[L.C_PTE_UPDATES] += nr_pte_updates * up
+            if k[L.KI_UNIT_HUGE]:
+                self.cnt[L.C_HUGE_PTE_UPDATES] += nr_pte_updates * (up // HPAGE_PAGES)
+            self.charge(p, self.kf[L.KF_COST_PTE] * nr_pte_updates, L.SB_SCAN)
+
+    def task_tick_numa(self, p, now_ms):
+        if p.sum_exec_runtime - p.node_stamp > p.numa_scan_period * 1000.0:
+            if p.node_stamp == 0.0:
+                p.numa_scan_period = self.task_scan_min(p)
+                p.numa_scan_period_max = self.task_scan_max(p)
+            p.node_stamp += p.numa_scan_period * 1000.0
+            if now_ms >= self.mms[p.mm].numa_next_scan:
+                self.task_numa_work(p, now_ms)
+
+    # ------------------------------------------------------------ accesses
+    def alloc_page(self, p, pg):
+        pages = self.ki[L.KI_UNIT_PAGES]
+        wm = self.ki[L.KI_HIGH_WMARK_PAGES]
+        chosen = next((n for n in ((p.node + i) % self.N for i in range(self.N))
+                       if self.nodes[n].free - pages >= wm), -1)
+        if chosen < 0:
+            chosen = p.node
+            for n in range(self.N):
+                if self.nodes[n].free > self.nodes[chosen].free:
+                    chosen = n
+        if chosen != p.node:
+            self.cnt[L.C_ALLOC_MISS] += 1
+        pg.nid = chosen
+        self.nodes[chosen].free -= pages
+        self.mms[p.mm].rss += pages
+        pg.write = pg.dirty = 1
+        pg.last_nid = pg.last_pid = -1
+
+    def next_access(self, p):
+        w = self.w
+        last = w["task_phase0"][p.tid] + w["task_nphases"][p.tid]
+        while p.phase < last and p.rep >= w["phase_reps"][p.phase]:
+            p.phase += 1
+            p.rep = p.pos = 0
+        if p.phase >= last:
+            return -1, 0
+        ph = p.phase
+        if w["phase_kind"][ph] == SWEEP:
+            unit = int(w["phase_start"][ph]) + p.pos
+            p.pos += 1
+            if p.pos >= w["phase_end"][ph] - w["phase_start"][ph]:
+                p.pos = 0
+                p.rep += 1
+            return unit, 1
+        r = p.ridx
+        if r >= self.acc_u.shape[1]:
+            self.cnt[L.C_POOL_OVERFLOW] += 1
+            r = 0
+        u1, u2 = float(self.acc_u[p.tid, r, 0]), float(self.acc_u[p.tid, r, 1])
+        p.ridx = r + 1
+        share = float(w["phase_shared"][ph])
+        mm = self.mms[p.mm]
+        if u1 < share:
+            n = mm.sh_end - mm.sh_start
+            unit = mm.sh_start + min(int(u1 / share * n), n - 1)
+        else:
+            n = int(w["phase_end"][ph] - w["phase_start"][ph])
+            unit = int(w["phase_start"][ph]) + min(int((u1 - share) / (1.0 - share) * n), n - 1)
+        p.rep += 1
+        return unit, 1 if u2 < w["phase_write"][ph] else 0
+
+    def touch(self, p, unit, write, kind, step, now_ms):
+        kf = self.kf
+        pg = self.pages[unit]
+        self.cnt[L.C_ACCESSES] += 1
+        if pg.touch_tid != p.tid:
+            pg.other_tick = pg.touch_tick
+            pg.touch_tid = p.tid
+        pg.touch_tick = step
+        if pg.nid < 0:
+            self.alloc_page(p, pg)
+        elif pg.prot_none:
+            self.do_numa_page(p, unit, step, now_ms)
+        if write:
+            if not pg.write:
+                self.cnt[L.C_WP_FAULTS] += int(kf[L.KF_FAULTS_PER_UNIT])
+                self.charge(p, kf[L.KF_COST_WP], L.SB_WP)
+                pg.write = 1
+            pg.dirty = 1
+        if kind == SWEEP:
+            c = kf[L.KF_SWEEP_US] * max(1, self.nodes[p.node].nr_running)
+        else:
+            c = kf[L.KF_ACCESS_US]
+        if pg.nid != p.node:
+            self.cnt[L.C_REMOTE_ACCESSES] += 1
+            c = c * kf[L.KF_REMOTE_COST]
+        return c
+
+    # ------------------------------------------------------------ the loop
+    def run(self, step0, nsteps, smp):
+        k, kf = self.ki, self.kf
+        T, N = len(self.tasks), self.N
+        tick_ms = k[L.KI_TICK_MS]
+        tick_us = tick_ms * 1000.0
+        sample_steps = k[L.KI_SAMPLE_STEPS]
+        wander_p = kf[L.KF_WANDER_P]
+        for s in range(nsteps):
+            step = step0 + s
+            now_ms = step * tick_ms
+            if wander_p > 0.0 and N > 1:
+                for p in self.tasks:
+                    if p.done:
+                        continue
+                    if self.wander_u[s, p.tid, 0] < wander_p:
+                        dst = min(int(self.wander_u[s, p.tid, 1] * (N - 1)), N - 2)
+                        if dst >= p.node:
+                            dst += 1
+                        if self.nodes[dst].nr_running < self.cpus:
+                            self.move_task(p, dst)
+                            self.mms[p.mm].lazy += 1
+                            self.cnt[L.C_WANDERS] += 1
+            alive = 0
+            for kk in range(T):
+                p = self.tasks[(int(self.rot[s]) + kk) % T]
+                if p.done:
+                    continue
+                alive += 1
+                self.task_tick_numa(p, now_ms)
+                nr = self.nodes[p.node].nr_running
+                share = 1.0 if nr <= self.cpus else self.cpus / nr
+                wall = tick_us
+                while wall > 1e-6 and not p.done:
+                    if p.debt > 0.0:
+                        use = min(p.debt, wall * share)
+                        p.debt -= use
+                        p.sum_exec_runtime += use
+                        wall -= use / share
+                        continue
+                    if p.io > 0.0:
+                        use = min(p.io, wall)
+                        p.io -= use
+                        wall -= use
+                        continue
+                    if p.cur_unit < 0:
+                        unit, write = self.next_access(p)
+                        if unit < 0:
+                            p.done = 1
+                            p.finish = now_ms * 1000.0 + (tick_us - wall)
+                            self.nodes[p.node].nr_running -= 1
+                            self.mms[p.mm].live -= 1
+                            break
+                        p.cur_unit = unit
+                        p.frac = self.touch(p, unit, write, self.w["phase_kind"][p.phase], step, now_ms)
+                        continue
+                    use = min(p.frac, wall * share)
+                    p.frac -= use
+                    p.user += use
+                    p.sum_exec_runtime += use
+                    wall -= use / share
+                    if p.frac <= 0.0:
+                        p.cur_unit = -1
+                        p.io = kf[L.KF_IO_US]
+            if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp["idx"][0] < smp["cnt"].shape[0]:
+                i = smp["idx"][0]
+                smp["cnt"][i, :] = self.cnt
+                for p in self.tasks:
+                    smp["period"][i, p.tid] = p.numa_scan_period
+                    smp["node"][i, p.tid] = p.node
+                    smp["min"][i, p.tid] = self.task_scan_min(p)
+                    smp["max"][i, p.tid] = self.task_scan_max(p)
+                smp["idx"][0] = i + 1
+            if alive == 0:
+                return s
+        return nsteps
+
+
+def simulate_chunk(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, phase_start, phase_end, phase_reps,
+                   phase_shared, phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end,
+                   ti, tf, t_fmem, t_fcpu, t_bmem, t_bcpu, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb,
+                   u_node, u_marked, u_write, u_dirty, u_last_nid, u_last_pid, u_touch_tid, u_touch_tick,
+                   u_other_tick, step0, nsteps, rot, acc_u, ev_u, ev_idx, wander_u,
+                   smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog, mlog_idx):
+    """Same signature and effect as :func:`._numa_kernel._simulate_kernel`, in plain Python."""
+    w = dict(task_mm=task_mm, task_phase0=task_phase0, task_nphases=task_nphases, phase_kind=phase_kind,
+             phase_start=phase_start, phase_end=phase_end, phase_reps=phase_reps, phase_shared=phase_shared,
+             phase_write=phase_write, mm_start=mm_start, mm_end=mm_end, mm_sh_start=mm_sh_start, mm_sh_end=mm_sh_end)
+    st = dict(ti=ti, tf=tf, t_fmem=t_fmem, t_fcpu=t_fcpu, t_bmem=t_bmem, t_bcpu=t_bcpu, gi=gi, g_faults=g_faults,
+              g_fcpu=g_fcpu, g_active=g_active, ni=ni, mi=mi, cnt=cnt, sysb=sysb, u_node=u_node, u_marked=u_marked,
+              u_write=u_write, u_dirty=u_dirty, u_last_nid=u_last_nid, u_last_pid=u_last_pid,
+              u_touch_tid=u_touch_tid, u_touch_tick=u_touch_tick, u_other_tick=u_other_tick, mlog=mlog,
+              mlog_idx=mlog_idx)
+    sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ev_idx[0]), wander_u))
+    smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
+    ran = sim.run(int(step0), int(nsteps), smp)
+    sim.store()
+    ev_idx[0] = sim.ev_idx
+    return ran

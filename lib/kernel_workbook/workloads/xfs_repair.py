@@ -1,0 +1,117 @@
+"""An xfs_repair-like load for the NUMA model: threads chasing pointers through a big buffer cache.
+
+What the thread says about the real program (Dave Chinner, 2015-03-17/18):
+``xfs_repair -o ag_stride=-1,bhash=101073`` runs 8 threads; its buffer cache
+(``libxfs_bcache``) is a hash table of ``bhash`` buckets holding up to
+``8 * bhash`` buffers ("the goal of 8 entries per chain"); every lookup walks
+a hash chain and about half of them miss (hit ratio 54 %), so the threads
+keep chasing pointers through memory that all of them share; the buffers are
+``malloc``'d (glibc gives each thread its own arena) and filled by direct
+I/O; the threads wake up on other CPUs after each I/O ("the repair threads
+wander all over the machine").
+
+The model: one process, ``threads`` threads; the cache is the buffer
+headers and hash chains plus one arena of buffers per thread.  Each simulated
+access walks the shared cache (a unit anywhere in it: hash chains lead into
+every thread's buffers) with probability ``shared_frac``, else a unit of the
+thread's own arena, and costs ``access_us`` of CPU (more if the unit is
+remote) then ``io_us_per_access`` of I/O wait.  ``bhash`` sets the size: ``8 * bhash``
+buffers of ``buffer_kb`` each plus ``header_bytes`` of header each.
+
+Sizes are scaled honestly: a unit is ``unit_pages`` base pages (64 by
+default), so there are ``unit_pages`` times fewer units and every count is
+multiplied back.  The access rate and I/O time are not known from the
+thread; the reproduction fits them on the 3.19 column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import WorkbookParameterError
+from ..models.numa_params import PAGE_SIZE, RANDOM, NumaWorkload, machine
+
+ENTRIES_PER_BUCKET = 8  # libxfs cache: max entries = 8 x hash size ("the goal of 8 entries per chain")
+
+
+def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads: int = 8,
+               buffer_kb: float = 8.0, header_bytes: int = 256, shared_frac: float = 0.8,
+               write_frac: float = 0.3, accesses_per_s: float = 2000.0, seconds: float = 300.0,
+               cpu_frac: float = 0.25, wander_per_s: float = 2.0, unit_pages: int = 64,
+               setup_s: float = 0.0, prefill_mb: float = 0.0) -> NumaWorkload:
+    """The xfs_repair-like workload.
+
+    Parameters
+    ----------
+    bhash : int
+        ``xfs_repair -o bhash=N``: hash buckets; the cache holds ``8 * bhash`` buffers.
+    threads : int
+        Threads walking the cache (8 in Dave's runs).
+    buffer_kb, header_bytes : float, int
+        Mean buffer size and per-buffer header (``xfs_buf`` + hash links); assumptions.
+    shared_frac : float
+        Probability that an access walks the shared headers rather than the thread's own buffers.
+    write_frac : float
+        Probability that an access writes (a lookup takes a reference: ``b_hold++``).
+    accesses_per_s : float
+        Simulated accesses per second of the whole program when it runs undisturbed (all threads);
+        one simulated access stands for a batch of lookups that touch the unit.
+    seconds : float
+        Undisturbed run time the work corresponds to; with ``accesses_per_s`` it fixes the work.
+    cpu_frac : float
+        Share of a thread's undisturbed time spent on CPU (the rest is I/O wait).
+    wander_per_s : float
+        How often a thread wakes up on another node.
+    unit_pages : int
+        Base pages per simulated unit (scaling).
+    """
+    m = machine(machine_name)
+    for name, v, ok, exp in (
+        ("bhash", bhash, isinstance(bhash, (int, np.integer)) and bhash >= 1, "a positive integer"),
+        ("threads", threads, isinstance(threads, (int, np.integer)) and 1 <= threads <= 4096, "1..4096"),
+        ("buffer_kb", buffer_kb, buffer_kb > 0, "> 0 KB"),
+        ("header_bytes", header_bytes, header_bytes > 0, "> 0 bytes"),
+        ("shared_frac", shared_frac, 0.0 <= shared_frac < 1.0, "in [0, 1)"),
+        ("write_frac", write_frac, 0.0 <= write_frac <= 1.0, "in [0, 1]"),
+        ("accesses_per_s", accesses_per_s, accesses_per_s > 0, "> 0"),
+        ("seconds", seconds, seconds > 0, "> 0 s"),
+        ("cpu_frac", cpu_frac, 0.0 < cpu_frac <= 1.0, "in (0, 1]"),
+        ("wander_per_s", wander_per_s, wander_per_s >= 0, ">= 0 per second"),
+        ("unit_pages", unit_pages, isinstance(unit_pages, (int, np.integer)) and unit_pages >= 1, "a positive integer"),
+    ):
+        if not ok:
+            raise WorkbookParameterError(name, v, exp)
+    entries = ENTRIES_PER_BUCKET * bhash
+    data_pages = int(entries * buffer_kb * 1024 // PAGE_SIZE)
+    header_pages = max(1, int(entries * header_bytes // PAGE_SIZE))
+    shared_units = max(1, -(-header_pages // unit_pages))
+    per_thread_units = max(1, -(-(data_pages // threads) // unit_pages))
+    units = shared_units + threads * per_thread_units
+    total = int(round(accesses_per_s * seconds))
+    per_thread = max(1, total // threads)
+    # per access: access_us of CPU and io_us of wait, so that a thread alone takes `seconds` for its share
+    busy_us = seconds * 1e6 / per_thread
+    access_us = busy_us * cpu_frac
+    io_us = busy_us - access_us
+    T = threads
+    starts = shared_units + np.arange(T) * per_thread_units
+    # clone(): threads spread over the nodes
+    task_node0 = (np.arange(T) % m.nr_nodes).astype(np.int64)
+    return NumaWorkload(
+        name="xfs_repair", unit_pages=int(unit_pages), unit_huge=False,
+        task_mm=np.zeros(T, np.int64), task_node0=task_node0,
+        task_phase0=np.arange(T, dtype=np.int64), task_nphases=np.ones(T, np.int64),
+        phase_kind=np.full(T, RANDOM, np.int64), phase_start=starts.astype(np.int64),
+        phase_end=(starts + per_thread_units).astype(np.int64), phase_reps=np.full(T, per_thread, np.int64),
+        phase_shared_frac=np.full(T, float(shared_frac)), phase_write_frac=np.full(T, float(write_frac)),
+        mm_start=np.zeros(1, np.int64), mm_end=np.array([units], np.int64),
+        mm_shared_start=np.zeros(1, np.int64), mm_shared_end=np.array([units], np.int64),
+        access_us=float(access_us), io_us_per_access=float(io_us), wander_per_s=float(wander_per_s),
+        setup_s=setup_s, max_seconds=float(seconds) * 6 + 60, prefill_mb=prefill_mb,
+        description=(f"{threads} threads, bhash={bhash} ({entries} buffers of {buffer_kb:g} KB, "
+                     f"{(data_pages + header_pages) * PAGE_SIZE / 2**30:.2f} GB); {shared_frac:.0%} of accesses walk "
+                     f"the shared cache, the rest stay in the thread's arena"),
+        params=dict(machine=m, bhash=bhash, threads=threads, buffer_kb=buffer_kb, header_bytes=header_bytes,
+                    shared_frac=shared_frac, write_frac=write_frac, accesses_per_s=accesses_per_s, seconds=seconds,
+                    cpu_frac=cpu_frac, wander_per_s=wander_per_s, unit_pages=unit_pages),
+    )

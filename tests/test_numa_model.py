@@ -1,0 +1,310 @@
+"""The NUMA balancing model: reference = jitted, invariants, kernel arithmetic, bad parameters."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook.models import _numa_reference as ref
+from kernel_workbook.models.numa import NumaParams, kernel_params, simulate
+from kernel_workbook.models.numa_params import MACHINES, Machine
+from kernel_workbook.workloads.autonumabench import autonumabench
+from kernel_workbook.workloads.xfs_repair import xfs_repair
+
+
+def small_numa01(**kw):
+    return autonumabench("NUMA01", unit_thps=16, passes_scale=0.1, **kw)
+
+
+def small_xfs(machine="dave-vm-fake4-16", **kw):
+    return xfs_repair(machine, unit_pages=2048, seconds=20, accesses_per_s=800, **kw)
+
+
+SMALL_CASES = [
+    ("NUMA01", "3.19.0 vanilla"),
+    ("NUMA01", "4.0.0-rc1 vanilla"),
+    ("NUMA01", "4.0.0-rc1 slowscan-v2"),
+    ("NUMA01_THREADLOCAL", "4.0.0-rc1 ptewrite-v1r20"),
+    ("NUMA02_SMT", "3.19.0 vanilla"),
+    ("xfs-dave", "4.0-rc4"),
+    ("xfs-mel", "4.0.0-rc1 slowscan-v2"),
+    ("xfs-mel", "3.19+VM_WRITE"),
+]
+
+
+def make(name):
+    if name == "xfs-dave":
+        return small_xfs("dave-vm-fake4-16")
+    if name == "xfs-mel":
+        return small_xfs("mel-4socket-48")
+    return autonumabench(name, unit_thps=16, passes_scale=0.05)
+
+
+@pytest.mark.parametrize("wl,kernel", SMALL_CASES)
+def test_reference_equals_jitted(wl, kernel):
+    w = make(wl)
+    # a tight rate limit and some failures so those paths run too
+    p = kernel_params(kernel, ratelimit_pages=8192, migrate_pages_fail_prob=0.05)
+    a = simulate(p, w, seed=11, verbose=False, log_migrations=200)
+    b = simulate(p, w, seed=11, engine="reference", log_migrations=200)
+    assert a.counters == b.counters
+    assert a.times == b.times
+    assert np.array_equal(a.final_unit_node, b.final_unit_node)
+    assert a.periods.equals(b.periods)
+    assert a.tasks.equals(b.tasks)
+    assert a.migration_log.equals(b.migration_log)
+    # the case exercised something: faults were taken and pages moved
+    assert a.counters["numa_hint_faults"] > 0 and a.counters["numa_pages_migrated"] > 0
+
+
+def test_deterministic_for_a_seed_and_seeds_differ():
+    w = small_xfs()
+    p = kernel_params("4.0.0-rc1 vanilla")
+    a, b, c = (simulate(p, w, seed=s, verbose=False) for s in (5, 5, 6))
+    assert a.counters == b.counters and a.times == b.times
+    assert a.counters != c.counters
+
+
+@pytest.mark.parametrize("wl,kernel", [("NUMA01", "4.0.0-rc1 vanilla"), ("xfs-mel", "3.19.0 vanilla")])
+def test_pages_conserved_per_node(wl, kernel):
+    w = make(wl)
+    m = w.params["machine"]
+    r = simulate(kernel_params(kernel), w, seed=2, verbose=False)
+    assert r.counters["numa_pages_migrated"] > 0
+    node_pages = m.node_mem_mb * 256 - int(round(w.prefill_mb * 256))
+    on_node = np.bincount(r.final_unit_node[r.final_unit_node >= 0], minlength=m.nr_nodes) * w.unit_pages
+    assert np.array_equal(node_pages - r.final_node_free_pages, on_node)
+    # every page touched is somewhere; none is lost or duplicated by migration
+    assert on_node.sum() == (r.final_unit_node >= 0).sum() * w.unit_pages
+
+
+def _replay_windows(log, interval):
+    """Pages migrated to each node in each rate-limit window, windows as numamigrate_update_ratelimit() opens them."""
+    next_window, in_window, worst = {}, {}, {}
+    for row in log.itertuples():
+        n = row.dst_node
+        if row.t_ms > next_window.get(n, 0):
+            next_window[n] = row.t_ms + interval
+            in_window[n] = 0
+        if row.migrated:
+            in_window[n] = in_window.get(n, 0) + row.pages
+            worst[n] = max(worst.get(n, 0), in_window[n])
+    return worst
+
+
+@pytest.mark.parametrize("ratelimit", [2048, 32768])
+def test_migrations_never_exceed_the_rate_limit_in_any_window(ratelimit):
+    w = autonumabench("NUMA01", unit_thps=2, passes_scale=0.1)
+    p = kernel_params("4.0.0-rc1 vanilla", ratelimit_pages=ratelimit)
+    r = simulate(p, w, seed=4, verbose=False, log_migrations=2_000_000)
+    log = r.migration_log
+    assert len(log) < 2_000_000, "log too short to replay every window"
+    worst = _replay_windows(log, p.migrate_interval_millisecs)
+    # the kernel checks nr_pages > ratelimit_pages *before* adding, so one unit may go over
+    bound = ratelimit + w.unit_pages
+    assert max(worst.values()) <= bound
+    assert max(r.migrate_window_max_pages) <= bound
+    if ratelimit == 2048:
+        assert r.counters["migrate_fail_ratelimit"] > 0, "the tight limit must bind for the test to mean anything"
+
+
+@pytest.mark.parametrize("wl,kernel", [("NUMA01", "3.19.0 vanilla"), ("NUMA01", "4.0.0-rc1 slowscan-v2"),
+                                       ("xfs-mel", "4.0.0-rc1 vanilla"), ("NUMA02_SMT", "3.19.0 vanilla")])
+def test_period_stays_within_task_scan_min_and_max(wl, kernel):
+    r = simulate(kernel_params(kernel), make(wl), seed=3, verbose=False, sample_ms=20)
+    per = r.periods
+    assert len(per) > 100
+    assert (per["numa_scan_period_ms"] >= per["task_scan_min_ms"]).all()
+    assert (per["numa_scan_period_ms"] <= per["task_scan_max_ms"]).all()
+    assert r.counters["period_out_of_range"] == 0
+    assert per["numa_scan_period_ms"].nunique() > 1, "the controller never moved the period"
+
+
+@pytest.mark.parametrize("kernel", ["3.19.0 vanilla", "4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2"])
+def test_one_node_has_no_remote_faults_and_no_migrations(kernel):
+    one = MACHINES["one-node"]
+    w = xfs_repair(one, unit_pages=2048, seconds=20, accesses_per_s=800, wander_per_s=5.0)
+    r = simulate(kernel_params(kernel), w, seed=1, verbose=False)
+    c = r.counters
+    assert c["numa_hint_faults"] > 0
+    assert c["numa_hint_faults_local"] == c["numa_hint_faults"]
+    assert c["numa_pages_migrated"] == 0 and c["pgmigrate_success"] == 0 and c["migrate_attempt_pages"] == 0
+    assert c["remote_accesses"] == 0 and c["sched_wanders"] == 0
+
+
+def test_one_node_autonumabench_too():
+    one = Machine("uma48", nr_nodes=1, cpus_per_node=48, node_mem_mb=65536, high_wmark_mb=64.0,
+                  node_bandwidth_mbs=5000.0, remote_access_cost=1.5)
+    w = autonumabench("NUMA01", one, unit_thps=16, passes_scale=0.05)
+    r = simulate(kernel_params("4.0.0-rc1 vanilla"), w, seed=1, verbose=False)
+    assert r.counters["numa_hint_faults_local"] == r.counters["numa_hint_faults"] > 0
+    assert r.counters["numa_pages_migrated"] == 0
+
+
+# ---------------------------------------------------------------- the kernel's arithmetic
+def _sim(rss_pages=0, **params):
+    """A reference Sim with one task and one mm, for testing single functions."""
+    from kernel_workbook.models.numa import _constants, _initial_state
+
+    p = replace(NumaParams(), **params)
+    w = small_xfs("mel-4socket-48")
+    m = MACHINES["mel-4socket-48"]
+    ki, kf = _constants(p, w, m, 1, 0)
+    ti, tf, fa, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb, units = _initial_state(p, w, m)
+    mi[0, 3] = rss_pages
+    st = dict(ti=ti, tf=tf, t_fmem=fa[0], t_fcpu=fa[1], t_bmem=fa[2], t_bcpu=fa[3], gi=gi, g_faults=g_faults,
+              g_fcpu=g_fcpu, g_active=g_active, ni=ni, mi=mi, cnt=cnt, sysb=sysb, mlog=np.zeros((0, 5), np.int64),
+              mlog_idx=np.zeros(1, np.int64), **units)
+    wd = dict(task_mm=w.task_mm, task_phase0=w.task_phase0, task_nphases=w.task_nphases, phase_kind=w.phase_kind,
+              phase_start=w.phase_start, phase_end=w.phase_end, phase_reps=w.phase_reps,
+              phase_shared=w.phase_shared_frac, phase_write=w.phase_write_frac, mm_start=w.mm_start,
+              mm_end=w.mm_end, mm_sh_start=w.mm_shared_start, mm_sh_end=w.mm_shared_end)
+    return ref.Sim(ki, kf, wd, st, (np.zeros(1, np.int64), np.zeros((8, 1, 2)), np.zeros(1), 0, np.zeros((1, 1, 2))))
+
+
+def test_window_arithmetic_matches_the_kernel_example():
+    # kernel-heuristics.md 3.1: RSS 4 GiB -> 16 windows: scan_min = max(100, 62) = 100, scan_max = 60000/16
+    s = _sim(rss_pages=4 << 18)
+    t = s.tasks[0]
+    assert s.task_nr_scan_windows(4 << 18) == 16
+    assert s.task_scan_min(t) == 100
+    assert s.task_scan_max(t) == 3750
+    s0 = _sim(rss_pages=0)  # empty mm: one window
+    assert s0.task_scan_min(s0.tasks[0]) == 1000 and s0.task_scan_max(s0.tasks[0]) == 60000
+
+
+@pytest.mark.parametrize("local,remote,shared,private,period,expect", [
+    (80, 20, 0, 100, 1000, 1100),  # ratio 8 >= 7: one slot slower
+    (70, 30, 0, 100, 1000, 1100),  # ratio 7: slot 0 counts as 1
+    (100, 0, 0, 100, 1000, 1300),  # ratio 10: three slots
+    (30, 70, 0, 100, 1000, 600),  # ratio 3: four slots faster, all private
+    (30, 70, 90, 10, 1000, 960),  # mostly shared: ceil(10*10/100)=1 tenth of -400
+    (10, 90, 0, 100, 200, 100),  # 200 - 6*20 = 80: clamped to task_scan_min
+    (0, 100, 0, 100, 200, 400),  # local + shared == 0: no interesting faults, scan slower
+])
+def test_update_task_scan_period(local, remote, shared, private, period, expect):
+    s = _sim(rss_pages=4 << 18)
+    t = s.tasks[0]
+    t.numa_scan_period = period
+    t.numa_scan_period_max = s.task_scan_max(t)
+    t.numa_faults_locality = [remote, local, 0]
+    s.update_task_scan_period(t, shared, private, now_ms=0)
+    assert t.numa_scan_period == expect
+    cleared = [0, 0, 0] if local + shared else [remote, local, 0]  # the slow-down path keeps them
+    assert t.numa_faults_locality == cleared
+
+
+def test_slow_scan_on_migration_failure_doubles_and_keeps_the_counters():
+    s = _sim(rss_pages=4 << 18, TNF_MIGRATE_FAIL=True)
+    t = s.tasks[0]
+    t.numa_scan_period, t.numa_scan_period_max = 400, s.task_scan_max(t)
+    t.numa_faults_locality = [10, 90, 1]  # very local, but one failed migration
+    s.update_task_scan_period(t, 0, 100, now_ms=5000)
+    assert t.numa_scan_period == 800
+    assert s.mms[0].numa_next_scan == 5800
+    assert t.numa_faults_locality == [10, 90, 1], "the kernel returns without clearing numa_faults_locality"
+    s.update_task_scan_period(t, 0, 100, now_ms=6000)
+    s.update_task_scan_period(t, 0, 100, now_ms=7000)
+    s.update_task_scan_period(t, 0, 100, now_ms=8000)
+    assert t.numa_scan_period == s.task_scan_max(t)  # capped at numa_scan_period_max
+    s3 = _sim(rss_pages=4 << 18, TNF_MIGRATE_FAIL=False)  # 3.19 ignores locality[2]
+    t3 = s3.tasks[0]
+    t3.numa_scan_period, t3.numa_scan_period_max = 400, s3.task_scan_max(t3)
+    t3.numa_faults_locality = [10, 90, 1]
+    s3.update_task_scan_period(t3, 0, 100, now_ms=5000)
+    assert t3.numa_scan_period == 480  # ratio 9: two slots of 40 slower
+
+
+def test_two_stage_filter_and_groups():
+    s = _sim(rss_pages=1 << 18)
+    t = s.tasks[0]
+    pg = ref.Page(0, 1, 1, 1, -1, -1, -1, -10, -10)
+    assert s.should_numa_migrate_memory(t, pg, 0, 1)  # first fault: last_cpupid unset -> private
+    assert (pg.last_nid, pg.last_pid) == (1, 0)
+    pg.last_nid, pg.last_pid = 2, 3
+    assert not s.should_numa_migrate_memory(t, pg, 0, 1)  # previous fault from another node
+    pg.last_nid, pg.last_pid = 1, 3
+    assert s.should_numa_migrate_memory(t, pg, 0, 1)  # shared, no numa group: migrate
+    t.numa_group = 0
+    g = s.groups[0]
+    g.active_nodes = [1, 1, 0, 0]
+    g.faults = [[100, 0], [80, 0], [0, 0], [0, 0]]
+    pg.last_nid, pg.last_pid = 1, 3
+    assert s.should_numa_migrate_memory(t, pg, 0, 1) is False  # both active, 80 >= 3/4 of 100
+    g.faults = [[100, 0], [70, 0], [0, 0], [0, 0]]
+    pg.last_nid, pg.last_pid = 1, 3
+    assert s.should_numa_migrate_memory(t, pg, 0, 1) is True
+    pg.last_nid, pg.last_pid = 2, 3
+    assert s.should_numa_migrate_memory(t, pg, 0, 2) is False  # destination not active
+
+
+# ---------------------------------------------------------------- the thread's mechanism, end to end
+def test_always_read_only_never_groups_and_pte_write_does():
+    w = small_numa01()
+    a = simulate(kernel_params("3.19.0 vanilla"), w, seed=1, verbose=False)
+    b = simulate(kernel_params("4.0.0-rc1 vanilla"), w, seed=1, verbose=False)
+    assert a.counters["group_joins"] > 0 and a.counters["no_group_faults"] == 0
+    assert b.counters["group_joins"] == 0 and b.counters["no_group_faults"] == b.counters["numa_hint_faults"]
+    assert b.counters["numa_pages_migrated"] > a.counters["numa_pages_migrated"]
+
+
+def test_slowscan_scans_less_when_migrations_fail():
+    w = small_numa01()
+    p = kernel_params("4.0.0-rc1 vanilla", isolate_lru_fail_prob=0.2)
+    a = simulate(p, w, seed=1, verbose=False)
+    b = simulate(replace(p, TNF_MIGRATE_FAIL=True), w, seed=1, verbose=False)
+    assert a.counters["migrate_fail_isolate"] > 0
+    assert b.counters["numa_pte_updates"] < 0.7 * a.counters["numa_pte_updates"]
+
+
+def test_prot_none_write_faults_only_in_4_0():
+    w = small_numa01()
+    a = simulate(kernel_params("3.19.0 vanilla"), w, seed=1, verbose=False)
+    b = simulate(kernel_params("4.0.0-rc1 ptewrite-v1r20"), w, seed=1, verbose=False)
+    assert a.counters["wp_faults"] == 0
+    assert b.counters["wp_faults"] > 0
+
+
+# ---------------------------------------------------------------- bad parameters name themselves
+@pytest.mark.parametrize("field,value", [
+    ("numa_balancing_scan_period_min_ms", 0), ("numa_balancing_scan_period_max_ms", 10),
+    ("numa_balancing_scan_size_mb", -256), ("numa_balancing_scan_delay_ms", -1),
+    ("NUMA_PERIOD_THRESHOLD", 11), ("ratelimit_pages", 0), ("migrate_interval_millisecs", 0),
+    ("TNF_NO_GROUP", "pte_young"), ("numa_hint_pte", "_PAGE_GLOBAL"), ("isolate_lru_fail_prob", 1.5),
+    ("cost_tlb_flush_ipi_us", -1.0), ("tick_ms", 0), ("TNF_MIGRATE_FAIL", "yes"),
+])
+def test_bad_params_name_the_knob(field, value):
+    with pytest.raises(WorkbookParameterError, match=field):
+        NumaParams(**{field: value})
+
+
+def test_bad_inputs_name_themselves():
+    with pytest.raises(WorkbookParameterError, match="kernel"):
+        kernel_params("5.0 vanilla")
+    with pytest.raises(WorkbookParameterError, match="machine"):
+        autonumabench("NUMA02", "no-such-box")
+    with pytest.raises(WorkbookParameterError, match="unit_thps"):
+        autonumabench("NUMA02", unit_thps=0)
+    with pytest.raises(WorkbookParameterError, match="bhash"):
+        xfs_repair(bhash=0)
+    with pytest.raises(WorkbookParameterError, match="seed"):
+        simulate(NumaParams(), small_xfs(), seed=-1)
+    with pytest.raises(WorkbookParameterError, match="engine"):
+        simulate(NumaParams(), small_xfs(), engine="cuda")
+    with pytest.raises(WorkbookParameterError, match="remote_access_cost"):
+        Machine("x", 2, 4, 1024, 8.0, 1000.0, 0.5)
+    tiny = Machine("tiny", nr_nodes=2, cpus_per_node=4, node_mem_mb=512, high_wmark_mb=8.0,
+                   node_bandwidth_mbs=1000.0, remote_access_cost=1.5)
+    with pytest.raises(WorkbookParameterError, match="workload"):
+        simulate(NumaParams(), xfs_repair(tiny), seed=0)
+
+
+def test_result_names_counters_as_the_kernel_does():
+    r = simulate(NumaParams(), small_xfs(), seed=0, verbose=False)
+    assert list(r.vmstat) == ["numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults",
+                              "numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_success", "pgmigrate_fail"]
+    assert set(r.times) >= {"user_s", "system_s", "elapsed_s"}
+    f = r.df_faults()
+    assert list(f.columns) == ["t_s", "local", "remote", "migrated", "failed"]
+    assert f["local"].sum() + f["remote"].sum() == r.samples["numa_hint_faults"].iloc[-1] > 0
