@@ -22,6 +22,7 @@ from dataclasses import dataclass
 # name -> module; a module is imported only when the benchmarks run.
 SUITES: dict[str, str] = {
     "tables": "kernel_workbook.bench.tables_bench",
+    "traces": "kernel_workbook.bench.traces_bench",
 }
 
 

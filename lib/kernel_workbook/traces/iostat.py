@@ -84,6 +84,10 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     text, stamps = strip_latency_prefix(text)
+    if text.isascii() and len(text) > 20000:
+        fast = _fast_iostat(text, name)
+        if fast is not None:
+            return _finish(name, text, stamps, *fast)
     lines = text.split("\n")
     banner = {}
     report = -1
@@ -174,6 +178,10 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
         frames.append(df)
     dev = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["device", "sample"])
     cpu = _cpu_frame(name, text, cpu_cols, cpu_rows, decimal_comma)
+    return _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner)
+
+
+def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> Iostat:
     ts, tz = _timestamps(ts_raw, name, text, ts_line)
     dev = _times(dev, ts, tz, stamps)
     cpu = _times(cpu, ts, tz, stamps)
@@ -186,6 +194,108 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     for df in (dev, cpu):
         set_attrs(df, name, "iostat" if df is dev else "iostat-cpu", ver, tzname, **banner)
     return Iostat(dev, cpu)
+
+
+def _fast_iostat(text: str, name: str):
+    """One pass for the common layouts: numpy classifies the lines, numba reads the numbers.
+
+    Returns the pieces :func:`_finish` takes, or None to let the general (line by line) path handle
+    anything unusual, including every error, which it reports with its line.
+    """
+    from ._fastscan import line_spans, parse_rows
+
+    b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    n = b.size
+    starts, ends = line_spans(b)
+    nonempty = ends > starts
+    fb = np.where(nonempty, b[np.minimum(starts, n - 1)], 0)
+
+    def startswith(idx, word):
+        w = np.frombuffer(word.encode(), dtype=np.uint8)
+        ok = (ends[idx] - starts[idx]) >= w.size
+        idx = idx[ok]
+        pos = starts[idx][:, None] + np.arange(w.size)[None, :]
+        return idx[(b[pos] == w[None, :]).all(axis=1)]
+
+    dev_hdr = startswith(np.flatnonzero(fb == ord("D")), "Device")
+    cpu_hdr = startswith(np.flatnonzero(fb == ord("a")), "avg-cpu:")
+    if not dev_hdr.size and not cpu_hdr.size:
+        return None
+    kind = np.zeros(starts.size, dtype=np.int8)  # 0 blank, 1 dev hdr, 2 cpu hdr, 3 cpu row, 4 ts, 5 dev row, 6 banner
+    blank = ~nonempty | (fb == 32) & False
+    kind[dev_hdr] = 1
+    kind[cpu_hdr] = 2
+    spaced = np.flatnonzero((fb == 32) | (fb == 9))
+    kind[spaced] = 3
+    other = np.flatnonzero(nonempty & (kind == 0))
+    banner = {}
+    if other.size and other[0] == 0 and fb[0] == ord("L"):
+        m = _BANNER_RE.match(text[starts[0]:ends[0]])
+        if m:
+            banner = {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3), "date": m.group(4),
+                      "ncpu": int(m.group(6)) if m.group(6) else None}
+            kind[0] = 6
+            other = other[1:]
+    digit = other[(fb[other] >= 48) & (fb[other] <= 57)]
+    ts_raw, ts_line = {}, {}
+    ts_idx = []
+    for i in digit:
+        ln = text[starts[i]:ends[i]]
+        if any(r.match(ln) for r, _ in _TS_RES):
+            ts_idx.append(i)
+    ts_idx = np.array(ts_idx, dtype=np.int64)
+    kind[ts_idx] = 4
+    kind[(kind == 0) & nonempty] = 5
+    idx = np.arange(starts.size)
+    last_dev = np.maximum.accumulate(np.where(kind == 1, idx, -1))
+    last_blank = np.maximum.accumulate(np.where((kind == 0) | (kind == 2) | (kind == 4), idx, -1))
+    dev_rows = np.flatnonzero(kind == 5)
+    if dev_rows.size and not (last_dev[dev_rows] > last_blank[dev_rows]).all():
+        return None
+    cpu_rows = np.flatnonzero(kind == 3)
+    if cpu_rows.size and not (cpu_rows > 0).all() or cpu_rows.size and not (kind[cpu_rows - 1] == 2).all():
+        return None
+    if ts_idx.size:
+        boundary = kind == 4
+    elif cpu_hdr.size:
+        boundary = kind == 2
+    else:
+        boundary = kind == 1
+    report = np.cumsum(boundary) - 1
+    dev_texts = {text[starts[i]:ends[i]] for i in dev_hdr}
+    cpu_texts = {text[starts[i]:ends[i]] for i in cpu_hdr}
+    if len(dev_texts) > 1 or len(cpu_texts) > 1:
+        return None
+    headers = [next(iter(dev_texts)).split()[1:]] if dev_texts else []
+    cols = headers[0] if headers else []
+    comma = bool(dev_rows.size) and "," in text[starts[dev_rows[0]]:ends[dev_rows[0]]] or \
+        bool(cpu_rows.size) and "," in text[starts[cpu_rows[0]]:ends[cpu_rows[0]]]
+    frames = []
+    if dev_rows.size:
+        vals, name_end, bad = parse_rows(b, starts[dev_rows], ends[dev_rows], len(cols), True, comma)
+        if bad >= 0:
+            return None
+        dev = pd.DataFrame(vals, columns=cols)
+        names = [text[s0:e0] for s0, e0 in zip(starts[dev_rows].tolist(), name_end.tolist())]
+        dev.insert(0, "device", pd.Series(names, dtype=object))
+        dev["sample"] = report[dev_rows]
+        dev["_line"] = dev_rows
+    else:
+        dev = pd.DataFrame(columns=["device", "sample"])
+    if cpu_rows.size:
+        ccols = next(iter(cpu_texts)).split()[1:]
+        vals, _, bad = parse_rows(b, starts[cpu_rows], ends[cpu_rows], len(ccols), False, comma)
+        if bad >= 0:
+            return None
+        cpu = pd.DataFrame(vals, columns=ccols)
+        cpu["sample"] = report[cpu_rows]
+        cpu["_line"] = cpu_rows
+    else:
+        cpu = pd.DataFrame(columns=["sample"])
+    for i in ts_idx:
+        ts_raw[int(report[i])] = text[starts[i]:ends[i]].strip()
+        ts_line[int(report[i])] = int(i)
+    return dev, cpu, ts_raw, ts_line, headers, banner
 
 
 def _times(df, ts, tz, stamps):

@@ -33,11 +33,11 @@ _HDR_RE = re.compile(
     r"(?P<time>\d+\.\d+):[ \t]+(?:(?P<period>\d+)[ \t]+)?(?P<event>\S+?):(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
 # stackcollapse-perf.pl's frame regex, unchanged: pc, raw function, module
 _FRAME_RE = re.compile(r"^\s*(\w+)\s*(.+) \((.*)\)")
+_REST_CACHE: dict[str, tuple[str, str]] = {}
 # a sample line without call chain may end with "ip sym+off (dso)"
 _IP_SYM_RE = re.compile(r"^([0-9a-f]+)\s+(.+?)(?: \((.*)\))?$")
 
 
-@dataclass
 class PerfScript:
     """The two frames of a ``perf script`` parse.
 
@@ -53,8 +53,30 @@ class PerfScript:
     printed it (with its ``+0x`` offset).
     """
 
-    samples: pd.DataFrame
-    stacks: pd.DataFrame
+    def __init__(self, samples: pd.DataFrame, frames: list, source: str | None = None):
+        self.samples = samples
+        self._frames = frames  # per stack: [(addr, raw symbol, dso)], leaf first
+        self._stacks = None
+        self._source = source
+
+    @property
+    def stacks(self) -> pd.DataFrame:
+        """One row per frame of each distinct stack (built on first use)."""
+        if self._stacks is None:
+            sid, depth, addr, sym, dso = [], [], [], [], []
+            for k, fr in enumerate(self._frames):
+                for j, (a, s_, m, _) in enumerate(reversed(fr)):
+                    sid.append(k)
+                    depth.append(j)
+                    addr.append(a)
+                    sym.append(s_)
+                    dso.append(m)
+            st = pd.DataFrame({"stack_id": np.array(sid, dtype=np.int64), "depth": np.array(depth, dtype=np.int64),
+                               "addr": pd.Series(addr, dtype=object), "symbol": pd.Series(sym, dtype=object),
+                               "dso": pd.Series(dso, dtype=object)})
+            st.attrs = {"source": self._source, "format": "perf-script-stacks"}
+            self._stacks = st
+        return self._stacks
 
     @property
     def attrs(self) -> dict:
@@ -180,19 +202,43 @@ class _Parser:
         self.trace.append(rest)
 
     def _add_stack(self, body: str, line0: int) -> int:
+        # fast path: "<addr> <symbol> (<dso>)" per line, memoised on the text after the address (the same
+        # function in the same dso recurs across stacks)
+        cache = _REST_CACHE
+        get = cache.get
+        frames = []
+        append = frames.append
+        for ln in body.split("\n"):
+            parts = ln.split(None, 1)
+            if len(parts) != 2:
+                break
+            fr = get(parts[1])
+            if fr is None:
+                r = parts[1]
+                k = r.rfind(" (")
+                if k <= 0 or not r.endswith(")") or not parts[0].isalnum():
+                    break
+                raw, mod = r[:k], r[k + 2:-1]
+                fr = cache[r] = (raw, mod, ";".join(_tidy(raw, mod, "")))
+            append((parts[0],) + fr)
+        else:
+            sid = len(self.stack_frames)
+            self.stack_frames.append(frames)
+            self.stack_ids[body] = sid
+            return sid
         frames = []
         for ln in body.split("\n"):
             if not ln.strip():
                 continue
             if ln[0] not in " \t" and _HDR_RE.match(ln):
                 return -2
-            f = _FRAME_RE.match(ln)
-            if f is None:
+            fr = _frame(ln)
+            if fr is None:
                 if _HDR_RE.match(ln):
                     return -2
                 self.bad += 1
                 continue
-            frames.append((f.group(1), f.group(2), f.group(3)))
+            frames.append(fr + (";".join(_tidy(fr[1], fr[2], "")),))
         sid = len(self.stack_frames)
         self.stack_frames.append(frames)
         self.stack_ids[body] = sid
@@ -246,42 +292,57 @@ class _Parser:
             "stack_id": np.array(self.stack, dtype=np.int64), "trace": pd.Series(self.trace, dtype=object),
         }) if n else pd.DataFrame(columns=["comm", "pid", "tid", "cpu", "time", "event", "period", "stack_id",
                                            "trace"])
-        sid, depth, addr, sym, dso = [], [], [], [], []
-        for k, fr in enumerate(self.stack_frames):
-            d = len(fr)
-            for j, (a, s, m) in enumerate(reversed(fr)):
-                sid.append(k)
-                depth.append(j)
-                addr.append(a)
-                sym.append(s)
-                dso.append(m)
-        stacks = pd.DataFrame({"stack_id": np.array(sid, dtype=np.int64), "depth": np.array(depth, dtype=np.int64),
-                               "addr": pd.Series(addr, dtype=object), "symbol": pd.Series(sym, dtype=object),
-                               "dso": pd.Series(dso, dtype=object)})
         events = list(dict.fromkeys(self.event))
         set_attrs(samples, self.name, "perf-script", self.version, None, events=events, cmdline=self.cmdline,
                   unrecognised_lines=self.bad)
-        stacks.attrs = {"source": self.name, "format": "perf-script-stacks"}
-        res = PerfScript(samples, stacks)
-        res._frames = self.stack_frames  # raw frames, leaf first, for fold()
-        return res
+        return PerfScript(samples, self.stack_frames, self.name)
+
+
+def _frame(ln: str):
+    """(addr, raw symbol, dso) of a frame line, as stackcollapse-perf.pl's regex splits it."""
+    s = ln.lstrip()
+    sp = s.find(" ")
+    if sp > 0 and s.endswith(")") and s[:sp].isalnum():
+        rest = s[sp + 1:].lstrip(" \t")
+        k = rest.rfind(" (")
+        if k > 0:
+            return s[:sp], rest[:k], rest[k + 2:-1]
+    f = _FRAME_RE.match(ln)
+    return (f.group(1), f.group(2), f.group(3)) if f else None
+
+
+_OFFSET_RE = re.compile(r"\+0x[\da-f]+$")
+_DOTPAREN_RE = re.compile(r"\.\(.*\)\.")
+_ARGS_RE = re.compile(r"\((?!anonymous namespace\)).*", re.S)
+_MODBASE_RE = re.compile(r".*/")
+_TIDY_CACHE: dict = {}
 
 
 def _tidy(rawfunc: str, mod: str, pname: str) -> list[str]:
-    """stackcollapse-perf.pl's treatment of one frame (defaults: tidy_generic, tidy_java)."""
-    rawfunc = re.sub(r"\+0x[\da-f]+$", "", rawfunc)
+    """stackcollapse-perf.pl's treatment of one frame (defaults: tidy_generic, tidy_java), memoised."""
+    key = (rawfunc, mod, pname.startswith("java"))
+    out = _TIDY_CACHE.get(key)
+    if out is None:
+        if len(_TIDY_CACHE) > 500000:
+            _TIDY_CACHE.clear()
+        out = _TIDY_CACHE[key] = _tidy1(rawfunc, mod, pname)
+    return out
+
+
+def _tidy1(rawfunc: str, mod: str, pname: str) -> list[str]:
+    rawfunc = _OFFSET_RE.sub("", rawfunc)
     if rawfunc.startswith("("):
         return []
     out = []
     for func in rawfunc.split("->"):
         if func == "[unknown]":
             if mod != "[unknown]":
-                func = "[" + re.sub(r".*/", "", mod) + "]"
+                func = "[" + _MODBASE_RE.sub("", mod, count=1) + "]"
             else:
                 func = "[unknown]"
         func = func.replace(";", ":")
-        if not re.search(r"\.\(.*\)\.", func):
-            func = re.sub(r"\((?!anonymous namespace\)).*", "", func, flags=re.S)
+        if "(" in func and not _DOTPAREN_RE.search(func):
+            func = _ARGS_RE.sub("", func, count=1)
         func = func.replace('"', "").replace("'", "")
         if pname.startswith("java") and "/" in func:
             func = re.sub(r"^L", "", func)
@@ -351,20 +412,19 @@ def fold(src, event: str | None = None, weight: str = "period", pid: bool = Fals
         comm = comm + "-" + s["pid"].astype(str).where(s["pid"] >= 0, "?")
     g = pd.DataFrame({"comm": comm.to_numpy(), "sid": s["stack_id"].to_numpy(), "w": w.to_numpy()}) \
         .groupby(["comm", "sid"], sort=False)["w"].sum()
-    frames = getattr(ps, "_frames", None)
-    if frames is None:
-        frames = _frames_from_stacks(ps.stacks)
+    frames = ps._frames
     cache: dict[tuple[str, int], str] = {}
     acc: dict[str, int] = {}
     for (c, sid), cnt in g.items():
         key = (c.startswith("java"), sid)
         f = cache.get(key)
         if f is None:
-            parts = []
-            if sid >= 0:
-                for pc, raw, mod in reversed(frames[sid]):
-                    parts.extend(_tidy(raw, mod, c))
-            f = ";".join(parts)
+            if sid < 0:
+                f = ""
+            elif key[0]:  # java: its own tidying of L-prefixed names
+                f = ";".join([t for pc, raw, mod, _ in reversed(frames[sid]) for t in _tidy(raw, mod, c)])
+            else:
+                f = ";".join([x[3] for x in reversed(frames[sid]) if x[3]])
             cache[key] = f
         k = c + ";" + f if f else c
         acc[k] = acc.get(k, 0) + int(cnt)

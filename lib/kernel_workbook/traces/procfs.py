@@ -144,14 +144,14 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
             if started and section is not None:
                 sample += 1
                 section = None
-            meta["page_block_order"] = int(s.split(":")[1])
+            meta["page_block_order"] = _int(s.split(":", 1)[1], name, text, i, "Page block order: N")
             started = True
             continue
         if s.startswith("Pages per block:"):
-            meta["pages_per_block"] = int(s.split(":")[1])
+            meta["pages_per_block"] = _int(s.split(":", 1)[1], name, text, i, "Pages per block: N")
             continue
         if s.startswith("Free pages count per migrate type at order"):
-            orders = [int(x) for x in s.split("order", 1)[1].split()]
+            orders = [_int(x, name, text, i, "the orders 0 1 2 ...") for x in s.split("order", 1)[1].split()]
             section = "free"
             started = True
             continue
@@ -184,6 +184,13 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
         raise fail(name, text, None, "/proc/pagetypeinfo content", text[:80])
     df = pd.DataFrame(recs, columns=["section", "node", "zone", "type", "order", "count", "sample", "time"])
     return set_attrs(_finish_time(df), name, "pagetypeinfo", None, None, **meta)
+
+
+def _int(s: str, name, text, i, expected) -> int:
+    try:
+        return int(s.strip())
+    except ValueError:
+        raise fail(name, text, ("line", i + 1), expected, text.split("\n")[i]) from None
 
 
 def df_pagetypeinfo_free(df: pd.DataFrame) -> pd.DataFrame:

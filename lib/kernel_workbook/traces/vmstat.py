@@ -31,6 +31,7 @@ from ._common import (fail, fast_numbers, line_of, read_source, set_attrs, strip
 # header of names starts with r and b.
 _GROUP_RE = re.compile(r"^ *-*procs-* .*$", re.M)
 _NAMES_RE = re.compile(r"^ *r +b +\S.*$", re.M)
+_BLANK_RE = re.compile(r"^(?: *-*procs-* .*| *r +b +\S.*)$", re.M)
 _DISK_GROUP_RE = re.compile(r"^disk- .*$", re.M)
 
 #: Time zone abbreviations vmstat -t prints, with their UTC offset in hours.
@@ -67,36 +68,41 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
         return parse_vmstat_disk(text, source=name)
     text, stamps = strip_latency_prefix(text)
+    if text.isascii() and len(text) > 20000:
+        fast = _fast_vmstat(text, name, stamps)
+        if fast is not None:
+            return fast
     heads = list(_NAMES_RE.finditer(text))
     if not heads:
         raise fail(name, text, None, "a vmstat header line starting with 'r b'", text[:80])
-    groups = list(_GROUP_RE.finditer(text))
-    group_starts = {m.start() for m in groups}
+    # Segments of consecutive identical headers: vmstat repeats its header every screenful, and a
+    # segment's repeated header lines are blanked (keeping line numbers) so its numbers parse in one go.
+    segs: list[list] = []
+    for h in heads:
+        cols = h.group(0).split()
+        if segs and segs[-1][1] == cols:
+            continue
+        segs.append([h, cols])
     frames = []
     tz = None
     wide = False
-    for k, h in enumerate(heads):
-        cols = h.group(0).split()
-        end = heads[k + 1].start() if k + 1 < len(heads) else len(text)
-        # the group header of the next block belongs to it, not to our data
-        block_start = h.end() + 1
-        block_end = end
-        nxt = [s for s in group_starts if block_start <= s < end]
-        if nxt:
-            block_end = min(nxt)
-        has_ts = False
-        g = [m for m in groups if m.end() < h.start() and h.start() - m.end() <= 1]
-        if g:
-            has_ts = "timestamp" in g[-1].group(0)
-            wide = wide or g[-1].group(0).lstrip().startswith("--procs")
+    for k, (h, cols) in enumerate(segs):
+        end = segs[k + 1][0].start() if k + 1 < len(segs) else len(text)
+        before = text[max(0, h.start() - 600):h.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        grp = _GROUP_RE.fullmatch(before)
+        has_ts = bool(grp) and "timestamp" in before
+        wide = wide or (bool(grp) and before.lstrip().startswith("--procs"))
         if cols[-1] not in _KNOWN and cols[-1].isalpha() and cols[-1].isupper():
             has_ts = True
         if has_ts:
             tz = cols[-1]
             cols = cols[:-1]
-        frames.append(_block(text, name, block_start, block_end, cols, has_ts, stamps,
-                             last=(k + 1 == len(heads))))
-    df = pd.concat([f for f in frames if f is not None], ignore_index=True) if frames else pd.DataFrame()
+        start = h.start()
+        block = _BLANK_RE.sub("", text[start:end])
+        frames.append(_block(text, name, start, block, cols, has_ts, stamps, last=(k + 1 == len(segs))))
+    got = [f for f in frames if f is not None]
+    df = pd.concat(got, ignore_index=True) if got else pd.DataFrame(
+        {c: pd.Series(dtype=np.int64) for c in cols})
     if "timestamp" in df.columns and tz in TZ_OFFSETS:
         off = TZ_OFFSETS[tz]
         t = df["timestamp"].astype("datetime64[ns]").astype("int64") / 1e9 - off * 3600.0
@@ -111,14 +117,73 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     return set_attrs(df, name, "vmstat", version, tz, wide=wide, active="inact" in cols)
 
 
+def _fast_vmstat(text: str, name: str, stamps):
+    """The common case in one pass: numba reads the numbers, numpy finds the header lines.
+
+    Returns None (the caller then takes the general path) for -t timestamps or anything unusual.
+    """
+    from ._fastscan import first_nonblank, line_spans, parse_rows
+
+    b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    starts, ends = line_spans(b)
+    fb = first_nonblank(b, starts, ends)
+    is_data = ((fb >= 48) & (fb <= 57))
+    hdr = np.flatnonzero(~is_data & (fb != 0))
+    if not hdr.size:
+        return None
+    # every non-data line must be a group header or a names header, all with the same names
+    names_line = None
+    cols = None
+    wide = False
+    for i in hdr:
+        ln = text[starts[i]:ends[i]]
+        if _NAMES_RE.fullmatch(ln):
+            c = ln.split()
+            if cols is None:
+                cols, names_line = c, i
+            elif c != cols:
+                return None
+        elif _GROUP_RE.fullmatch(ln):
+            if "timestamp" in ln:
+                return None
+            wide = wide or ln.lstrip().startswith("--procs")
+        else:
+            return None  # junk: let the general path name it
+    if cols is None or (cols[-1] not in _KNOWN):
+        return None
+    rows = np.flatnonzero(is_data)
+    if rows.size and rows[0] < names_line:
+        return None
+    vals, _, bad = parse_rows(b, starts[rows], ends[rows], len(cols))
+    if bad >= 0:
+        r = int(rows[bad])
+        line = text[starts[r]:ends[r]]
+        t = line.split()
+        if bad == rows.size - 1 and len(t) < len(cols) and not text[ends[r]:].strip() and \
+                not text.endswith("\n"):
+            warn_truncated(name, r + 1, f"vmstat line ({len(t)} of {len(cols)} fields)")
+            vals = vals[:bad]
+            rows = rows[:bad]
+        else:
+            raise fail(name, text, ("line", r + 1), f"{len(cols)} vmstat fields ({' '.join(cols)})", line)
+    df = pd.DataFrame(vals.astype(np.int64), columns=cols)
+    if stamps is not None:
+        df["time"] = stamps[rows, 0]
+        df["elapsed"] = df["time"] - df["time"].iloc[0] if len(df) else df["time"]
+    df["sample"] = np.arange(len(df))
+    df["since_boot"] = df["sample"] == 0
+    version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
+    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols)
+
+
 _KNOWN = {"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo", "in", "cs",
           "us", "sy", "id", "wa", "st", "gu"}
 
 
-def _block(text, name, start, end, cols, has_ts, stamps, last):
-    if start >= end:
+def _block(text, name, start, block, cols, has_ts, stamps, last):
+    """Parse one segment's data (header lines already blanked); *start* is its offset in *text*."""
+    if not block.strip():
         return None
-    block = text[start:end]
     ncol = len(cols)
     need = ncol + (2 if has_ts else 0)
     counts = token_counts(block)
@@ -202,6 +267,7 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
     has_ts = False
     tz = None
     sample = -1
+    pending_groups = ["reads", "writes", "IO"]
     lines = text.split("\n")
     for i, ln in enumerate(lines):
         s = ln.strip()
@@ -219,6 +285,11 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
             if has_ts:
                 tz = names[-1]
                 names = names[:-1]
+            if len(names) != 10 or len(pending_groups) < 3:
+                raise fail(name, text, ("line", i + 1), "vmstat -d's ten column names (total merged sectors ms "
+                           "twice, cur sec) under 'disk- reads writes IO'", ln)
+            if sample < 0:
+                sample = 0
             gnames = []
             sizes = [4, 4, 2]
             gi = 0
