@@ -121,3 +121,46 @@ def test_fuzz_parser(kind):
         check(fn, text)
 
     run()
+
+
+def _big(names, times=60):
+    return ["\n".join([(FIX / n).read_text()] * times) for n in names]
+
+
+BIG = {
+    "vmstat-fast": (T.parse_vmstat, _big(["vmstat-procps4.txt", "vmstat-procps3.3-repeated-headers.txt",
+                                          "vmstat-procps4-wa.txt"])),
+    "iostat-fast": (T.read_iostat, _big(["iostat-sysstat12-x.txt", "iostat-sysstat9.0-x.txt",
+                                         "iostat-sysstat12-de-t.txt", "iostat-sysstat10-xkt.txt"])),
+}
+
+
+@pytest.mark.parametrize("kind", list(BIG))
+def test_fuzz_fast_paths(kind):
+    """Inputs past FAST_MIN go through the numba paths: fuzz those too."""
+    fn, texts = BIG[kind]
+    assert all(len(t) > T.vmstat.FAST_MIN for t in texts)
+
+    @settings(max_examples=max(N // 4, 50), deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much])
+    @given(mutated(texts))
+    def run(text):
+        check(fn, text)
+
+    run()
+
+
+@pytest.mark.parametrize("name", ["vmstat-procps4.txt", "vmstat-procps3.3-repeated-headers.txt",
+                                  "iostat-sysstat12-x.txt", "iostat-sysstat9.0-x.txt", "iostat-sysstat12-de-t.txt",
+                                  "iostat-sysstat10-xkt.txt", "vmstat-procps4-wa.txt"])
+def test_fast_and_general_paths_agree(name, monkeypatch):
+    import pandas as pd
+
+    text = "\n".join([(FIX / name).read_text()] * 40)
+    fn = T.parse_vmstat if name.startswith("vmstat") else T.parse_iostat
+    fast = fn(text)
+    monkeypatch.setattr(T.vmstat, "FAST_MIN", 10 ** 12)
+    monkeypatch.setattr(T.iostat, "FAST_MIN", 10 ** 12)
+    slow = fn(text)
+    pd.testing.assert_frame_equal(fast.reset_index(drop=True), slow.reset_index(drop=True), check_dtype=False)

@@ -42,6 +42,10 @@ class Iostat:
     cpu: pd.DataFrame
 
 
+#: Texts longer than this (and ASCII) take the one-pass numba path; shorter ones the line-by-line one.
+FAST_MIN = 20000
+
+
 def parse_iostat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``iostat [-x] [-t] [-k|-m] [-z] [-p]`` text or ``-o JSON``: the device lines.
 
@@ -84,7 +88,7 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     text, stamps = strip_latency_prefix(text)
-    if text.isascii() and len(text) > 20000:
+    if text.isascii() and len(text) > FAST_MIN:
         fast = _fast_iostat(text, name)
         if fast is not None:
             return _finish(name, text, stamps, *fast)
@@ -138,11 +142,13 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
                 headers.append(dev_header)
             state = 2
             continue
-        if report < 0 and not banner:
+        if ln.startswith("Linux ") or (report < 0 and not banner):
             m = _BANNER_RE.match(ln)
             if m and not _TS_RES[1][0].match(ln):
-                banner = {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3), "date": m.group(4),
-                          "ncpu": int(m.group(6)) if m.group(6) else None}
+                # a second banner: another run appended to the same log; its reports carry on counting
+                banner = banner or {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3),
+                                    "date": m.group(4), "ncpu": int(m.group(6)) if m.group(6) else None}
+                opened = False
                 continue
         if any(r.match(ln) for r, _ in _TS_RES):
             report += 1
@@ -229,13 +235,13 @@ def _fast_iostat(text: str, name: str):
     kind[spaced] = 3
     other = np.flatnonzero(nonempty & (kind == 0))
     banner = {}
-    if other.size and other[0] == 0 and fb[0] == ord("L"):
-        m = _BANNER_RE.match(text[starts[0]:ends[0]])
-        if m:
-            banner = {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3), "date": m.group(4),
-                      "ncpu": int(m.group(6)) if m.group(6) else None}
-            kind[0] = 6
-            other = other[1:]
+    for i in other[fb[other] == ord("L")]:
+        m = _BANNER_RE.match(text[starts[i]:ends[i]])
+        if m and text.startswith("Linux ", starts[i]):
+            banner = banner or {"kernel": f"{m.group(1)} {m.group(2)}", "host": m.group(3), "date": m.group(4),
+                                "ncpu": int(m.group(6)) if m.group(6) else None}
+            kind[i] = 6
+    other = other[kind[other] == 0]
     digit = other[(fb[other] >= 48) & (fb[other] <= 57)]
     ts_raw, ts_line = {}, {}
     ts_idx = []
