@@ -60,7 +60,9 @@ P_MAXQ = 49  # columns of QR (requests a cfq queue can hold)
 P_NU = 50  # uniforms per process
 P_NONROT = 51  # blk_queue_nonrot
 P_CYLS = 52  # cylinders
-P_N = 53
+P_WC_COALESCE = 53  # contiguous writes merge into one extent in the write-back cache
+P_MEDIA_OVH = 54  # ns between the end of one media op and the start of the next one's seek
+P_N = 55
 
 # ---------------------------------------------------------------- S: scalar state
 S_NOW = 0
@@ -194,7 +196,13 @@ Q_PROC = 28
 Q_N = 29  # requests in QR (FIFO order)
 Q_SVC_SUM = 30  # ns of device service of this slice (2011 patch)
 Q_SVC_N = 31
-Q_NF = 32
+Q_UNUSED_32 = 32  # (free)
+Q_TTNS_LAST = 33  # ns of the last completion (2011 patch: think time in ns)
+Q_TTNS_SAMPLES = 34
+Q_TTNS_TOTAL = 35
+Q_TTNS_MEAN = 36
+Q_F_FAST = 37  # 2011 patch: the last verdict found the device faster than the queue
+Q_NF = 38
 
 # ---------------------------------------------------------------- service trees (ST)
 ST_COUNT = 0

@@ -20,7 +20,8 @@ Fetched ranges are kept in a small ring of segments per spindle.
 
 Writes.  With the write-back cache on, a write is acknowledged once it is in
 the cache (command overhead plus interface transfer) if there is room;
-contiguous writes coalesce into one extent; an idle spindle writes extents
+contiguous writes coalesce into one extent, up to the size of a cache
+segment (capacity / segments); an idle spindle writes extents
 back (shortest positioning first), reads going first.  Without room the
 write waits until a write-back frees some.  With the cache off a write is a
 media operation like a read.
@@ -32,7 +33,7 @@ stripe unit at least as large as the largest request).
 
 from ._cfq_layout import (
     DS_DONE, DS_MEDIA, DS_WAIT, DS_WCWAIT,
-    P_CMD_OVH, P_HEADS, P_IF_PS_SECT, P_NCQ_MAX_AGE, P_NCQ_REORDER, P_NSPIN, P_RA_SECT,
+    P_CMD_OVH, P_HEADS, P_MEDIA_OVH, P_WC_COALESCE, P_IF_PS_SECT, P_NCQ_MAX_AGE, P_NCQ_REORDER, P_NSPIN, P_RA_SECT,
     P_RA_SEGS, P_SPT, P_STRIPE, P_TROT, P_WC_CAP, P_WC_EXT, P_WC_ON, P_WRITE_SETTLE,
     R_CACHED, R_DONE_T, R_DSTATE, R_MLBA, R_NSECT, R_SECT, R_SPIN, R_T_DEV, R_WRITE,
     S_C_CACHE_HIT, S_C_DESTAGE, S_C_MEDIA_OPS, S_C_WC_FULL, S_DEV_N, S_WC_USED, S_WW_N,
@@ -85,7 +86,7 @@ def media_start(P, SP, SEEK, s, mlba, write, now):
         d = -d
     if d >= SEEK.shape[0]:
         d = SEEK.shape[0] - 1
-    ready = now + SEEK[d]
+    ready = now + P[P_MEDIA_OVH] + SEEK[d]
     if write != 0 and d > 0:
         ready += P[P_WRITE_SETTLE]
     trot = P[P_TROT]
@@ -176,9 +177,10 @@ def wc_accept(P, S, R, WC, rid, now):
     if S[S_WC_USED] + n > P[P_WC_CAP]:
         return False
     free = -1
+    seg = P[P_WC_CAP] // P[P_WC_EXT]  # a dirty extent lives in one cache segment
     for i in range(P[P_WC_EXT]):
         st = WC[i, WC_STATE]
-        if st == 1 and WC[i, WC_E] == lba:
+        if st == 1 and P[P_WC_COALESCE] != 0 and WC[i, WC_E] == lba and WC[i, WC_E] - WC[i, WC_S] + n <= seg:
             WC[i, WC_E] = lba + n
             WC[i, WC_T] = now
             S[S_WC_USED] += n

@@ -57,3 +57,41 @@ def _load_pure(name: str):
 def pure(name: str):
     """The pure-Python copy of kernel module ``name`` (``_sim_kernel``...)."""
     return _load_pure(name)
+
+
+KERNEL_SOURCES = ("_cfq_layout.py", "_disk_kernel.py", "_sched_kernel.py", "_sim_kernel.py", "_jit.py")
+_checked = False
+
+
+def drop_stale_cache() -> None:
+    """Remove Numba cache files of the kernel modules when any of their sources changed.
+
+    Numba's on-disk cache of ``run`` is keyed on ``_sim_kernel.py`` alone, yet
+    ``run`` inlines the functions of its sibling modules: after an edit of
+    ``_disk_kernel.py`` it would load stale machine code.  A hash of all the
+    kernel sources, kept beside the cache, decides.
+    """
+    global _checked
+    if _checked:
+        return
+    _checked = True
+    import hashlib
+
+    h = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        h.update((_HERE / name).read_bytes())
+    digest = h.hexdigest()
+    cache = _HERE / "__pycache__"
+    stamp = cache / "kwb_kernels.sha256"
+    try:
+        if stamp.exists() and stamp.read_text().strip() == digest:
+            return
+        if cache.is_dir():
+            stems = tuple(n[:-3] + "." for n in KERNEL_SOURCES)
+            for f in cache.iterdir():
+                if f.name.startswith(stems) and f.suffix in (".nbi", ".nbc"):
+                    f.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest + "\n")
+    except OSError:  # read-only install: Numba then caches elsewhere or not at all
+        pass

@@ -26,11 +26,12 @@ from ._cfq_layout import (
     P_LATENCY, P_LOG_CAP, P_MARK_DEEP, P_NONROT, P_NPROC, P_PAGE_SECT, P_PREEMPT_IDLE_QUEUE,
     P_PROMOTE_SYNC, P_QUANTUM, P_SCHED, P_SLICE_ASYNC, P_SLICE_ASYNC_RQ, P_SLICE_IDLE,
     P_SLICE_SYNC, P_TARGET_LATENCY, P_TTIME_BIG,
-    Q_ALLOC_SLICE, Q_DISPATCHED, Q_DISPATCH_START, Q_F_DEEP, Q_F_FIFO_EXPIRE,
+    Q_ALLOC_SLICE, Q_DISPATCHED, Q_DISPATCH_START, Q_F_DEEP, Q_F_FAST, Q_F_FIFO_EXPIRE,
     Q_F_IDLE_WINDOW, Q_F_MUST_DISPATCH, Q_F_SLICE_NEW, Q_F_WAIT_BUSY, Q_F_WAIT_REQUEST,
     Q_LAST_REQ_POS, Q_N, Q_NEXT_RQ, Q_ON_RR, Q_PRIO, Q_PROC, Q_QUEUED, Q_RBKEY,
     Q_SEEK_HIST, Q_SEQ, Q_SLICE_DISPATCH, Q_SLICE_END, Q_SLICE_RESID, Q_SLICE_START,
     Q_SVC_N, Q_SVC_SUM, Q_SYNC, Q_TREE, Q_TT_LAST, Q_TT_MEAN, Q_TT_SAMPLES, Q_TT_TOTAL,
+    Q_TTNS_LAST, Q_TTNS_MEAN, Q_TTNS_SAMPLES, Q_TTNS_TOTAL,
     R_FIFO, R_NSECT, R_QUEUE, R_SECT, R_START_J, R_SYNC, R_T_COMPLETE, R_T_DISPATCH,
     R_WRITE,
     S_ACTIVE, S_ACTIVE_CIC, S_BQ_AVG, S_BUSY_QUEUES, S_BUSY_SYNC, S_C_ARM_IDLE,
@@ -809,11 +810,6 @@ def cfq_dispatch_insert(P, S, R, Q, QR, EV, rid):
         S[S_IN_FLIGHT_ASYNC] += 1
     S[S_RQ_IN_DRIVER] += 1
     S[S_LAST_POS] = R[rid, R_SECT] + R[rid, R_NSECT]
-    if P[P_DEEP_PATLASOV] != 0 and q == S[S_ACTIVE] and Q[q, Q_SYNC] != 0:
-        # the 2011 patch as the thread describes it: depth is judged while the
-        # queue is served (requests in flight plus queued), not at enqueue time
-        if Q[q, Q_DISPATCHED] + Q[q, Q_QUEUED] >= 4:
-            set_deep(P, S, Q, EV, q)
 
 
 @kernel
@@ -848,18 +844,55 @@ def cfq_dispatch_requests(P, S, R, Q, QR, ST, EV):
 # ------------------------------------------------------------------ CFQ: new requests
 
 @kernel
-def cfq_update_idle_window(P, S, Q, EV, q):
-    """cfq_update_idle_window(): think time and seekiness decide whether to idle; marks deep."""
-    if Q[q, Q_SYNC] == 0:
-        return
+def idle_window_decision(P, Q, q):
+    """The enable_idle computation of cfq_update_idle_window()."""
     enable = Q[q, Q_F_IDLE_WINDOW]
-    if P[P_MARK_DEEP] != 0 and P[P_DEEP_PATLASOV] == 0 and Q[q, Q_QUEUED] >= 4:
-        set_deep(P, S, Q, EV, q)
     if P[P_SLICE_IDLE] == 0 or (Q[q, Q_F_DEEP] == 0 and cfqq_seeky(Q, q)):
         enable = 0
     elif Q[q, Q_TT_SAMPLES] > SAMPLE_VALID:
         enable = 0 if Q[q, Q_TT_MEAN] > P[P_SLICE_IDLE] else 1
-    set_idle_window(P, S, Q, EV, q, enable)
+    return enable
+
+
+@kernel
+def cfq_update_idle_window(P, S, Q, EV, q):
+    """cfq_update_idle_window(): think time and seekiness decide whether to idle; marks deep."""
+    if Q[q, Q_SYNC] == 0:
+        return
+    if P[P_MARK_DEEP] != 0 and Q[q, Q_QUEUED] >= 4:
+        # with the 2011 patch a queue found faster than its device is not re-marked
+        if P[P_DEEP_PATLASOV] == 0 or Q[q, Q_F_FAST] == 0:
+            set_deep(P, S, Q, EV, q)
+    set_idle_window(P, S, Q, EV, q, idle_window_decision(P, Q, q))
+
+
+@kernel
+def patlasov_2011_verdict(P, S, Q, ST, EV, q):
+    """The 2011 patch as the cover letter describes it ([I]: the diff is not in the thread).
+
+    It replaces 8e1ac6655104's estimate ("all requests delivered before half
+    the slice", which a write-back cache fools) and closes the time gap
+    between marking ``deep`` at enqueue and clearing it later.  Called where
+    the active queue has emptied with nothing in flight, just before
+    cfq_arm_slice_timer(): the device is judged faster than the queue when
+    the mean service time of the queue's requests this slice is below its
+    think time (both in ns).  Then ``deep`` and ``idle_window`` are cleared,
+    the queue moves to the SYNC_NOIDLE tree at once, and the verdict is
+    remembered so that its next batch does not mark it ``deep`` again; a
+    slow verdict lets cfq_update_idle_window() mark it as before.
+    """
+    if Q[q, Q_SVC_N] == 0 or Q[q, Q_TTNS_SAMPLES] <= SAMPLE_VALID:
+        return
+    svc = Q[q, Q_SVC_SUM] // Q[q, Q_SVC_N]
+    if svc < Q[q, Q_TTNS_MEAN]:
+        Q[q, Q_F_FAST] = 1
+        clear_deep(P, S, Q, EV, q)
+        before = cfqq_type(Q, q)
+        set_idle_window(P, S, Q, EV, q, idle_window_decision(P, Q, q))
+        if cfqq_type(Q, q) != before:
+            cfq_resort_rr_list(P, S, Q, ST, q)
+    else:
+        Q[q, Q_F_FAST] = 0
 
 
 @kernel
@@ -918,6 +951,11 @@ def cfq_insert_request(P, S, R, Q, QR, ST, EV, rid):
         Q[q, Q_TT_SAMPLES] = a
         Q[q, Q_TT_TOTAL] = b
         Q[q, Q_TT_MEAN] = c
+        a, b, c = ttime_update(Q[q, Q_TTNS_LAST], Q[q, Q_TTNS_SAMPLES], Q[q, Q_TTNS_TOTAL],
+                               sl * P[P_JIF], S[S_NOW])
+        Q[q, Q_TTNS_SAMPLES] = a
+        Q[q, Q_TTNS_TOTAL] = b
+        Q[q, Q_TTNS_MEAN] = c
         if P[P_TTIME_BIG] != 0:
             t = Q[q, Q_TREE]
             a, b, c = ttime_update(ST[t, ST_TT_LAST], ST[t, ST_TT_SAMPLES], ST[t, ST_TT_TOTAL], sl, j)
@@ -1013,6 +1051,7 @@ def cfq_completed_request(P, S, R, Q, QR, ST, EV, rid):
     log_ev(P, S, EV, EV_COMPLETE, q, rid, 0)
     if R[rid, R_SYNC] != 0:
         Q[q, Q_TT_LAST] = j
+        Q[q, Q_TTNS_LAST] = S[S_NOW]
         t = Q[q, Q_TREE]
         if t < 0:
             t = cfqq_type(Q, q)
@@ -1034,19 +1073,8 @@ def cfq_completed_request(P, S, R, Q, QR, ST, EV, rid):
         if cfq_slice_used(P, S, Q, q):
             cfq_slice_expired(P, S, Q, ST, EV, 1)
         elif R[rid, R_SYNC] != 0 and empty and cfq_close_cooperator(P, S, R, Q, q) < 0:
-            if P[P_DEEP_PATLASOV] != 0 and Q[q, Q_DISPATCHED] == 0 and Q[q, Q_F_DEEP] != 0 \
-                    and Q[q, Q_SVC_N] > 0:
-                # the 2011 patch as the thread describes it: decide at once, before
-                # idling, whether the device serves this queue faster than the queue
-                # can feed it (mean service time below its think time); if so drop
-                # deep and the idle window now, and move the queue to the
-                # SYNC_NOIDLE tree, so there is no window in which preemption is off
-                svc = Q[q, Q_SVC_SUM] // Q[q, Q_SVC_N]
-                think = Q[q, Q_TT_MEAN] * P[P_JIF]
-                if Q[q, Q_TT_SAMPLES] > SAMPLE_VALID and svc < think:
-                    clear_deep(P, S, Q, EV, q)
-                    set_idle_window(P, S, Q, EV, q, 0)
-                    cfq_resort_rr_list(P, S, Q, ST, q)
+            if P[P_DEEP_PATLASOV] != 0 and Q[q, Q_DISPATCHED] == 0:
+                patlasov_2011_verdict(P, S, Q, ST, EV, q)
             cfq_arm_slice_timer(P, S, Q, ST, EV)
 
 

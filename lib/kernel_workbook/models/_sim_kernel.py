@@ -34,8 +34,10 @@ from ._cfq_layout import (
     S_IDLE_TIMER, S_LAST_DELAYED_SYNC, S_NDONE_PROC, S_NEXT_RID, S_NOW,
     SP_BUSY_UNTIL,
 )
-from ._jit import kernel, sibling
+from ._jit import drop_stale_cache, kernel, sibling
 
+if not __name__.endswith("_pure"):
+    drop_stale_cache()
 _dk = sibling(__name__, "_disk_kernel")
 _sk = sibling(__name__, "_sched_kernel")
 dev_submit = _dk.dev_submit
