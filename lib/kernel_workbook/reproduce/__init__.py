@@ -32,6 +32,8 @@ from ..threads import THREADS
 # thread id -> "module:function"; the modules are imported only when asked for,
 # so `kwb tables` never pays for compiling a model.
 REGISTRY: dict[str, str] = {}
+REGISTRY["2014-seqread-fairzone-cfq"] = "kernel_workbook.reproduce.seqread_2014:reproduce"
+REGISTRY["2011-cfq-deep-idle"] = "kernel_workbook.reproduce.deep_idle_2011:reproduce"
 
 CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct", "calibrated"]
 

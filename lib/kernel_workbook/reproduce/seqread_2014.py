@@ -1,0 +1,365 @@
+"""Reproduce "[PATCH 0/4] Improve sequential read throughput" (Mel Gorman, 2014).
+
+The thread has two halves: CFQ's ``target_latency`` raised from 300 to 600
+ms (patch 1/4, :func:`cfq_part`, built on the disk/CFQ model) and the fair
+zone allocation policy (patches 3-4/4, the allocator model of a later
+issue).  The reproduction is the list :data:`PARTS`; each part returns its
+cells and printed blocks, and a part for the allocator is one more line.
+
+What the CFQ part fits, and to what
+-----------------------------------
+Only the baseline column (3.16.0-rc1 vanilla) is used, and of it only
+``Mean SeqRead-MB/sec-1``: the mid-range desktop's media rate is fitted so
+that one reader on the model gets what one reader got on the machine (with
+one reader CFQ's slices do not matter, so this is the disk's rate as
+tiobench sees it, page-allocation costs included).  Everything else comes
+from the data sheet of a 2014 7200 rpm 1 TB desktop disk (``disk.DESKTOP_2014``)
+and the kernel's defaults.  The seek curve is *not* fitted to the vanilla
+N > 1 points: the thread itself shows (fairzone-seqread) that much of
+vanilla's decline with more readers is the page allocator's, which would
+otherwise be booked to the disk.
+
+Then predicted: the cfq600 column (Mean and Min SeqRead, Min RandRead), the
+iostat ``r_await`` rows.  The 3.0 column's difference is the allocator's,
+not CFQ's (the model's 3.0 CFQ is within noise of 3.16's), so its cells are
+printed but not predicted; ``avgqz``, ``await`` and ``w_await`` are set by
+the write phases' writeback, which the model does not simulate.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .. import config
+from ..models.cfq import IOParams, simulate
+from ..models.cfq_params import cfq_for_kernel
+from ..models.disk import DESKTOP_2014, LAPTOP_2014, DiskParams
+from ..tables import compare, published, render
+from ..workloads import tiobench
+from . import Reproduction, _sign
+from ._side_by_side import delta_text, make_cell, samples_frame
+
+THREAD = "2014-seqread-fairzone-cfq"
+
+PARTS = [
+    "kernel_workbook.reproduce.seqread_2014:cfq_part",
+]
+"""The parts of this thread's reproduction, ``module:function``, in print order."""
+
+READERS = (1, 2, 4, 8, 16)
+BASELINE = "3.16.0-rc1 vanilla"
+# The kernels of the cfq600 tables: which CFQ and which target_latency (ms).
+KERNELS = {
+    "3.16.0-rc1 vanilla": ("3.16", 300.0),
+    "3.16.0-rc1 cfq600": ("3.16", 600.0),
+    "3.0.0 vanilla": ("3.0", 300.0),
+}
+# Memory of Mel Gorman's desktop, from the thread: under the fair policy the
+# page cache is spread over the zones by size, and fairzone-spread shows
+# 37% DMA32 (a ~3 GB zone below 4 GB) against 63% Normal: ~8 GB in all.
+DESKTOP_RAM_MB = 8192
+IOSTAT_INTERVAL_S = 1.0  # simulated seconds per iostat sample
+MONITOR_INTERVAL_S = 10.0  # mmtests' monitor interval [R], for weighting phases by their real length
+RANDOM_OPS_REAL = 1000  # tiotest random I/Os per thread [R]
+
+
+@dataclass
+class Part:
+    """What one part of a reproduction contributes."""
+
+    name: str
+    cells: list = field(default_factory=list)
+    text: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Sizes:
+    iterations: int  # seeds per kernel and reader count (mmtests' iterations)
+    mb_total: float  # MB simulated per SeqRead run
+    rand_ops: int  # random reads per thread simulated in RandRead
+    others: bool  # also the laptop / better desktop check
+
+
+def sizes(small: bool | None = None) -> Sizes:
+    """Problem sizes: smaller in ``WORKBOOK_MODE=ci``."""
+    if small is None:
+        small = config.mode().small
+    return Sizes(3, 160.0, 150, True) if small else Sizes(5, 256.0, 400, True)
+
+
+def _seed(kernel_index: int, it: int) -> int:
+    # every kernel is its own boot: independent seeds per kernel and iteration
+    return 1000 * (kernel_index + 1) + it
+
+
+# --------------------------------------------------------------------------- calibration
+
+def _pub_value(table: str, stat: str, row: str, kernel: str) -> float:
+    c = published(THREAD, table)
+    v = c[(c["stat"] == stat) & (c["row"] == row) & (c["kernel"] == kernel)]["value"]
+    return float(v.iloc[0])
+
+
+@lru_cache(maxsize=16)
+def calibrate_media_rate(disk: DiskParams, target_mb_s: float, ram_mb: int, mb_total: float, iterations: int,
+                         version: str = "3.16") -> tuple[float, float]:
+    """Fit ``media_rate_mb_s`` so one tiobench reader gets ``target_mb_s``; returns (rate, model value)."""
+    base = IOParams(scheduler="cfq", cfq=cfq_for_kernel(version), disk=disk)
+    rate = disk.media_rate_mb_s
+    got = float("nan")
+    w = tiobench.seqread(1, ram_mb=ram_mb, mb_total=mb_total)
+    for _ in range(8):
+        p = base.with_(media_rate_mb_s=rate)
+        got = float(np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s
+                             for i in range(iterations)]))
+        if abs(got / target_mb_s - 1) < 2e-4:
+            break
+        rate *= target_mb_s / got
+    return round(rate, 3), got
+
+
+def desktop_params(kernel: str = BASELINE, small: bool | None = None) -> IOParams:
+    """The calibrated mid-range desktop under one of :data:`KERNELS` (for notebooks and other models)."""
+    sz = sizes(small)
+    target = _pub_value("cfq600-seqread", "Mean", "SeqRead-MB/sec-1", BASELINE)
+    rate, _ = calibrate_media_rate(DESKTOP_2014, target, DESKTOP_RAM_MB, sz.mb_total, sz.iterations)
+    version, tl = KERNELS[kernel]
+    return IOParams(scheduler="cfq", cfq=cfq_for_kernel(version, cfq_target_latency=tl),
+                    disk=DESKTOP_2014.with_(media_rate_mb_s=rate))
+
+
+# --------------------------------------------------------------------------- model runs
+
+@dataclass
+class PhaseRuns:
+    """Per kernel: throughput samples per row, and iostat r_await samples weighted by phase length."""
+
+    throughput: dict  # {kernel: {row: [MB/s per iteration]}}
+    r_await: dict  # {kernel: [per-sample r_await, ms]}
+
+
+def _weighted_samples(samples: np.ndarray, real_s: float) -> list[float]:
+    n = max(1, int(round(real_s / MONITOR_INTERVAL_S)))
+    if samples.size == 0:
+        return []
+    return [float(samples[i % samples.size]) for i in range(n)]
+
+
+@lru_cache(maxsize=8)
+def model_runs(small: bool | None = None, kernels: tuple = tuple(KERNELS), ram_mb: int = DESKTOP_RAM_MB) -> PhaseRuns:
+    """SeqRead and RandRead for every kernel, reader count and iteration (cached per process)."""
+    sz = sizes(small)
+    thr: dict = {}
+    rawait: dict = {}
+    for ki, k in enumerate(kernels):
+        p = desktop_params(k, small)
+        thr[k] = {}
+        rawait[k] = []
+        for phase in ("SeqRead", "RandRead"):
+            for n in READERS:
+                row = f"{phase}-MB/sec-{n}"
+                vals = []
+                for it in range(sz.iterations):
+                    if phase == "SeqRead":
+                        w = tiobench.seqread(n, ram_mb=ram_mb, mb_total=sz.mb_total)
+                    else:
+                        w = tiobench.randread(n, ram_mb=ram_mb, ops_per_thread=sz.rand_ops)
+                    r = simulate(p, w, seed=_seed(ki, it) + (500 if phase == "RandRead" else 0), verbose=False)
+                    mbs = r.throughput_mb_s
+                    vals.append(mbs)
+                    io = r.iostat(IOSTAT_INTERVAL_S)
+                    ra = io.loc[io["r/s"] > 0, "r_await"].to_numpy()
+                    if phase == "SeqRead":
+                        real_s = 2 * ram_mb / mbs
+                    else:
+                        real_s = RANDOM_OPS_REAL * n * 4 / 1024 / mbs
+                    rawait[k].extend(_weighted_samples(ra, real_s / sz.iterations))
+                thr[k][row] = vals
+    return PhaseRuns(thr, rawait)
+
+
+def model_table(runs: PhaseRuns, rows: list[str], stats=("Mean",), kernels=None, table="model") -> "pd.DataFrame":
+    """The model's runs through ``compare`` in the thread's layout (era 2014)."""
+    ks = list(kernels or runs.throughput)
+    samples = {k: {r: runs.throughput[k][r] for r in rows} for k in ks}
+    return compare(samples_frame(samples), baseline=ks[0], stats=stats, era="2014", significance=None,
+                   kernels=ks, table=table, title="model")
+
+
+def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600")):
+    samples = {k: {"sda-r_await": runs.r_await[k]} for k in kernels}
+    return compare(samples_frame(samples), baseline=kernels[0], higher_is_better=False, stats=("Mean", "Max"),
+                   era="2014", significance=None, kernels=list(kernels), table="model-iostat", title="model")
+
+
+def _val(t, stat: str, row: str, kernel: str):
+    v = t[(t["stat"] == stat) & (t["row"] == row) & (t["kernel"] == kernel)]["value"]
+    return float(v.iloc[0]) if len(v) else None
+
+
+# --------------------------------------------------------------------------- the CFQ part
+
+def cfq_part(small: bool | None = None) -> Part:
+    """Calibrate on vanilla SeqRead-1, predict cfq600; the 3.0 column and the other machines as checks."""
+    sz = sizes(small)
+    part = Part("cfq")
+    target = _pub_value("cfq600-seqread", "Mean", "SeqRead-MB/sec-1", BASELINE)
+    rate, got = calibrate_media_rate(DESKTOP_2014, target, DESKTOP_RAM_MB, sz.mb_total, sz.iterations)
+    part.text.append(
+        "== CFQ model (disk/CFQ event loop): what was fitted, and to what\n"
+        f"   machine: {DESKTOP_2014.name} (7200 rpm 1 TB SATA disk, data sheet), RAM {DESKTOP_RAM_MB} MB "
+        "(from fairzone-spread), HZ=1000\n"
+        f"   fitted: media_rate_mb_s = {rate:.2f} (data sheet start {DESKTOP_2014.media_rate_mb_s:g}) so that "
+        f"{BASELINE} Mean SeqRead-MB/sec-1 = {got:.2f} (published {target:.2f}); nothing else is fitted\n"
+        f"   runs: {sz.iterations} iterations (seeds) per kernel and thread count, {sz.mb_total:g} MB per SeqRead run, "
+        f"{sz.rand_ops} random reads per thread")
+    runs = model_runs(small)
+
+    # ---- cfq600-seqread (Mean), with the 3.0 column
+    seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
+    mt = model_table(runs, seq_rows, ("Mean",))
+    pub = published(THREAD, "cfq600-seqread")
+    part.text.append("== cfq600-seqread, published\n" + render(pub))
+    part.text.append("== cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)\n" + render(mt))
+    cells = []
+    for r in pub.itertuples():
+        m = _val(mt, r.stat, r.row, r.kernel)
+        pb = _val(pub, r.stat, r.row, BASELINE)
+        mb = _val(mt, r.stat, r.row, BASELINE)
+        if r.kernel == BASELINE:
+            fitted = r.row == "SeqRead-MB/sec-1"
+            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb,
+                                   calibrated=fitted, reference=not fitted))
+        elif r.kernel.startswith("3.0.0"):
+            # the 3.0 difference is the allocator's: shown, not predicted
+            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, None, pb, None))
+        else:
+            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb))
+    part.cells += cells
+    part.text.append(delta_text(cells, "   published and model change against 3.16.0-rc1 vanilla:"))
+    k30 = [(_val(mt, "Mean", row, "3.0.0 vanilla"), _val(mt, "Mean", row, BASELINE)) for row in seq_rows]
+    d30 = ", ".join(f"{100 * (a / b - 1):+.1f}%" for a, b in k30)
+    part.notes.append(f"3.0.0 column not predicted: the model's 3.0 CFQ differs from 3.16's by {d30} "
+                      "(1..16 readers) while 3.0 is 10-20% faster in the thread -- that gap is the page "
+                      "allocator's (fairzone/lessdirty recover most of it), the part of the thread for the "
+                      "allocator model")
+
+    # ---- lessdirty-tiobench: the Min rows of the same runs (cfq600 column)
+    ld = published(THREAD, "lessdirty-tiobench")
+    rows_min = seq_rows + [f"RandRead-MB/sec-{n}" for n in READERS]
+    kk = ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"]
+    mmin = model_table(runs, rows_min, ("Min",), kernels=kk, table="model-min")
+    sub = ld[ld["kernel"].isin(kk) & (ld["stat"] == "Min") & ld["row"].isin(rows_min)].copy()
+    part.text.append("== lessdirty-tiobench (Min rows, vanilla and cfq600), published\n" + render(sub))
+    part.text.append("== lessdirty-tiobench (Min rows), model\n" + render(mmin))
+    cells = []
+    for r in sub.itertuples():
+        if r.kernel == BASELINE:
+            continue
+        cells.append(make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value, _val(mmin, r.stat, r.row, r.kernel),
+                               _val(ld, r.stat, r.row, BASELINE), _val(mmin, r.stat, r.row, BASELINE)))
+    part.cells += cells
+    part.text.append(delta_text(cells, "   published and model change against 3.16.0-rc1 vanilla:"))
+
+    # ---- cfq600-iostat: r_await over the read phases
+    io_pub = published(THREAD, "cfq600-iostat")
+    iot = iostat_table(runs)
+    part.text.append("== cfq600-iostat, published\n" + render(io_pub))
+    part.text.append("== cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples weighted by "
+                     "each phase's real length)\n" + render(iot))
+    cells = []
+    for r in io_pub.itertuples():
+        if r.kernel.startswith("3.0.0"):
+            cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
+                                   _val(io_pub, r.stat, r.row, BASELINE), None))
+            continue
+        speaks = r.row == "sda-r_await"
+        m = _val(iot, r.stat, r.row, r.kernel) if speaks else None
+        mb = _val(iot, r.stat, r.row, BASELINE) if speaks else None
+        cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
+                               _val(io_pub, r.stat, r.row, BASELINE), mb, reference=(r.kernel == BASELINE)))
+    part.cells += cells
+    part.text.append(delta_text([c for c in cells if c["model"] is not None],
+                                "   published and model change against 3.16.0-rc1 vanilla (r_await):"))
+    part.notes.append("cfq600-iostat avgqz, await and w_await not predicted: they are set by the write phases "
+                      "(w_await ~13 s: the writeback queue), which the model does not simulate")
+
+    # ---- out-of-sample check: the laptop and the slightly better desktop
+    if sz.others:
+        part.text.append(_other_machines(sz))
+
+    part.notes.extend(_misses(part.cells))
+    return part
+
+
+def _other_machines(sz: Sizes) -> str:
+    """cfq600-v2r38 against 3.16-rc1 vanilla on the laptop and the better desktop (not in the summary).
+
+    Those tables' baseline column is 3.0, an allocator difference, so their
+    cells stay out of the fidelity summary; here the change is taken
+    against the 3.16.0-rc1 vanilla column, each machine fitted on its own
+    vanilla SeqRead-1 as above.
+    """
+    out = ["== other machines (laptop-tiobench, desktop2-tiobench): cfq600-v2r38 against 3.16.0-rc1 vanilla, "
+           "each machine's media rate fitted to its own vanilla SeqRead-1; not in the fidelity summary (their "
+           "tables' baseline is 3.0)"]
+    lines = []
+    for table, disk, ram in (("laptop-tiobench", LAPTOP_2014, 4096), ("desktop2-tiobench", DESKTOP_2014, 8192)):
+        pub = published(THREAD, table)
+        van, c6 = "3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600-v2r38"
+        target = _val(pub, "Mean", "SeqRead-MB/sec-1", van)
+        rate, _ = calibrate_media_rate(disk, target, ram, sz.mb_total, sz.iterations)
+        p = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=disk.with_(media_rate_mb_s=rate))
+        for n in READERS:
+            w = tiobench.seqread(n, ram_mb=ram, mb_total=sz.mb_total)
+            a = np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s for i in range(sz.iterations)])
+            b = np.mean([simulate(p.with_(cfq_target_latency=600), w, seed=_seed(1, i), verbose=False).throughput_mb_s
+                         for i in range(sz.iterations)])
+            row = f"SeqRead-MB/sec-{n}"
+            pv, pc = _val(pub, "Mean", row, van), _val(pub, "Mean", row, c6)
+            dp, dm = 100 * (pc / pv - 1), 100 * (b / a - 1)
+            lines.append(f"   {table:18s} {row:18s} published {pv:7.2f} -> {pc:7.2f} ({dp:+6.2f}%)   "
+                         f"model {a:7.2f} -> {b:7.2f} ({dm:+6.2f}%)   |err| {abs(dm - dp):5.2f} pts"
+                         f"   sign {'agrees' if _sign(dp) == _sign(dm) else 'DIFFERS'}")
+    return "\n".join(out + lines)
+
+
+def _misses(cells: list[dict]) -> list[str]:
+    pred = [c for c in cells if not c["calibrated"] and c["model_delta_pct"] is not None
+            and c["published_delta_pct"] is not None]
+    notes = []
+    noise = [c for c in pred if _sign(c["published_delta_pct"]) != _sign(c["model_delta_pct"])]
+    if noise:
+        small = [c for c in noise if abs(c["published_delta_pct"]) < 2.0]
+        notes.append(
+            f"sign differs on {len(noise)} of {len(pred)} predicted cells; "
+            f"{len(small)} of them are published changes under 2% (run-to-run noise: the model predicts no "
+            "systematic change there): "
+            + "; ".join(f"{c['stat']} {c['row']} {c['kernel'].split()[-1]} {c['published_delta_pct']:+.2f}% vs "
+                        f"{c['model_delta_pct']:+.2f}%" for c in noise))
+    big = [c for c in pred if abs(c["model_delta_pct"] - c["published_delta_pct"]) > 3.0]
+    if big:
+        notes.append("|model - published| above 3 points: " + "; ".join(
+            f"{c['stat']} {c['row']} {c['kernel'].split()[-1]} {c['published_delta_pct']:+.2f}% vs "
+            f"{c['model_delta_pct']:+.2f}%" for c in big))
+    return notes
+
+
+# --------------------------------------------------------------------------- the thread
+
+def reproduce(small: bool | None = None) -> Reproduction:
+    """Every part of :data:`PARTS`, in order (``kwb reproduce 2014-seqread-fairzone-cfq``)."""
+    rep = Reproduction(THREAD)
+    for target in PARTS:
+        mod, fn = target.split(":")
+        part = getattr(importlib.import_module(mod), fn)(small=small)
+        rep.cells.extend(part.cells)
+        rep.text.extend(part.text)
+        rep.notes.extend(part.notes)
+    rep.text.append("== notes\n" + "\n".join(f" * {n}" for n in rep.notes))
+    return rep
