@@ -62,7 +62,8 @@ P_NONROT = 51  # blk_queue_nonrot
 P_CYLS = 52  # cylinders
 P_WC_COALESCE = 53  # contiguous writes merge into one extent in the write-back cache
 P_MEDIA_OVH = 54  # ns between the end of one media op and the start of the next one's seek
-P_N = 55
+P_AUDIT = 55  # check the invariants after every event (tests)
+P_N = 56
 
 # ---------------------------------------------------------------- S: scalar state
 S_NOW = 0
@@ -120,7 +121,9 @@ S_C_DESTAGE = 51
 S_C_CACHE_HIT = 52
 S_C_MEDIA_OPS = 53
 S_C_WC_FULL = 54
-S_N = 55
+S_AUDIT = 55  # invariant violations seen (P_AUDIT)
+S_AUDIT_CODE = 56  # code of the first one
+S_N = 57
 
 # tree types (enum wl_type_t)
 ASYNC_WORKLOAD = 0

@@ -19,9 +19,12 @@ and never reach the elevator.
 """
 
 from ._cfq_layout import (
-    DS_DONE, EV_COMPLETE, EV_DISPATCH, EV_INSERT,
+    DS_DONE, EV_COMPLETE, EV_DISPATCH, EV_INSERT, P_AUDIT, P_NCQ_DEPTH, P_WC_CAP,
+    Q_DISPATCHED, Q_N, Q_ON_RR, Q_QUEUED, S_AUDIT, S_AUDIT_CODE, S_BUSY_QUEUES, S_BUSY_SYNC,
+    S_IN_FLIGHT_ASYNC, S_IN_FLIGHT_SYNC, S_NR_CFQQ, S_RQ_IN_DRIVER, S_RQ_QUEUED, S_WC_USED, S_WW_N,
+    S_EL_N, S_DL_N_R, S_DL_N_W, ST_COUNT,
     FI_DEPTH, FI_DONE, FI_INFLIGHT, FI_ISSUED, FI_LEN, FI_PC_PPM, FI_POS, FI_RANDOM, FI_REQ,
-    FI_START, FI_SYNC, FI_TOTAL, FI_WRITE,
+    FI_PROC, FI_START, FI_SYNC, FI_TOTAL, FI_WRITE,
     P_NCQ_DEPTH, P_NPROC, P_NREQ, P_NU, P_PAGE_SECT, P_SCHED, P_T_MAX, P_HZ, P_NSPIN,
     PR_BYTES, PR_F0, PR_F1, PR_INFLIGHT, PR_PAGE_NS, PR_PRIO, PR_QUEUE, PR_REQS, PR_RNG,
     PR_SLEEP, PR_SLEEP_JIT, PR_STATE, PR_T, PR_THINK, PR_THINK_JIT, PR_T_END, PR_T_START,
@@ -245,6 +248,55 @@ def init_state(P, S, Q, PR):
 
 
 @kernel
+def violation(S, code):
+    if S[S_AUDIT] == 0:
+        S[S_AUDIT_CODE] = code
+    S[S_AUDIT] += 1
+
+
+@kernel
+def audit(P, S, Q, ST, PR, FI):
+    """The invariants, after an event: counts never negative and consistent with each other."""
+    nq = Q.shape[0]
+    queued = 0
+    dispatched = 0
+    on_rr = 0
+    on_tree = 0
+    for q in range(nq):
+        if Q[q, Q_N] < 0 or Q[q, Q_DISPATCHED] < 0 or Q[q, Q_QUEUED] != Q[q, Q_N]:
+            violation(S, 1)
+        queued += Q[q, Q_QUEUED]
+        dispatched += Q[q, Q_DISPATCHED]
+        if Q[q, Q_ON_RR] != 0:
+            on_rr += 1
+    for t in range(3):
+        if ST[t, ST_COUNT] < 0:
+            violation(S, 2)
+        on_tree += ST[t, ST_COUNT]
+    if P[P_SCHED] == 2:
+        if queued != S[S_RQ_QUEUED]:
+            violation(S, 3)
+        if dispatched != S[S_RQ_IN_DRIVER] or S[S_RQ_IN_DRIVER] != S[S_IN_FLIGHT_SYNC] + S[S_IN_FLIGHT_ASYNC]:
+            violation(S, 4)
+        if S[S_BUSY_QUEUES] != on_rr or S[S_NR_CFQQ] != on_rr or on_tree != on_rr or S[S_BUSY_SYNC] < 0:
+            violation(S, 5)
+    if S[S_EL_N] < 0 or S[S_DL_N_R] < 0 or S[S_DL_N_W] < 0:
+        violation(S, 6)
+    if S[S_DEV_N] < 0 or S[S_DEV_N] > P[P_NCQ_DEPTH] or S[S_WW_N] < 0:
+        violation(S, 7)
+    if S[S_WC_USED] < 0 or S[S_WC_USED] > P[P_WC_CAP]:
+        violation(S, 8)
+    for p in range(PR.shape[0]):
+        infl = 0
+        for f in range(PR[p, PR_F0], PR[p, PR_F1]):
+            if FI[f, FI_INFLIGHT] < 0 or FI[f, FI_INFLIGHT] > FI[f, FI_DEPTH] or FI[f, FI_PROC] != p:
+                violation(S, 9)
+            infl += FI[f, FI_INFLIGHT]
+        if infl != PR[p, PR_INFLIGHT]:
+            violation(S, 10)
+
+
+@kernel
 def run(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U):
     """Run the simulation to the end (every process done) or to ``P[P_T_MAX]``."""
     init_state(P, S, Q, PR)
@@ -265,6 +317,8 @@ def run(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U):
                 idx = p
         if t < 0 or t > P[P_T_MAX]:
             break
+        if t < S[S_NOW]:
+            violation(S, 11)  # time went backward
         S[S_NOW] = t
         if kind == 0:
             spin_op_end(P, S, R, SP, RA, WC, WW, DC, SEEK, idx, t)
@@ -275,6 +329,8 @@ def run(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U):
                 run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
         else:
             proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, idx)
+        if P[P_AUDIT] != 0:
+            audit(P, S, Q, ST, PR, FI)
         if S[S_NDONE_PROC] >= nproc:
             break
     return S[S_NOW]

@@ -58,6 +58,7 @@ _COUNTERS = {
     "dispatched": L.S_C_DISPATCH, "completed": L.S_C_COMPLETE, "idle_ns": L.S_C_IDLE_NS,
     "destage_ops": L.S_C_DESTAGE, "cache_hits": L.S_C_CACHE_HIT, "media_ops": L.S_C_MEDIA_OPS,
     "write_cache_full": L.S_C_WC_FULL, "hw_tag": L.S_HW_TAG, "events": L.S_EVENTS,
+    "audit_violations": L.S_AUDIT, "audit_first_code": L.S_AUDIT_CODE,
 }
 
 
@@ -72,7 +73,7 @@ def _jiffies(ms: float, default_ms: float, hz_expr, HZ: int, minimum: int = 0) -
     return max(j, minimum)
 
 
-def _param_array(p: IOParams, w: IOWorkload, nreq: int, maxq: int, log_cap: int) -> np.ndarray:
+def _param_array(p: IOParams, w: IOWorkload, nreq: int, maxq: int, log_cap: int, audit: bool = False) -> np.ndarray:
     c, d, dl, HZ = p.cfq, p.disk, p.deadline, p.HZ
     P = np.zeros(L.P_N, dtype=np.int64)
     P[L.P_SCHED] = SCHED_ID[p.scheduler]
@@ -131,6 +132,7 @@ def _param_array(p: IOParams, w: IOWorkload, nreq: int, maxq: int, log_cap: int)
     P[L.P_CYLS] = d.cylinders
     P[L.P_WC_COALESCE] = int(bool(d.write_coalesce))
     P[L.P_MEDIA_OVH] = int(round(d.media_overhead_us * 1e3))
+    P[L.P_AUDIT] = int(bool(audit))
     return P
 
 
@@ -174,7 +176,7 @@ def _seek(d: DiskParams) -> np.ndarray:
     return t
 
 
-def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: int = 0) -> Arrays:
+def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: int = 0, audit: bool = False) -> Arrays:
     """Validate, draw the run's random numbers, and lay out the kernel's arrays."""
     params.validate()
     workload.validate()
@@ -190,7 +192,7 @@ def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: 
     nreq = max(1, workload.total_requests)
     maxq = max(sum(s.depth for s in pr.streams) for pr in procs) + 1
     inflight_max = sum(s.depth for pr in procs for s in pr.streams) + 1
-    P = _param_array(params, workload, nreq, maxq, log_events)
+    P = _param_array(params, workload, nreq, maxq, log_events, audit)
     capacity = d.capacity_sectors
     FI = np.zeros((nfile, L.FI_NF), dtype=np.int64)
     PR = np.zeros((nproc, L.PR_NF), dtype=np.int64)
@@ -503,7 +505,7 @@ class Result:
 
 
 def simulate(params: IOParams, workload: IOWorkload, seed: int = 0, log_events: int = 0,
-             verbose: bool = True) -> Result:
+             verbose: bool = True, audit: bool = False) -> Result:
     """Run ``workload`` on the device and elevator of ``params``; deterministic for a seed.
 
     Parameters
@@ -519,12 +521,15 @@ def simulate(params: IOParams, workload: IOWorkload, seed: int = 0, log_events: 
         Keep the first ``log_events`` scheduler events (for timelines).
     verbose : bool
         Say so when the first call compiles the event loop.
+    audit : bool
+        Check the invariants after every event (counts never negative and
+        consistent, time never backward); ``counters["audit_violations"]``.
     """
     if not isinstance(params, IOParams):
         raise WorkbookParameterError("params", type(params).__name__, "an IOParams")
     if not isinstance(workload, IOWorkload):
         raise WorkbookParameterError("workload", type(workload).__name__, "an IOWorkload (see kernel_workbook.workloads)")
-    a = build_arrays(params, workload, seed, log_events)
+    a = build_arrays(params, workload, seed, log_events, audit)
     t0 = time.perf_counter()
     _run_compiled(a, verbose=verbose)
     wall = time.perf_counter() - t0
@@ -532,9 +537,10 @@ def simulate(params: IOParams, workload: IOWorkload, seed: int = 0, log_events: 
                   sim_time_s=float(a.S[L.S_NOW]) / 1e9, wall_s=wall)
 
 
-def simulate_reference(params: IOParams, workload: IOWorkload, seed: int = 0, log_events: int = 0) -> Result:
+def simulate_reference(params: IOParams, workload: IOWorkload, seed: int = 0, log_events: int = 0,
+                       audit: bool = False) -> Result:
     """:func:`simulate` through the pure-Python copy of the loop (slow; small cases only)."""
-    a = build_arrays(params, workload, seed, log_events)
+    a = build_arrays(params, workload, seed, log_events, audit)
     t0 = time.perf_counter()
     _simulate_reference(a)
     return Result(params=params, workload=workload, seed=int(seed), arrays=a,

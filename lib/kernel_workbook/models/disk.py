@@ -51,7 +51,7 @@ class DiskParams:
     media_rate_mb_s: float = 120.0  # MB/s (10^6 B): sustained sequential rate in the region used
     cylinders: int = 200_000  # cylinders across the stroke
     heads: int = 4  # recording surfaces = tracks per cylinder
-    seek_track_ms: float = 1.0  # ms: track-to-track seek (+ settle)
+    seek_track_ms: float = 0.8  # ms: track-to-track seek (+ settle)
     seek_avg_ms: float = 8.5  # ms: average (one-third stroke) read seek, data sheet
     seek_full_ms: float = 18.0  # ms: full-stroke seek
     write_settle_ms: float = 0.3  # ms: extra settle before writing after a seek
@@ -162,7 +162,7 @@ DESKTOP_2014 = DiskParams(
     media_rate_mb_s=150.0,  # calibrated: data sheets give 150-210 MB/s outer zone; refitted to vanilla SeqRead-1
     cylinders=250_000,  # ~1 TB over 4 surfaces at ~1900 sectors/track
     heads=4,  # two platters
-    seek_track_ms=1.0,  # data sheets: 0.8-2 ms read track-to-track
+    seek_track_ms=0.8,  # data sheets: 0.8-2 ms read track-to-track
     seek_avg_ms=8.5,  # Seagate 7200.14: <8.5 ms average read seek
     seek_full_ms=18.0,  # typical full stroke for 3.5" 7200 rpm
     write_settle_ms=0.3,

@@ -1,0 +1,205 @@
+"""The disk/CFQ event loop: the pure-Python reference equals the compiled loop; the invariants hold;
+the mechanisms do what block/cfq-iosched.c does; bad knobs are refused by name."""
+
+import numpy as np
+import pytest
+
+from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook.models import _cfq_layout as L
+from kernel_workbook.models.cfq import IOParams, seqread_throughput, simulate, simulate_reference
+from kernel_workbook.models.cfq_params import CFQParams, cfq_for_kernel
+from kernel_workbook.models.disk import DESKTOP_2014, RAID_LSI1078_2011, SERVER_SATA_2011
+from kernel_workbook.workloads import aio_stress, tiobench
+from kernel_workbook.workloads.blockio import IOWorkload, Process, Stream
+
+DESK = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
+RAID = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
+HDD = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=SERVER_SATA_2011)
+
+SMALL_CASES = {
+    "cfq-seqread-3": (DESK, tiobench.seqread(3, mb_total=6)),
+    "cfq600-seqread-4": (DESK.with_(cfq_target_latency=600), tiobench.seqread(4, mb_total=6)),
+    "deadline-randread": (DESK.with_(scheduler="deadline"), tiobench.randread(3, ops_per_thread=25)),
+    "noop-seqread": (DESK.with_(scheduler="noop"), tiobench.seqread(2, mb_total=4)),
+    "raid-aio-usleep": (RAID, aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25, instances=4)),
+    "raid-aio-patch": (RAID.with_(patlasov_2011=True), aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25,
+                                                                              instances=4)),
+    "hdd-aio-writeback": (HDD, aio_stress.patlasov_2011(file_mb=0.25, instances=3)),
+    "hdd-aio-no-8e1ac665": (HDD.with_(cfq_clear_cfqq_deep_fast_device=False, HZ=250),
+                            aio_stress.patlasov_2011(file_mb=0.25, instances=3)),
+}
+
+
+@pytest.mark.parametrize("case", list(SMALL_CASES))
+def test_reference_equals_compiled(case):
+    p, w = SMALL_CASES[case]
+    a = simulate(p, w, seed=11, log_events=400, audit=True).arrays
+    b = simulate_reference(p, w, seed=11, log_events=400, audit=True).arrays
+    for name in ("S", "R", "Q", "QR", "ST", "EL", "EV", "SP", "RA", "WC", "PR", "FI"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), f"{case}: array {name} differs"
+    assert a.S[L.S_NEXT_RID] > 0 and a.S[L.S_C_COMPLETE if p.scheduler == "cfq" else L.S_EVENTS] > 0
+
+
+INVARIANT_CASES = {
+    "cfq-seqread-8": (DESK, tiobench.seqread(8, mb_total=48)),
+    "cfq-randread-8": (DESK, tiobench.randread(8, ops_per_thread=80)),
+    "deadline-seqread-4": (DESK.with_(scheduler="deadline"), tiobench.seqread(4, mb_total=32)),
+    "raid-aio": (RAID, aio_stress.patlasov_2011(usleep_us=1000, file_mb=1)),
+    "raid-aio-always-clear": (RAID.with_(cfq_clear_cfqq_deep_unconditional=True),
+                              aio_stress.patlasov_2011(usleep_us=1000, file_mb=1)),
+    "hdd-aio-patch": (HDD.with_(patlasov_2011=True), aio_stress.patlasov_2011(file_mb=0.5)),
+    "hdd-aio-noop": (HDD.with_(scheduler="noop"), aio_stress.patlasov_2011(file_mb=0.5)),
+    "hdd-writethrough": (HDD.with_(write_cache=False), aio_stress.patlasov_2011(file_mb=0.25, instances=4)),
+}
+
+
+@pytest.mark.parametrize("case", list(INVARIANT_CASES))
+def test_invariants(case):
+    p, w = INVARIANT_CASES[case]
+    r = simulate(p, w, seed=7, log_events=5000, audit=True)
+    a = r.arrays
+    assert r.finished, "every process finished"
+    # counts never negative and consistent after every event; time never went backward
+    assert r.counters["audit_violations"] == 0, f"invariant {r.counters['audit_first_code']} broken"
+    n = int(a.S[L.S_NEXT_RID])
+    R = a.R[:n]
+    # every request issued is served exactly once
+    assert n == w.total_requests
+    assert set(np.unique(R[:, L.R_STATE])) <= {L.RS_DONE, L.RS_PCHIT}
+    disk = R[R[:, L.R_STATE] == L.RS_DONE]
+    if p.scheduler == "cfq":
+        assert r.counters["dispatched"] == r.counters["completed"] == len(disk)
+    assert a.S[L.S_DEV_N] == 0 and a.S[L.S_WW_N] == 0
+    # bytes served equal bytes requested
+    assert a.PR[:, L.PR_BYTES].sum() == R[:, L.R_NSECT].sum() * 512 == w.total_bytes
+    # a request's times never go backward
+    ti, tn, td, tc = (disk[:, c] for c in (L.R_T_ISSUE, L.R_T_INSERT, L.R_T_DISPATCH, L.R_T_COMPLETE))
+    assert (ti <= tn).all() and (tn <= td).all() and (td <= tc).all()
+    ev = r.events
+    assert (np.diff(ev["t_ms"].to_numpy()) >= 0).all()
+    # queues end empty
+    assert (a.Q[:, L.Q_N] == 0).all() and (a.Q[:, L.Q_DISPATCHED] == 0).all()
+
+
+def test_same_seed_same_run_other_seed_other_run():
+    w = tiobench.seqread(4, mb_total=24)
+    a, b, c = (simulate(DESK, w, seed=s) for s in (5, 5, 6))
+    assert np.array_equal(a.arrays.R, b.arrays.R) and a.throughput_mb_s == b.throughput_mb_s
+    assert not np.array_equal(a.arrays.R, c.arrays.R)
+
+
+def _slices(r):
+    ev = r.events
+    return ev.loc[ev["event"] == "set_slice", "a"].to_numpy()
+
+
+@pytest.mark.parametrize("readers,target,expected", [(8, 300, 37), (16, 300, 18), (16, 600, 37), (2, 300, 100)])
+def test_low_latency_slices_follow_cfq_scaled_cfqq_slice(readers, target, expected):
+    """slice = max(slice_sync * target / (slice_sync * avg_queues), 2 * slice_idle) once the
+    average number of busy queues has caught up (cfq_scaled_cfqq_slice)."""
+    r = simulate(DESK.with_(cfq_target_latency=target), tiobench.seqread(readers, mb_total=max(40 * readers, 480)),
+                 seed=1, log_events=50000)
+    s = _slices(r)
+    assert len(s) > 3 * readers
+    steady = s[readers:-readers]  # after the average caught up, before readers start finishing
+    assert np.median(steady) == expected
+    assert steady.min() >= 16  # the 2 * slice_idle floor
+
+
+def test_low_latency_off_keeps_the_full_slice():
+    r = simulate(DESK.with_(cfq_latency=False), tiobench.seqread(16, mb_total=64), seed=1, log_events=20000)
+    assert set(_slices(r)) == {100}
+
+
+def test_longer_target_latency_helps_many_readers_not_one():
+    w16, w1 = tiobench.seqread(16, mb_total=96), tiobench.seqread(1, mb_total=48)
+    t300 = simulate(DESK, w16, seed=2).throughput_mb_s
+    t600 = simulate(DESK.with_(cfq_target_latency=600), w16, seed=2).throughput_mb_s
+    assert t600 > 1.04 * t300
+    assert simulate(DESK, w1, seed=2).throughput_mb_s == simulate(
+        DESK.with_(cfq_target_latency=600), w1, seed=2).throughput_mb_s
+
+
+def test_slice_idle_zero_idles_only_for_the_group_and_deep_marking_follows_its_flag():
+    w = aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.5)
+    ev = simulate(RAID.with_(cfq_slice_idle=0), w, seed=1, log_events=200000).events
+    arm = ev[ev["event"] == "arm_idle"]
+    # cfq_arm_slice_timer(): with slice_idle=0 only group_idle remains (b == 1), for a queue alone in its group
+    assert len(arm) and (arm["b"] == 1).all() and (arm["a"] == 8).all()
+    assert simulate(RAID.with_(cfq_slice_idle=0, cfq_group_idle=0), w, seed=1).counters["arm_idle"] == 0
+    assert simulate(RAID, w, seed=1).counters["mark_deep"] > 0
+    assert simulate(RAID.with_(cfq_mark_cfqq_deep=False), w, seed=1).counters["mark_deep"] == 0
+
+
+def test_8e1ac6655104_clears_deep_in_select_queue():
+    w = aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.5)
+    on = simulate(RAID, w, seed=1, log_events=200000)
+    off = simulate(RAID.with_(cfq_clear_cfqq_deep_fast_device=False), w, seed=1, log_events=200000)
+    # without it, deep is cleared only when an idle window fails (cfq_idle_slice_timer)
+    assert on.counters["clear_deep"] > 10 * max(1, off.counters["clear_deep"])
+    assert off.counters["clear_deep"] <= off.counters["idle_timer_fired"]
+
+
+def test_noop_and_deadline_ignore_cfq_knobs():
+    w = tiobench.seqread(4, mb_total=16)
+    for s in ("noop", "deadline"):
+        a = simulate(DESK.with_(scheduler=s), w, seed=3)
+        b = simulate(DESK.with_(scheduler=s, cfq_target_latency=900, cfq_slice_idle=0), w, seed=3)
+        assert np.array_equal(a.arrays.R, b.arrays.R)
+        assert a.counters["set_active"] == 0
+
+
+def test_result_frames_are_named_as_the_tools_name_them():
+    r = simulate(DESK, tiobench.seqread(2, mb_total=16), seed=1, log_events=100)
+    io = r.iostat(0.1)
+    for c in ("r/s", "rkB/s", "avgqu-sz", "await", "r_await", "w_await", "%util"):
+        assert c in io.columns
+    assert io.attrs["version"] == "sysstat 9-11"
+    assert ((io["%util"] >= 0) & (io["%util"] <= 100)).all()
+    # Little's law per interval: avgqu-sz = arrival rate x await (within a sample's edges)
+    assert io["rkB/s"].sum() * 0.1 == pytest.approx(r.requests["sectors"].sum() / 2, rel=1e-9)
+    t = r.threads
+    assert list(t.columns) == ["thread", "name", "requests", "MB", "start_s", "end_s", "elapsed_s", "MB/s"]
+    lat = r.await_percentiles()
+    assert list(lat["op"]) == ["read", "write"] and lat.loc[0, "p50"] <= lat.loc[0, "p99"]
+    assert "target_latency=300" in r.caption()
+
+
+@pytest.mark.parametrize("kw,name", [
+    ({"cfq_slice_idle": -1.0}, "cfq_slice_idle"), ({"cfq_target_latency": 0}, "cfq_target_latency"),
+    ({"cfq_quantum": 0}, "cfq_quantum"), ({"scheduler": "bfq"}, "scheduler"), ({"HZ": 123}, "HZ"),
+    ({"spindles": 0}, "spindles"), ({"seek_track_ms": -1.0}, "seek_track_ms"), ({"nonsense": 1}, "nonsense"),
+])
+def test_bad_knobs_are_refused_by_name(kw, name):
+    with pytest.raises(WorkbookParameterError) as e:
+        DESK.with_(**kw)
+    assert e.value.name == name
+
+
+def test_bad_workloads_and_seeds_are_refused_by_name():
+    with pytest.raises(WorkbookParameterError, match="think_us"):
+        simulate(DESK, IOWorkload("w", "x", (Process("p", (Stream(0, 1000, 4, total_requests=1),), think_us=-1),)))
+    with pytest.raises(WorkbookParameterError, match="seed"):
+        simulate(DESK, tiobench.seqread(1, mb_total=4), seed=-1)
+    with pytest.raises(WorkbookParameterError, match="threads"):
+        tiobench.seqread(0)
+    with pytest.raises(WorkbookParameterError, match="usleep_us"):
+        aio_stress.patlasov_2011(usleep_us=-5)
+    far = IOWorkload("w", "x", (Process("p", (Stream(DESKTOP_2014.capacity_sectors, 1000, 4, total_requests=1),)),))
+    with pytest.raises(WorkbookParameterError, match="inside the disk"):
+        simulate(DESK, far)
+
+
+def test_kernel_presets():
+    assert cfq_for_kernel("3.1").cfq_io_thinktime_big is False
+    assert cfq_for_kernel("3.16") == CFQParams()
+    with pytest.raises(WorkbookParameterError, match="version"):
+        cfq_for_kernel("4.0")
+
+
+def test_seqread_throughput_is_the_hook_for_the_allocator_model():
+    fast = seqread_throughput(DESK, 2, cpu_cost_per_page=0.0, mb_total=32)
+    slow = seqread_throughput(DESK, 2, cpu_cost_per_page=8.0, mb_total=32)
+    assert 0 < slow < fast
+    with pytest.raises(WorkbookParameterError, match="cpu_cost_per_page"):
+        seqread_throughput(DESK, 2, cpu_cost_per_page=-1.0)
