@@ -103,7 +103,7 @@ def test_cli_parse_bad_file_reports_file_and_line(tmp_path, capsys):
     assert "bad.txt:3" in err and "expected" in err
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FIX.iterdir() if not p.name.endswith(".md")))
+@pytest.mark.parametrize("name", sorted(p.name for p in FIX.iterdir() if p.is_file() and not p.name.endswith(".md")))
 def test_every_fixture_is_sniffed(name):
     df = load(FIX / name)
     assert df.attrs["source"].endswith(name) and df.attrs["format"] in KINDS + ("vmstat-d", "vmstat-s") or \

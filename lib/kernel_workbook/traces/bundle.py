@@ -223,9 +223,14 @@ def _perfstat_samples(df):
 
 
 def _fio_samples(df):
+    """One sample per fio run: bandwidth and IOPS summed over the jobs (as tiobench reports its threads),
+    the mean completion latency averaged over them."""
     recs = []
-    for (direction), g in df.groupby("direction", sort=False):
-        recs.append(_melt(g, ["bw", "iops", "lat_ns.mean"], f"fio {direction} ", [True, True, False]))
+    for direction, g in df.groupby("direction", sort=False):
+        agg = {"bw": g["bw"].sum() if "bw" in g else np.nan, "iops": g["iops"].sum() if "iops" in g else np.nan,
+               "lat_ns.mean": g["lat_ns.mean"].mean() if "lat_ns.mean" in g else np.nan}
+        recs.append(_melt(pd.DataFrame([agg]), ["bw", "iops", "lat_ns.mean"], f"fio {direction} ",
+                          [True, True, False]))
     return pd.concat(recs, ignore_index=True) if recs else pd.DataFrame(columns=["row", "value",
                                                                                   "higher_is_better"])
 
