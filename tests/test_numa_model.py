@@ -18,7 +18,7 @@ def small_numa01(**kw):
 
 
 def small_xfs(machine="dave-vm-fake4-16", **kw):
-    return xfs_repair(machine, unit_pages=2048, seconds=20, accesses_per_s=800, **kw)
+    return xfs_repair(machine, unit_pages=2048, seconds=20, accesses_per_s=800, sys_us_per_access=40.0, **kw)
 
 
 SMALL_CASES = [
@@ -45,7 +45,7 @@ def make(name):
 def test_reference_equals_jitted(wl, kernel):
     w = make(wl)
     # a tight rate limit and some failures so those paths run too
-    p = kernel_params(kernel, ratelimit_pages=8192, migrate_pages_fail_prob=0.05)
+    p = kernel_params(kernel, ratelimit_pages=8192, migrate_pages_fail_prob=0.05, cost_sched_tick_us=3.0)
     a = simulate(p, w, seed=11, verbose=False, log_migrations=200)
     b = simulate(p, w, seed=11, engine="reference", log_migrations=200)
     assert a.counters == b.counters
@@ -144,18 +144,21 @@ def test_one_node_autonumabench_too():
 
 # ---------------------------------------------------------------- the kernel's arithmetic
 def _sim(rss_pages=0, **params):
-    """A reference Sim with one task and one mm, for testing single functions."""
+    """A reference Sim with one mm, for testing single kernel functions."""
+    from kernel_workbook.models import _numa_layout as L
     from kernel_workbook.models.numa import _constants, _initial_state
 
     p = replace(NumaParams(), **params)
     w = small_xfs("mel-4socket-48")
     m = MACHINES["mel-4socket-48"]
     ki, kf = _constants(p, w, m, 1, 0)
-    ti, tf, fa, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb, units = _initial_state(p, w, m)
-    mi[0, 3] = rss_pages
-    st = dict(ti=ti, tf=tf, t_fmem=fa[0], t_fcpu=fa[1], t_bmem=fa[2], t_bcpu=fa[3], gi=gi, g_faults=g_faults,
-              g_fcpu=g_fcpu, g_active=g_active, ni=ni, mi=mi, cnt=cnt, sysb=sysb, mlog=np.zeros((0, 5), np.int64),
-              mlog_idx=np.zeros(1, np.int64), **units)
+    s = _initial_state(p, w, m)
+    s.mi[0, L.MI_RSS] = rss_pages
+    st = dict(ti=s.ti, tf=s.tf, t_fmem=s.tfa[0], t_fcpu=s.tfa[1], t_bmem=s.tfa[2], t_bcpu=s.tfa[3], gi=s.gi,
+              g_faults=s.gfa[0], g_fcpu=s.gfa[1], g_active=s.gi[:, L.GI_ACTIVE:], ni=s.ni, mi=s.mi, cnt=s.ctr,
+              sysb=s.sysb, mlog=np.zeros((0, 5), np.int64), mlog_idx=np.zeros(1, np.int64),
+              **{k: s.ua[i] for i, k in enumerate(["u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
+                                                   "u_last_pid", "u_touch_tid", "u_touch_tick", "u_other_tick"])})
     wd = dict(task_mm=w.task_mm, task_phase0=w.task_phase0, task_nphases=w.task_nphases, phase_kind=w.phase_kind,
               phase_start=w.phase_start, phase_end=w.phase_end, phase_reps=w.phase_reps,
               phase_shared=w.phase_shared_frac, phase_write=w.phase_write_frac, mm_start=w.mm_start,

@@ -44,11 +44,34 @@ TF_FINISH = 6  # wall us when the thread finished (0 = not yet)
 TF_IO = 7  # I/O wait us left after the current access
 TF_N = 8
 
-# ---- per numa group, int64 [G, GI_N] (group ids are task ids of their creator) ----
+# ---- per numa group, int64 [G, GI_N + nodes] (group ids are task ids of their creator) ----
 GI_NR_TASKS = 0  # grp->nr_tasks
 GI_TOTAL_FAULTS = 1  # grp->total_faults
 GI_ALIVE = 2  # refcount > 0
 GI_N = 3
+GI_ACTIVE = GI_N  # gi[g, GI_ACTIVE + nid]: grp->active_nodes
+
+# ---- fault statistics: tfa int64 [4, T, nodes, 2] (task), gfa int64 [2, G, nodes, 2] (group) ----
+FA_MEM = 0  # p->numa_faults_memory / grp->faults
+FA_CPU = 1  # p->numa_faults_cpu / grp->faults_cpu
+FA_BUFMEM = 2  # p->numa_faults_buffer_memory
+FA_BUFCPU = 3  # p->numa_faults_buffer_cpu
+
+# ---- cached weights, wts int64 [2, T, nodes]: task_weight() and group_weight() (per group id) ----
+W_TASK = 0
+W_GROUP = 1
+
+# ---- per unit, ua int64 [U_N, units] ----
+U_NODE = 0  # page_to_nid() (-1: not yet touched)
+U_MARKED = 1  # pte is PROT_NONE / _PAGE_NUMA
+U_WRITE = 2  # pte_write()
+U_DIRTY = 3  # pte_dirty()
+U_LAST_NID = 4  # page_cpupid_last(): node (-1 unset)
+U_LAST_PID = 5  # page_cpupid_last(): task (-1 unset)
+U_TOUCH_TID = 6  # last task that touched it
+U_TOUCH_TICK = 7  # tick of that touch
+U_OTHER_TICK = 8  # last tick another task touched it (THP page_count check)
+U_N = 9
 
 # ---- per node, int64 [N, NI_N] ----
 NI_FREE = 0  # free pages (base pages)
@@ -58,6 +81,7 @@ NI_NR_RUNNING = 3  # tasks running on the node
 NI_WIN_MIGRATED = 4  # pages migrated to the node in the current rate-limit window
 NI_WIN_MIGRATED_MAX = 5  # max of the above over all windows
 NI_N = 6
+NI_TASKS = NI_N  # ni[n, NI_TASKS] = count, then the ids of the tasks running on n, ascending
 
 # ---- per mm, int64 [M, MI_N] ----
 MI_NEXT_SCAN = 0  # mm->numa_next_scan, ms
@@ -98,6 +122,12 @@ C_PERIOD_OUT_OF_RANGE = 25  # period set outside [task_scan_min, task_scan_max] 
 C_WANDERS = 26  # scheduler moved a thread to another node (not NUMA balancing)
 C_POOL_OVERFLOW = 27  # a pre-drawn random pool ran out (a bug in the wrapper's bound; must stay 0)
 C_N = 28
+# the counter array also carries the kernel's cursors and scratch after the counters
+X_EV_IDX = C_N  # next migration draw in the chunk's pool
+X_LOG_IDX = C_N + 1  # next row of the migration log
+X_BEST = C_N + 2  # 3 entries: task_numa_migrate()'s best_imp, best_task, best_node
+X_EPOCH = C_N + 5  # bumped whenever something task_numa_migrate() reads changes
+X_MEMO = C_N + 6  # 3 per task: epoch, preferred node and outcome of its last failed search
 
 COUNTER_NAMES = [
     "numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
@@ -116,8 +146,9 @@ SB_SCAN = 1  # PTE scanning (change_prot_numa)
 SB_MIGRATE = 2  # copying pages (migrate_pages)
 SB_IPI = 3  # waiting for TLB-flush IPIs (native_flush_tlb_others)
 SB_WP = 4  # write-protect faults after PROT_NONE hinting faults
-SB_N = 5
-SYS_NAMES = ["sys_fault_s", "sys_scan_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s"]
+SB_OTHER = 5  # not NUMA balancing: scheduler ticks, the workload's own system calls
+SB_N = 6
+SYS_NAMES = ["sys_fault_s", "sys_scan_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s", "sys_other_s"]
 
 # ---- constants passed to the kernel, int64 [KI_N] ----
 KI_NODES = 0
@@ -159,7 +190,9 @@ KF_SWEEP_US = 10  # CPU us of a local sweep of one unit by a thread alone on its
 KF_REMOTE_COST = 11
 KF_IO_US = 12
 KF_WANDER_P = 13  # probability per tick that a thread wakes on another node
-KF_N = 14
+KF_COST_TICK = 14  # system us per ms of CPU a thread runs (scheduler_tick and accounting, not NUMA)
+KF_SYS_PER_ACCESS = 15  # system us per access (the workload's own system calls, e.g. direct I/O)
+KF_N = 16
 
 # migration log columns, int64 [LOG_CAP, LG_N]
 LG_MS = 0

@@ -776,6 +776,8 @@ class Sim:
         kf = self.kf
         pg = self.pages[unit]
         self.cnt[L.C_ACCESSES] += 1
+        if kf[L.KF_SYS_PER_ACCESS] > 0.0:
+            self.charge(p, kf[L.KF_SYS_PER_ACCESS], L.SB_OTHER)
         if pg.touch_tid != p.tid:
             pg.other_tick = pg.touch_tick
             pg.touch_tid = p.tid
@@ -832,11 +834,13 @@ class Sim:
                 nr = self.nodes[p.node].nr_running
                 share = 1.0 if nr <= self.cpus else self.cpus / nr
                 wall = tick_us
+                cpu_used = 0.0
                 while wall > 1e-6 and not p.done:
                     if p.debt > 0.0:
                         use = min(p.debt, wall * share)
                         p.debt -= use
                         p.sum_exec_runtime += use
+                        cpu_used += use
                         wall -= use / share
                         continue
                     if p.io > 0.0:
@@ -859,13 +863,16 @@ class Sim:
                     p.frac -= use
                     p.user += use
                     p.sum_exec_runtime += use
+                    cpu_used += use
                     wall -= use / share
                     if p.frac <= 0.0:
                         p.cur_unit = -1
                         p.io = kf[L.KF_IO_US]
+                if kf[L.KF_COST_TICK] > 0.0:
+                    self.charge(p, kf[L.KF_COST_TICK] * cpu_used / 1000.0, L.SB_OTHER)
             if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp["idx"][0] < smp["cnt"].shape[0]:
                 i = smp["idx"][0]
-                smp["cnt"][i, :] = self.cnt
+                smp["cnt"][i, :] = self.cnt[:L.C_N]
                 for p in self.tasks:
                     smp["period"][i, p.tid] = p.numa_scan_period
                     smp["node"][i, p.tid] = p.node
@@ -879,22 +886,26 @@ class Sim:
 
 def simulate_chunk(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, phase_start, phase_end, phase_reps,
                    phase_shared, phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end,
-                   ti, tf, t_fmem, t_fcpu, t_bmem, t_bcpu, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb,
-                   u_node, u_marked, u_write, u_dirty, u_last_nid, u_last_pid, u_touch_tid, u_touch_tick,
-                   u_other_tick, step0, nsteps, rot, acc_u, ev_u, ev_idx, wander_u,
-                   smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog, mlog_idx):
-    """Same signature and effect as :func:`._numa_kernel._simulate_kernel`, in plain Python."""
+                   ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua, step0, nsteps, rot, acc_u, ev_u, wander_u,
+                   smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog):
+    """Same signature and effect as :func:`._numa_kernel._simulate_kernel`, in plain Python.
+
+    ``wts`` (weight caches) and the node task lists in ``ni`` belong to the jitted kernel; the
+    reference computes weights and finds the tasks of a node directly.
+    """
     w = dict(task_mm=task_mm, task_phase0=task_phase0, task_nphases=task_nphases, phase_kind=phase_kind,
              phase_start=phase_start, phase_end=phase_end, phase_reps=phase_reps, phase_shared=phase_shared,
              phase_write=phase_write, mm_start=mm_start, mm_end=mm_end, mm_sh_start=mm_sh_start, mm_sh_end=mm_sh_end)
-    st = dict(ti=ti, tf=tf, t_fmem=t_fmem, t_fcpu=t_fcpu, t_bmem=t_bmem, t_bcpu=t_bcpu, gi=gi, g_faults=g_faults,
-              g_fcpu=g_fcpu, g_active=g_active, ni=ni, mi=mi, cnt=cnt, sysb=sysb, u_node=u_node, u_marked=u_marked,
-              u_write=u_write, u_dirty=u_dirty, u_last_nid=u_last_nid, u_last_pid=u_last_pid,
-              u_touch_tid=u_touch_tid, u_touch_tick=u_touch_tick, u_other_tick=u_other_tick, mlog=mlog,
-              mlog_idx=mlog_idx)
-    sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ev_idx[0]), wander_u))
+    st = dict(ti=ti, tf=tf, t_fmem=tfa[L.FA_MEM], t_fcpu=tfa[L.FA_CPU], t_bmem=tfa[L.FA_BUFMEM],
+              t_bcpu=tfa[L.FA_BUFCPU], gi=gi, g_faults=gfa[L.FA_MEM], g_fcpu=gfa[L.FA_CPU],
+              g_active=gi[:, L.GI_ACTIVE:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[L.U_NODE],
+              u_marked=ua[L.U_MARKED], u_write=ua[L.U_WRITE], u_dirty=ua[L.U_DIRTY], u_last_nid=ua[L.U_LAST_NID],
+              u_last_pid=ua[L.U_LAST_PID], u_touch_tid=ua[L.U_TOUCH_TID], u_touch_tick=ua[L.U_TOUCH_TICK],
+              u_other_tick=ua[L.U_OTHER_TICK], mlog=mlog, mlog_idx=ctr[L.X_LOG_IDX:L.X_LOG_IDX + 1])
+    sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[L.X_EV_IDX]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)
     sim.store()
-    ev_idx[0] = sim.ev_idx
+    ctr[L.X_EV_IDX] = sim.ev_idx
+    ctr[L.X_LOG_IDX] = sim.mlog_idx
     return ran

@@ -191,10 +191,29 @@ def _constants(p: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int, lo
     kf[L.KF_REMOTE_COST] = m.remote_access_cost
     kf[L.KF_IO_US] = w.io_us_per_access
     kf[L.KF_WANDER_P] = -math.expm1(-w.wander_per_s * p.tick_ms / 1000.0)
+    kf[L.KF_COST_TICK] = p.cost_sched_tick_us
+    kf[L.KF_SYS_PER_ACCESS] = w.sys_us_per_access
     return ki, kf
 
 
-def _initial_state(p: NumaParams, w: NumaWorkload, m: Machine):
+@dataclass
+class _State:
+    """The kernel's packed state (see :mod:`._numa_layout`)."""
+
+    ti: np.ndarray
+    tf: np.ndarray
+    tfa: np.ndarray
+    gi: np.ndarray
+    gfa: np.ndarray
+    wts: np.ndarray
+    ni: np.ndarray
+    mi: np.ndarray
+    ctr: np.ndarray
+    sysb: np.ndarray
+    ua: np.ndarray
+
+
+def _initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> _State:
     T, U, M, N = w.nr_tasks, w.nr_units, w.nr_mm, m.nr_nodes
     ti = np.zeros((T, L.TI_N), np.int64)
     ti[:, L.TI_MM] = w.task_mm
@@ -205,27 +224,32 @@ def _initial_state(p: NumaParams, w: NumaWorkload, m: Machine):
     ti[:, L.TI_PHASE] = w.task_phase0
     ti[:, L.TI_CUR_UNIT] = -1
     tf = np.zeros((T, L.TF_N), np.float64)
-    fa = [np.zeros((T, N, 2), np.int64) for _ in range(4)]
-    gi = np.zeros((T, L.GI_N), np.int64)
-    g_faults = np.zeros((T, N, 2), np.int64)
-    g_fcpu = np.zeros((T, N, 2), np.int64)
-    g_active = np.zeros((T, N), np.int64)
-    ni = np.zeros((N, L.NI_N), np.int64)
+    tfa = np.zeros((4, T, N, 2), np.int64)
+    gi = np.zeros((T, L.GI_N + N), np.int64)
+    gfa = np.zeros((2, T, N, 2), np.int64)
+    wts = np.zeros((2, T, N), np.int64)
+    ni = np.zeros((N, L.NI_N + T + 2), np.int64)
     node_pages = m.node_mem_mb * 256
     ni[:, L.NI_FREE] = node_pages - int(round(w.prefill_mb * 256))
     ni[:, L.NI_NR_RUNNING] = np.bincount(w.task_node0, minlength=N)
+    for t in range(T):  # the tasks on each node, in task order
+        n = int(w.task_node0[t])
+        ni[n, L.NI_TASKS] += 1
+        ni[n, L.NI_TASKS + ni[n, L.NI_TASKS]] = t
     mi = np.zeros((M, L.MI_N), np.int64)
     mi[:, L.MI_NEXT_SCAN] = p.numa_balancing_scan_delay_ms
     mi[:, L.MI_LIVE] = np.bincount(w.task_mm, minlength=M)
-    cnt = np.zeros(L.C_N, np.int64)
+    ctr = np.zeros(L.X_MEMO + 3 * T, np.int64)
+    ctr[L.X_MEMO:] = -1
     sysb = np.zeros(L.SB_N, np.float64)
-    units = dict(
-        u_node=np.full(U, -1, np.int64), u_marked=np.zeros(U, np.int64), u_write=np.zeros(U, np.int64),
-        u_dirty=np.zeros(U, np.int64), u_last_nid=np.full(U, -1, np.int64), u_last_pid=np.full(U, -1, np.int64),
-        u_touch_tid=np.full(U, -1, np.int64), u_touch_tick=np.full(U, -10, np.int64),
-        u_other_tick=np.full(U, -10, np.int64),
-    )
-    return ti, tf, fa, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb, units
+    ua = np.zeros((L.U_N, U), np.int64)
+    ua[L.U_NODE] = -1
+    ua[L.U_LAST_NID] = -1
+    ua[L.U_LAST_PID] = -1
+    ua[L.U_TOUCH_TID] = -1
+    ua[L.U_TOUCH_TICK] = -10
+    ua[L.U_OTHER_TICK] = -10
+    return _State(ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua)
 
 
 def _pool_bounds(p: NumaParams, w: NumaWorkload, m: Machine, kf, nsteps: int) -> tuple[int, int]:
@@ -290,12 +314,10 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
     chunk_steps = max(sample_steps, int(round(chunk_s * 1000 / params.tick_ms)) // sample_steps * sample_steps)
     max_steps = int(math.ceil(workload.max_seconds * 1000 / params.tick_ms))
     ki, kf = _constants(params, workload, m, sample_steps, log_migrations)
-    ti, tf, fa, gi, g_faults, g_fcpu, g_active, ni, mi, cnt, sysb, units = _initial_state(params, workload, m)
-    t_fmem, t_fcpu, t_bmem, t_bcpu = fa
+    st = _initial_state(params, workload, m)
     T, N = workload.nr_tasks, m.nr_nodes
     rng = np.random.default_rng(seed)
     mlog = np.zeros((log_migrations, L.LG_N), np.int64)
-    mlog_idx = np.zeros(1, np.int64)
     wander = kf[L.KF_WANDER_P] > 0 and N > 1
 
     if engine == "jit":
@@ -318,8 +340,8 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
         ev_u = rng.random(pool)
         acc_u = rng.random((T, acc, 2)) if (workload.phase_kind == RANDOM).any() else np.zeros((T, 1, 2))
         wander_u = rng.random((nsteps, T, 2)) if wander else np.zeros((1, 1, 2))
-        ti[:, L.TI_RIDX] = 0
-        ev_idx = np.zeros(1, np.int64)
+        st.ti[:, L.TI_RIDX] = 0
+        st.ctr[L.X_EV_IDX] = 0
         nsmp = nsteps // sample_steps + 1
         smp_cnt = np.zeros((nsmp, L.C_N), np.int64)
         smp_period = np.zeros((nsmp, T), np.int64)
@@ -330,11 +352,9 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
         ran = step_fn(ki, kf, workload.task_mm, workload.task_phase0, workload.task_nphases, workload.phase_kind,
                       workload.phase_start, workload.phase_end, workload.phase_reps, workload.phase_shared_frac,
                       workload.phase_write_frac, workload.mm_start, workload.mm_end, workload.mm_shared_start,
-                      workload.mm_shared_end, ti, tf, t_fmem, t_fcpu, t_bmem, t_bcpu, gi, g_faults, g_fcpu, g_active,
-                      ni, mi, cnt, sysb, units["u_node"], units["u_marked"], units["u_write"], units["u_dirty"],
-                      units["u_last_nid"], units["u_last_pid"], units["u_touch_tid"], units["u_touch_tick"],
-                      units["u_other_tick"], np.int64(step), np.int64(nsteps), rot, acc_u, ev_u, ev_idx, wander_u,
-                      smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog, mlog_idx)
+                      workload.mm_shared_end, st.ti, st.tf, st.tfa, st.gi, st.gfa, st.wts, st.ni, st.mi, st.ctr,
+                      st.sysb, st.ua, np.int64(step), np.int64(nsteps), rot, acc_u, ev_u, wander_u,
+                      smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog)
         if engine == "jit":
             _compiled = True
         k = int(smp_idx[0])
@@ -347,6 +367,7 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
             finished = True
             break
     wall = time.perf_counter() - t0
+    ti, tf, ni, cnt, sysb = st.ti, st.tf, st.ni, st.ctr, st.sysb
     if cnt[L.C_POOL_OVERFLOW]:
         raise RuntimeError("numa model: a pre-drawn random pool ran out (report this; the bound in _pool_bounds is wrong)")
 
@@ -384,13 +405,13 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
                                         "task_scan_max_ms", "node"])
     log = None
     if log_migrations:
-        n = int(mlog_idx[0])
+        n = int(cnt[L.X_LOG_IDX])
         log = pd.DataFrame(mlog[:n], columns=["t_ms", "dst_node", "pages", "admitted", "migrated"])
     notes = []
     if not finished:
         notes.append(f"stopped at max_seconds={workload.max_seconds} before every thread finished")
     return NumaResult(params, workload, m, int(seed), counters, times, tasks, samples, periods,
-                      units["u_node"].copy(), ni[:, L.NI_FREE].copy(), ni[:, L.NI_WIN_MIGRATED_MAX].copy(), log,
+                      st.ua[L.U_NODE].copy(), ni[:, L.NI_FREE].copy(), ni[:, L.NI_WIN_MIGRATED_MAX].copy(), log,
                       wall, engine, notes)
 
 

@@ -84,6 +84,8 @@ class NumaParams:
     cost_tlb_flush_ipi_us: float = 2.0  # us per CPU that a TLB-flush IPI waits for, flush_tlb_page() ->
     #                                     native_flush_tlb_others(); a flush targets the CPUs in mm_cpumask
     cost_wp_fault_us: float = 0.5  # us per write-protect fault after a PROT_NONE hinting fault, do_wp_page()
+    cost_sched_tick_us: float = 0.0  # system us per ms of CPU a thread runs, outside NUMA balancing:
+    #                                  scheduler_tick() (kernel/sched/core.c), accounting, TLB refills
     # --- model time step ---
     tick_ms: int = 4  # ms per simulated scheduler tick (a jiffy at HZ=250), task_tick_numa()
 
@@ -123,7 +125,7 @@ def validate_params(p: NumaParams) -> None:
         v = getattr(p, n)
         need(n, isinstance(v, (int, float)) and 0.0 <= v <= 1.0, "a probability in [0, 1]")
     for n in ("cost_hint_fault_us", "cost_pte_update_ns", "cost_migrate_page_us", "cost_tlb_flush_ipi_us",
-              "cost_wp_fault_us"):
+              "cost_wp_fault_us", "cost_sched_tick_us"):
         v = getattr(p, n)
         need(n, isinstance(v, (int, float)) and math.isfinite(v) and v >= 0, "a finite cost >= 0")
     need("tick_ms", p.tick_ms <= 100, "at most 100 ms")
@@ -264,6 +266,7 @@ class NumaWorkload:
     access_us: float  # CPU us a local access to one unit costs when the node's bandwidth is not shared
     #                   (SWEEP: derived from Machine.node_bandwidth_mbs if <= 0)
     io_us_per_access: float = 0.0  # us of I/O wait after each access (off CPU; xfs_repair's direct reads)
+    sys_us_per_access: float = 0.0  # us of system time per access outside NUMA balancing (its I/O syscalls)
     wander_per_s: float = 0.0  # times per second a thread wakes on another node (select_idle_sibling/idle balance)
     setup_s: float = 0.0  # s of elapsed time outside the simulated threads (fork, malloc, exit)
     max_seconds: float = 3600.0  # stop the simulation here even if threads have work left
@@ -314,6 +317,8 @@ def validate_workload(w: NumaWorkload, m: Machine) -> None:
         raise WorkbookParameterError("workload.access_us", w.access_us, "a cost >= 0 (us)")
     if w.io_us_per_access < 0:
         raise WorkbookParameterError("workload.io_us_per_access", w.io_us_per_access, ">= 0 us")
+    if not (w.sys_us_per_access >= 0 and math.isfinite(w.sys_us_per_access)):
+        raise WorkbookParameterError("workload.sys_us_per_access", w.sys_us_per_access, ">= 0 us")
     if w.wander_per_s < 0:
         raise WorkbookParameterError("workload.wander_per_s", w.wander_per_s, ">= 0 per second")
     if not (0 < w.max_seconds <= 10 * 86400):

@@ -38,7 +38,7 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
                buffer_kb: float = 8.0, header_bytes: int = 256, shared_frac: float = 0.8,
                write_frac: float = 0.3, accesses_per_s: float = 2000.0, seconds: float = 300.0,
                cpu_frac: float = 0.25, wander_per_s: float = 2.0, unit_pages: int = 64,
-               setup_s: float = 0.0, prefill_mb: float = 0.0) -> NumaWorkload:
+               sys_us_per_access: float = 0.0, setup_s: float = 0.0, prefill_mb: float = 0.0) -> NumaWorkload:
     """The xfs_repair-like workload.
 
     Parameters
@@ -64,6 +64,8 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
         How often a thread wakes up on another node.
     unit_pages : int
         Base pages per simulated unit (scaling).
+    sys_us_per_access : float
+        System time per access that is not NUMA balancing (direct I/O submission and completion).
     """
     m = machine(machine_name)
     for name, v, ok, exp in (
@@ -77,6 +79,7 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
         ("seconds", seconds, seconds > 0, "> 0 s"),
         ("cpu_frac", cpu_frac, 0.0 < cpu_frac <= 1.0, "in (0, 1]"),
         ("wander_per_s", wander_per_s, wander_per_s >= 0, ">= 0 per second"),
+        ("sys_us_per_access", sys_us_per_access, sys_us_per_access >= 0, ">= 0 us"),
         ("unit_pages", unit_pages, isinstance(unit_pages, (int, np.integer)) and unit_pages >= 1, "a positive integer"),
     ):
         if not ok:
@@ -107,11 +110,13 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
         mm_start=np.zeros(1, np.int64), mm_end=np.array([units], np.int64),
         mm_shared_start=np.zeros(1, np.int64), mm_shared_end=np.array([units], np.int64),
         access_us=float(access_us), io_us_per_access=float(io_us), wander_per_s=float(wander_per_s),
+        sys_us_per_access=float(sys_us_per_access),
         setup_s=setup_s, max_seconds=float(seconds) * 6 + 60, prefill_mb=prefill_mb,
         description=(f"{threads} threads, bhash={bhash} ({entries} buffers of {buffer_kb:g} KB, "
                      f"{(data_pages + header_pages) * PAGE_SIZE / 2**30:.2f} GB); {shared_frac:.0%} of accesses walk "
                      f"the shared cache, the rest stay in the thread's arena"),
         params=dict(machine=m, bhash=bhash, threads=threads, buffer_kb=buffer_kb, header_bytes=header_bytes,
                     shared_frac=shared_frac, write_frac=write_frac, accesses_per_s=accesses_per_s, seconds=seconds,
-                    cpu_frac=cpu_frac, wander_per_s=wander_per_s, unit_pages=unit_pages),
+                    cpu_frac=cpu_frac, wander_per_s=wander_per_s, unit_pages=unit_pages,
+                    sys_us_per_access=sys_us_per_access),
     )
