@@ -104,7 +104,8 @@ CASES = {
     "pyperf-json": (T.parse_pyperf_json, ['{"version": "1.0", "metadata": {"unit": "second"}, "benchmarks": '
                                           '[{"metadata": {"name": "a", "loops": 4}, "runs": [{"metadata": {}, '
                                           '"warmups": [[4, 0.5]], "values": [0.1, 0.2]}]}]}']),
-    "load": (T.load, seeds("vmstat-procps4.txt", "iostat-sysstat12-x.txt", "perf-stat-6.1-r3.txt",
+    # as bytes: a short text such as "." would otherwise name a folder (load(".") opens it as a bundle)
+    "load": (lambda t: T.load(t.encode("utf-8", "surrogatepass")), seeds("vmstat-procps4.txt", "iostat-sysstat12-x.txt", "perf-stat-6.1-r3.txt",
                            "buddyinfo-6.18.txt", "meminfo-6.18.txt", "proc-vmstat-3.10-two.txt", limit=2000)),
 }
 

@@ -29,7 +29,7 @@ def test_flame_geometry_follows_flamegraph():
 def test_flame_collapses_unknown_runs_and_merges_thin_frames():
     folded = pd.DataFrame({"stack": ["fio" + ";[unknown]" * 50 + ";leaf", "fio;thin"], "count": [999, 1]})
     d = plots.df_flame(folded, min_fraction=0.01)
-    assert "[unknown] x50" in set(d["name"]) and "thin" not in set(d["name"])
+    assert "[unknown] (run)" in set(d["name"]) and "thin" not in set(d["name"])
     assert d["depth"].max() == 2
 
 

@@ -83,11 +83,22 @@ PARSERS = {
 
 KINDS = tuple(PARSERS)
 
-_PERF_SCRIPT_RE = re.compile(r"^\s*\S.*?\s+-?\d+(?:/-?\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+?:(?:\s|$)",
-                             re.M)
+# line-bounded patterns, applied line by line to the first lines only (no pattern can backtrack across
+# a whole file: sniffing stays linear whatever the input)
+_PERF_SCRIPT_RE = re.compile(r"[ \t]*\S[^\n]*?[ \t]+-?\d+(?:/-?\d+)?[ \t]+(?:\[\d+\][ \t]+)?\d+\.\d+:[ \t]+"
+                             r"(?:\d+[ \t]+)?\S+?:(?:[ \t]|$)")
 _PROC_VMSTAT_RE = re.compile(r"^(nr_free_pages|nr_\w+|pgpgin|pgfault|pgscan_\w+|pgsteal_\w+|numa_\w+) -?\d+\s*$",
                              re.M)
-_FOLDED_RE = re.compile(r"^[^\n;]+(;[^\n;]+)* \d+$", re.M)
+
+
+def _perf_script_like(text: str) -> bool:
+    return any(_PERF_SCRIPT_RE.match(ln[:400]) for ln in text.split("\n", 80)[:80])
+
+
+def _folded_like(h: str) -> bool:
+    first = h.split("\n", 1)[0][:20000]
+    stack, _, count = first.rpartition(" ")
+    return bool(stack) and ";" in stack and count.isdigit()
 
 
 def sniff(text: str, name: str = "") -> str | None:
@@ -123,11 +134,11 @@ def sniff(text: str, name: str = "") -> str | None:
         return "zoneinfo"
     if re.search(r"^(Node \d+ )?MemTotal:", head, re.M):
         return "meminfo"
-    if _PERF_SCRIPT_RE.search(head):
+    if _perf_script_like(head):
         return "perf-script"
     if _PROC_VMSTAT_RE.search(head):
         return "proc-vmstat"
-    if _FOLDED_RE.match(h) and ";" in h.split("\n", 1)[0]:
+    if _folded_like(h):
         return "folded"
     base = Path(name).name if name else ""
     if base:  # an mmtests log name says what it holds even when its content is too short to tell
@@ -154,7 +165,8 @@ def load(path, kind: str | None = None, max_bytes: int | None = None):
         As the parser of *kind* documents it; ``attrs`` holds ``source``,
         ``format``, ``version``, ``timezone``.
     """
-    if isinstance(path, (str, Path)) and not (isinstance(path, str) and "\n" in path) and Path(path).is_dir():
+    if isinstance(path, (str, Path)) and str(path) and not (isinstance(path, str) and "\n" in path) \
+            and Path(path).is_dir():
         return open_bundle(path)
     text, name = read_source(path, None, max_bytes)
     if kind is None:

@@ -136,7 +136,7 @@ class _Parser:
             if lead:
                 blk = blk[lead:]
             head, _, body = blk.partition("\n")
-            m = hdr(head)
+            m = hdr(head) if len(head) < 4096 else None
             if m is None or (body and body[0] not in " \t"):
                 self._slow(blk, pos_line + lead)
                 pos_line += lead + blk.count("\n") + 2
@@ -265,7 +265,7 @@ class _Parser:
         for i, ln in enumerate(lines):
             if not ln.strip() or ln.startswith("#"):
                 continue
-            m = _HDR_RE.match(ln)
+            m = _HDR_RE.match(ln) if len(ln) < 4096 else None
             if m and not (ln[0] in " \t" and _FRAME_RE.match(ln) and not re.search(r"\d+\.\d+:\s", ln)):
                 flush()
                 cur = m
@@ -354,7 +354,7 @@ def _tidy1(rawfunc: str, mod: str, pname: str) -> list[str]:
 
 
 def fold(src, event: str | None = None, weight: str = "period", pid: bool = False, tid: bool = False,
-         source: str | None = None) -> pd.DataFrame:
+         source: str | None = None, comm=None) -> pd.DataFrame:
     """Folded stacks of a ``perf script`` capture (a path, text or a :class:`PerfScript`).
 
     Parameters
@@ -369,6 +369,9 @@ def fold(src, event: str | None = None, weight: str = "period", pid: bool = Fals
     pid, tid : bool
         Add ``-PID`` (or ``-PID/TID``) to the process name, like the Perl
         script's ``--pid``/``--tid``.
+    comm : str or list of str, optional
+        Keep only the samples of these process names (``perf script --comms``
+        after the fact).
 
     Returns
     -------
@@ -404,6 +407,8 @@ def fold(src, event: str | None = None, weight: str = "period", pid: bool = Fals
         warnings.warn(f"fold: keeping event {ev!r}; samples of {', '.join(repr(e) for e in events[1:])} left out "
                       "(pass event=)", stacklevel=2)
     s = s[s["event"] == ev]
+    if comm is not None:
+        s = s[s["comm"].isin([comm] if isinstance(comm, str) else list(comm))]
     w = s["period"] if weight == "period" else pd.Series(1, index=s.index)
     comm = s["comm"].str.replace(" ", "_", regex=False)
     if tid:

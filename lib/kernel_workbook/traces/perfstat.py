@@ -71,7 +71,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     ver = None
     for i, ln in enumerate(lines):
         s = ln.strip()
-        if not s or s.startswith("#"):
+        if not s or s.startswith("#") or len(s) > 1000:  # no perf stat line is that long: prose
             continue
         m = _HDR_RE.search(s)
         if m:

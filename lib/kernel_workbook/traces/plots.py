@@ -100,7 +100,7 @@ def df_flame(folded: pd.DataFrame, min_fraction: float = 0.002, max_rows: int = 
     sorted alphabetically as flamegraph.pl does), ``count``, ``pct`` and ``path`` (the frames down to
     this one).  Frames narrower than ``min_fraction`` are merged away; ``min_fraction`` grows until at
     most ``max_rows`` rectangles remain.  Runs of ``[unknown]`` frames (a binary without frame pointers
-    unwinds into garbage) are drawn as one frame ``[unknown] xN`` when ``collapse_unknown``, and stacks
+    unwinds into garbage) are drawn as one frame ``[unknown] (run)`` when ``collapse_unknown``, and stacks
     are cut at ``max_depth`` frames below the process.
     """
     tree: dict[tuple, float] = {}
@@ -116,7 +116,8 @@ def df_flame(folded: pd.DataFrame, min_fraction: float = 0.002, max_rows: int = 
                     out[-1][1] += 1
                 else:
                     out.append([p, 1])
-            parts = [p if n == 1 else f"{p} x{n}" for p, n in out]
+            # one name whatever the run's length, so that two captures' runs line up in a diff
+            parts = [p if n == 1 else f"{p} (run)" for p, n in out]
         parts = tuple(parts[:max_depth + 1])
         for d in range(1, len(parts) + 1):
             k = parts[:d]

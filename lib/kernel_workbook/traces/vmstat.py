@@ -239,7 +239,10 @@ def _slow(text, name, start, lines, cols, has_ts, stamps, last):
                 break
             raise fail(name, text, ("line", first + i),
                        f"{need} vmstat fields ({' '.join(cols)}{' date time' if has_ts else ''})", ln)
-        rows.append([int(x) for x in t[:ncol]])
+        vals = [int(x) for x in t[:ncol]]
+        if any(v >= 1 << 63 or v < -(1 << 63) for v in vals):
+            raise fail(name, text, ("line", first + i), "vmstat numbers that fit in 64 bits", ln)
+        rows.append(vals)
         idx.append(i)
         if has_ts:
             ts.append(t[ncol] + " " + t[ncol + 1])
