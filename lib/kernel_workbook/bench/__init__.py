@@ -23,6 +23,8 @@ from dataclasses import dataclass
 SUITES: dict[str, str] = {
     "tables": "kernel_workbook.bench.tables_bench",
     "traces": "kernel_workbook.bench.traces_bench",
+    "cfq": "kernel_workbook.bench.cfq_bench",
+    "numa": "kernel_workbook.bench.numa_bench",
 }
 
 

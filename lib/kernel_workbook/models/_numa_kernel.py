@@ -750,7 +750,11 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
         else:
             priv = 1 if last_pid == t else 0
             if priv == 0 and not no_group:
-                priv = task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv)
+                # task_numa_group() returns at once when both tasks already share a group (the common
+                # case once a process has grouped); test that here and skip the call
+                my = ti[t, TI_GROUP]
+                if not (my >= 0 and ti[last_pid, TI_GROUP] == my):
+                    priv = task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv)
         if priv == 0:
             ctr[C_SHARED_FAULTS] += fpu
         g = ti[t, TI_GROUP]

@@ -29,6 +29,7 @@ on the same draws and gives identical results.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import time
@@ -88,9 +89,9 @@ class NumaResult:
     seed: int
     counters: dict
     times: dict
-    tasks: pd.DataFrame
-    samples: pd.DataFrame
-    periods: pd.DataFrame
+    task_arrays: dict  # the columns of ``tasks``
+    sample_rows: np.ndarray  # [samples, 1 + counters]
+    period_rows: list  # per sample: (t_s, period, scan_min, scan_max, node) arrays
     final_unit_node: np.ndarray
     final_node_free_pages: np.ndarray
     migrate_window_max_pages: np.ndarray
@@ -98,6 +99,32 @@ class NumaResult:
     wall_s: float = 0.0
     engine: str = "jit"
     notes: list = field(default_factory=list)
+
+    # the frames are built when first asked for: a run in a parameter sweep rarely needs them
+    @functools.cached_property
+    def tasks(self) -> pd.DataFrame:
+        return pd.DataFrame(self.task_arrays)
+
+    @functools.cached_property
+    def samples(self) -> pd.DataFrame:
+        cols = ["t_s"] + L.COUNTER_NAMES
+        return pd.DataFrame(self.sample_rows.reshape(-1, len(cols)), columns=cols)
+
+    @functools.cached_property
+    def periods(self) -> pd.DataFrame:
+        cols = ["t_s", "task", "numa_scan_period_ms", "task_scan_min_ms", "task_scan_max_ms", "node"]
+        rows = self.period_rows
+        if not rows:
+            return pd.DataFrame(columns=cols)
+        T = len(rows[0][1])
+        return pd.DataFrame({
+            "t_s": np.repeat([r[0] for r in rows], T),
+            "task": np.tile(np.arange(T), len(rows)),
+            "numa_scan_period_ms": np.concatenate([r[1] for r in rows]),
+            "task_scan_min_ms": np.concatenate([r[2] for r in rows]),
+            "task_scan_max_ms": np.concatenate([r[3] for r in rows]),
+            "node": np.concatenate([r[4] for r in rows]),
+        }, columns=cols)
 
     @property
     def vmstat(self) -> dict:
@@ -360,7 +387,10 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
         k = int(smp_idx[0])
         for i in range(k):
             t_s = ((step // sample_steps) + i + 1) * sample_steps * params.tick_ms / 1000.0
-            smp_rows.append(np.concatenate([[t_s], smp_cnt[i]]))
+            row = np.empty(1 + L.C_N)
+            row[0] = t_s
+            row[1:] = smp_cnt[i]
+            smp_rows.append(row)
             per_rows.append((t_s, smp_period[i].copy(), smp_min[i].copy(), smp_max[i].copy(), smp_node[i].copy()))
         step += int(ran)
         if ran < nsteps:
@@ -383,26 +413,14 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
         "finished": bool(done.all()),
         "simulated_s": step * params.tick_ms / 1000.0,
     }
-    tasks = pd.DataFrame({
-        "task": np.arange(T), "mm": ti[:, L.TI_MM], "node": ti[:, L.TI_NODE], "preferred_nid": ti[:, L.TI_PREF],
-        "numa_group": ti[:, L.TI_GROUP], "numa_scan_period_ms": ti[:, L.TI_PERIOD],
-        "numa_pages_migrated": ti[:, L.TI_PAGES_MIGRATED], "task_moves": ti[:, L.TI_MOVES],
-        "user_s": tf[:, L.TF_USER] / 1e6, "system_s": tf[:, L.TF_SYS] / 1e6, "finish_s": finish / 1e6,
-    })
-    cols = ["t_s"] + L.COUNTER_NAMES
-    samples = pd.DataFrame(np.array(smp_rows, dtype=float).reshape(-1, len(cols)), columns=cols)
-    if per_rows:
-        periods = pd.DataFrame({
-            "t_s": np.repeat([r[0] for r in per_rows], T),
-            "task": np.tile(np.arange(T), len(per_rows)),
-            "numa_scan_period_ms": np.concatenate([r[1] for r in per_rows]),
-            "task_scan_min_ms": np.concatenate([r[2] for r in per_rows]),
-            "task_scan_max_ms": np.concatenate([r[3] for r in per_rows]),
-            "node": np.concatenate([r[4] for r in per_rows]),
-        })
-    else:
-        periods = pd.DataFrame(columns=["t_s", "task", "numa_scan_period_ms", "task_scan_min_ms",
-                                        "task_scan_max_ms", "node"])
+    task_arrays = {
+        "task": np.arange(T), "mm": ti[:, L.TI_MM].copy(), "node": ti[:, L.TI_NODE].copy(),
+        "preferred_nid": ti[:, L.TI_PREF].copy(), "numa_group": ti[:, L.TI_GROUP].copy(),
+        "numa_scan_period_ms": ti[:, L.TI_PERIOD].copy(), "numa_pages_migrated": ti[:, L.TI_PAGES_MIGRATED].copy(),
+        "task_moves": ti[:, L.TI_MOVES].copy(), "user_s": tf[:, L.TF_USER] / 1e6, "system_s": tf[:, L.TF_SYS] / 1e6,
+        "finish_s": finish / 1e6,
+    }
+    sample_rows = np.array(smp_rows, dtype=float).reshape(-1, 1 + L.C_N)
     log = None
     if log_migrations:
         n = int(cnt[L.X_LOG_IDX])
@@ -410,7 +428,7 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
     notes = []
     if not finished:
         notes.append(f"stopped at max_seconds={workload.max_seconds} before every thread finished")
-    return NumaResult(params, workload, m, int(seed), counters, times, tasks, samples, periods,
+    return NumaResult(params, workload, m, int(seed), counters, times, task_arrays, sample_rows, per_rows,
                       st.ua[L.U_NODE].copy(), ni[:, L.NI_FREE].copy(), ni[:, L.NI_WIN_MIGRATED_MAX].copy(), log,
                       wall, engine, notes)
 

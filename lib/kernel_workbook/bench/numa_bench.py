@@ -1,0 +1,61 @@
+"""The NUMA balancing model: how fast it simulates (``make bench``).
+
+Targets (issue 6):
+
+* a default NUMA02 run (3.19, the real sizes, seed 1) in <= 50 ms once compiled
+  (``runs`` per second >= 20);
+* >= 10 million simulated accesses per second on one core;
+* the jitted kernel >= 100x the pure-Python reference on the same small case.
+
+The access rate depends on how many accesses take a hinting fault, so it is
+reported for a fault-light load (NUMA01_THREADLOCAL, the real size) and a
+fault-heavy one (NUMA01 under 4.0-rc1) separately; the jitted/reference ratio
+for a sweep load (NUMA02) and a random, fault-heavy one (xfs_repair-like).
+"""
+
+from __future__ import annotations
+
+import time
+
+from kernel_workbook.bench import Bench
+
+
+def benchmarks() -> list[Bench]:
+    from kernel_workbook.models.numa import kernel_params, simulate
+    from kernel_workbook.workloads.autonumabench import autonumabench
+    from kernel_workbook.workloads.xfs_repair import xfs_repair
+
+    k319 = kernel_params("3.19.0 vanilla")
+    krc1 = kernel_params("4.0.0-rc1 vanilla")
+    numa02 = autonumabench("NUMA02")
+    threadlocal = autonumabench("NUMA01_THREADLOCAL")
+    numa01 = autonumabench("NUMA01", passes_scale=0.3)
+    numa02_q = autonumabench("NUMA02", passes_scale=0.25)
+    xfs = xfs_repair("mel-4socket-48", unit_pages=512, seconds=20, accesses_per_s=5000)
+
+    def accesses(p, w):
+        return simulate(p, w, seed=1, verbose=False).counters["accesses"]  # also compiles / loads the cache
+
+    def timer(p, w, engine="jit"):
+        def run(loops: int) -> float:
+            t0 = time.perf_counter()
+            for _ in range(loops):
+                simulate(p, w, seed=1, verbose=False, engine=engine)
+            return time.perf_counter() - t0
+        return run
+
+    n02q, nxfs = accesses(k319, numa02_q), accesses(k319, xfs)
+    return [
+        Bench("numa: default NUMA02 run, 3.19 (target <= 50 ms/run)", timer(k319, numa02), 1, "runs",
+              target_per_s=20.0),
+        Bench("numa: accesses, NUMA01_THREADLOCAL full size (few faults)", timer(k319, threadlocal),
+              accesses(k319, threadlocal), "accesses", target_per_s=10e6),
+        Bench("numa: accesses, NUMA01 4.0-rc1, 30% of its passes (many faults)", timer(krc1, numa01),
+              accesses(krc1, numa01), "accesses", target_per_s=10e6),
+        Bench("numa: NUMA02 a quarter of its passes, jitted vs reference", timer(k319, numa02_q), n02q, "accesses",
+              baseline="pure-Python reference", baseline_time_func=timer(k319, numa02_q, "reference"),
+              baseline_items=n02q, target_ratio=100.0),
+        Bench("numa: xfs_repair-like (512-page units, 20 s), jitted vs reference", timer(k319, xfs), nxfs,
+              "accesses", baseline="pure-Python reference", baseline_time_func=timer(k319, xfs, "reference"),
+              baseline_items=nxfs, target_ratio=100.0),
+    ]
