@@ -126,6 +126,13 @@ def test_gzip_is_read_by_content_and_capped(tmp_path):
     assert 0 < len(df) < 45
 
 
+def test_missing_file_says_so(capsys):
+    with pytest.raises(WorkbookParseError, match="existing file"):
+        load("/no/such/vmstat.log")
+    assert main(["parse", "missing.log"]) == 2
+    assert "existing file" in capsys.readouterr().err
+
+
 def test_unknown_format_is_a_parse_error():
     with pytest.raises(WorkbookParseError, match="known trace format"):
         load("just some words\nand more\n")

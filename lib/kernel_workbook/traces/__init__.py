@@ -168,6 +168,11 @@ def load(path, kind: str | None = None, max_bytes: int | None = None):
     if isinstance(path, (str, Path)) and str(path) and not (isinstance(path, str) and "\n" in path) \
             and Path(path).is_dir():
         return open_bundle(path)
+    if isinstance(path, str) and "\n" not in path and len(path) < 4096 and not Path(path).exists() and (
+            "/" in path or path.endswith((".gz", ".txt", ".log", ".json", ".csv", ".out"))):
+        raise WorkbookParseError(path, None, "an existing file or folder", "no such file")
+    if isinstance(path, Path) and not path.exists():
+        raise WorkbookParseError(str(path), None, "an existing file or folder", "no such file")
     text, name = read_source(path, None, max_bytes)
     if kind is None:
         kind = sniff(text, name)
