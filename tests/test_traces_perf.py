@@ -198,3 +198,18 @@ def test_perf_report_flat():
     assert df["Overhead"].iloc[0] == 47.67 and df["Symbol"].iloc[0] == "copy_folio_from_iter_atomic"
     assert df["event"].tolist()[-1] == "kmem:mm_page_alloc"  # a second event, its own section
     assert (df.groupby("event")["Overhead"].sum().sub(100).abs() < 1).all()
+
+
+def test_truncated_perf_files_warn_and_keep_the_complete_records():
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    text = (FIX / "perf-script-6.1-cpu-clock-g.txt").read_text().rstrip("\n")
+    cut = text[: len(text) - 25]  # in the middle of the last frame line
+    with pytest.warns(TruncatedTraceWarning, match="perf script sample"):
+        ps = parse_perf_script(cut)
+    assert len(ps.samples) == 119
+    stat = (FIX / "perf-stat-6.1-r3.txt").read_text()
+    k = stat.index("kmem:mm_page_alloc")
+    with pytest.warns(TruncatedTraceWarning, match="perf stat line"):
+        df = parse_perf_stat(stat[: k - 7])  # "...   32" and no event name yet
+    assert list(df["event"]) == ["task-clock", "context-switches", "cycles"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs
+from ._common import fail, read_source, set_attrs, warn_truncated
 
 _HDR_RE = re.compile(
     r"^[ \t]*(?P<comm>\S.*?)[ \t]+(?P<pid>-?\d+)(?:/(?P<tid>-?\d+))?[ \t]+(?:\[(?P<cpu>\d+)\][ \t]+)?"
@@ -86,6 +86,12 @@ class PerfScript:
 def parse_perf_script(src, source: str | None = None, max_bytes: int | None = None) -> PerfScript:
     """Parse ``perf script`` text into samples and stacks (see :class:`PerfScript`)."""
     text, name = read_source(src, source, max_bytes)
+    if text and not text.endswith("\n"):
+        last = text[text.rfind("\n") + 1:]
+        if last.strip() and _frame(last) is None and not _HDR_RE.match(last[:4096]):
+            cut = text.rfind("\n\n")
+            warn_truncated(name, text.count("\n") + 1, "perf script sample (its last sample was dropped)")
+            text = text[:cut + 2] if cut >= 0 else ""
     p = _Parser(text, name)
     p.run()
     return p.result()

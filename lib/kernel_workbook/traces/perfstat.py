@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import fail, is_number, locale_number, read_source, set_attrs
+from ._common import fail, is_number, locale_number, read_source, set_attrs, warn_truncated
 
 COLUMNS = ["block", "time", "cpu", "event", "value", "unit", "counted", "variance_pct", "run_time",
            "enabled_pct", "metric_value", "metric_unit"]
@@ -114,8 +114,16 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
                      "metric_value": _f(met.group(1)) if met else np.nan, "metric_unit": metric_unit})
     if not recs:
         raise fail(name, text, None, "perf stat counter lines ('<value> [unit] <event>')", text[:80])
+    tail = lines[-1] if lines else ""
+    if tail.strip() and not text.endswith("\n") and not (_ELAPSED_RE.match(tail) or _complete(tail)):
+        warn_truncated(name, len(lines), "perf stat line")
     df = pd.DataFrame(recs, columns=COLUMNS)
     return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False)
+
+
+def _complete(ln: str) -> bool:
+    m = _LINE_RE.match(ln)
+    return bool(m and m.group("names") and m.group("names").split())
 
 
 def _f(s):
