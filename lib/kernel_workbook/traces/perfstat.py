@@ -115,10 +115,15 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     if not recs:
         raise fail(name, text, None, "perf stat counter lines ('<value> [unit] <event>')", text[:80])
     tail = lines[-1] if lines else ""
-    if tail.strip() and not text.endswith("\n") and not (_ELAPSED_RE.match(tail) or _complete(tail)):
+    if tail.strip() and not text.endswith("\n") and _CUT_RE.match(tail) and not (
+            _ELAPSED_RE.match(tail) or _complete(tail)):
         warn_truncated(name, len(lines), "perf stat line")
     df = pd.DataFrame(recs, columns=COLUMNS)
     return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False)
+
+
+# the start of a counter line cut short: a value (or <not ...) and at most a piece of a name
+_CUT_RE = re.compile(r"^\s*(?:\d+\.\d+\s+)?(?:\d[\d,.']*|<not[^>]*>?)(?:\s+\S*)?\s*$")
 
 
 def _complete(ln: str) -> bool:
