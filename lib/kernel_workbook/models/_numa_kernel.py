@@ -846,20 +846,27 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
             wall = tick_us
             cpu_used = 0.0
             last = task_phase0[t] + task_nphases[t]
-            while wall > 1e-6 and ti[t, TI_DONE] == 0:
-                if tf[t, TF_DEBT] > 0.0:
-                    use = min(tf[t, TF_DEBT], wall * share)
-                    tf[t, TF_DEBT] -= use
-                    tf[t, TF_RUNTIME] += use
+            # the task's clocks live in locals for the tick (stored back before any call that reads them)
+            debt = tf[t, TF_DEBT]
+            io = tf[t, TF_IO]
+            frac = tf[t, TF_FRAC]
+            user = tf[t, TF_USER]
+            runtime = tf[t, TF_RUNTIME]
+            cur = ti[t, TI_CUR_UNIT]
+            while wall > 1e-6:
+                if debt > 0.0:
+                    use = min(debt, wall * share)
+                    debt -= use
+                    runtime += use
                     cpu_used += use
-                    wall -= use / share
+                    wall -= use if share == 1.0 else use / share
                     continue
-                if tf[t, TF_IO] > 0.0:
-                    use = min(tf[t, TF_IO], wall)
-                    tf[t, TF_IO] -= use
+                if io > 0.0:
+                    use = min(io, wall)
+                    io -= use
                     wall -= use
                     continue
-                if ti[t, TI_CUR_UNIT] < 0:
+                if cur < 0:
                     # the next access (the phase list, as the workload describes it)
                     ph = ti[t, TI_PHASE]
                     while ph < last and ti[t, TI_REP] >= phase_reps[ph]:
@@ -907,6 +914,7 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
                             unit = phase_start[ph] + kk
                         ti[t, TI_REP] += 1
                         write = 1 if u2 < phase_write[ph] else 0
+                    cur = unit
                     ti[t, TI_CUR_UNIT] = unit
                     if (ua[U_NODE, unit] >= 0 and ua[U_MARKED, unit] == 0 and (write == 0 or ua[U_WRITE, unit] != 0)
                             and sys_per_access == 0.0):
@@ -923,20 +931,29 @@ def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, pha
                         if ua[U_NODE, unit] != here:
                             ctr[C_REMOTE_ACCESSES] += 1
                             c = c * remote_cost
-                        tf[t, TF_FRAC] = c
+                        frac = c
                     else:
-                        tf[t, TF_FRAC] = _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua,
-                                                ev_u, mlog, t, unit, write, kind, step, now_ms)
+                        tf[t, TF_DEBT] = debt
+                        tf[t, TF_RUNTIME] = runtime
+                        frac = _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog,
+                                      t, unit, write, kind, step, now_ms)
+                        debt = tf[t, TF_DEBT]
                     continue
-                use = min(tf[t, TF_FRAC], wall * share)
-                tf[t, TF_FRAC] -= use
-                tf[t, TF_USER] += use
-                tf[t, TF_RUNTIME] += use
+                use = min(frac, wall * share)
+                frac -= use
+                user += use
+                runtime += use
                 cpu_used += use
-                wall -= use / share
-                if tf[t, TF_FRAC] <= 0.0:
+                wall -= use if share == 1.0 else use / share
+                if frac <= 0.0:
+                    cur = -1
                     ti[t, TI_CUR_UNIT] = -1
-                    tf[t, TF_IO] = io_us
+                    io = io_us
+            tf[t, TF_DEBT] = debt
+            tf[t, TF_IO] = io
+            tf[t, TF_FRAC] = frac
+            tf[t, TF_USER] = user
+            tf[t, TF_RUNTIME] = runtime
             if kf[KF_COST_TICK] > 0.0:
                 # scheduler_tick(), accounting: paid in the next tick, like any kernel debt
                 _charge(tf, sysb, t, kf[KF_COST_TICK] * cpu_used / 1000.0, SB_OTHER)
