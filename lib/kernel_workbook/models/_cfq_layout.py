@@ -123,7 +123,8 @@ S_C_MEDIA_OPS = 53
 S_C_WC_FULL = 54
 S_AUDIT = 55  # invariant violations seen (P_AUDIT)
 S_AUDIT_CODE = 56  # code of the first one
-S_N = 57
+S_WC_LIVE = 57  # write-back extents in use (dirty or being written)
+S_N = 58
 
 # tree types (enum wl_type_t)
 ASYNC_WORKLOAD = 0
@@ -151,7 +152,11 @@ R_SPIN = 16
 R_MLBA = 17  # member-disk sector (RAID)
 R_T_DEV = 18  # arrived at device (ns)
 R_CACHED = 19  # served from a device cache (1) or the media (0)
-R_NF = 20
+R_CYL = 20  # cylinder of R_MLBA (set when the device receives it)
+R_ANG = 21  # ns into a revolution at which R_MLBA passes the head
+R_XFER = 22  # ns of media transfer
+R_RA_SEEN = 23  # ring segments already checked for this read (SP_RA_PUSHES then)
+R_NF = 24
 
 # request states
 RS_FREE = 0
@@ -227,14 +232,17 @@ SP_PF_LIMIT = 7
 SP_PF_LO = 8
 SP_RA_NEXT = 9  # ring index of the retained read segments
 SP_BUSY_NS = 10  # total busy time
-SP_NF = 11
+SP_DIRTY = 11  # dirty write-back extents that belong to this spindle
+SP_RA_PUSHES = 12  # segments pushed into the ring so far
+SP_NF = 13
 
 # ---------------------------------------------------------------- WC: write-back extents
 WC_S = 0
 WC_E = 1
 WC_STATE = 2  # 0 free, 1 dirty, 2 being written
 WC_T = 3
-WC_NF = 4
+WC_SPIN = 4  # spindle of the extent's first sector
+WC_NF = 5
 
 # ---------------------------------------------------------------- PR: processes
 PR_STATE = 0  # 0 ready at PR_T, 1 sleeping until PR_T, 2 waiting for a completion, 3 done

@@ -35,34 +35,35 @@ from ._cfq_layout import (
     DS_DONE, DS_MEDIA, DS_WAIT, DS_WCWAIT,
     P_CMD_OVH, P_HEADS, P_MEDIA_OVH, P_WC_COALESCE, P_IF_PS_SECT, P_NCQ_MAX_AGE, P_NCQ_REORDER, P_NSPIN, P_RA_SECT,
     P_RA_SEGS, P_SPT, P_STRIPE, P_TROT, P_WC_CAP, P_WC_EXT, P_WC_ON, P_WRITE_SETTLE,
-    R_CACHED, R_DONE_T, R_DSTATE, R_MLBA, R_NSECT, R_SECT, R_SPIN, R_T_DEV, R_WRITE,
-    S_C_CACHE_HIT, S_C_DESTAGE, S_C_MEDIA_OPS, S_C_WC_FULL, S_DEV_N, S_WC_USED, S_WW_N,
+    R_ANG, R_CACHED, R_CYL, R_DONE_T, R_DSTATE, R_MLBA, R_NSECT, R_RA_SEEN, R_SECT, R_SPIN, R_T_DEV, R_WRITE,
+    R_XFER,
+    S_C_CACHE_HIT, S_C_DESTAGE, S_C_MEDIA_OPS, S_C_WC_FULL, S_DEV_N, S_WC_LIVE, S_WC_USED, S_WW_N,
     SP_BUSY_NS, SP_BUSY_UNTIL, SP_CYL, SP_OP, SP_OP_ID, SP_PF_LIMIT, SP_PF_LO, SP_PF_ON,
-    SP_PF_POS0, SP_PF_T0, SP_RA_NEXT,
-    WC_E, WC_S, WC_STATE, WC_T,
+    SP_DIRTY, SP_PF_POS0, SP_PF_T0, SP_RA_NEXT, SP_RA_PUSHES,
+    WC_E, WC_S, WC_SPIN, WC_STATE, WC_T,
 )
-from ._jit import kernel
+from ._jit import kernel, leaf
 
 
-@kernel
+@leaf
 def off(P, lba):
     """Time offset (ns, not reduced mod T_rot) at which sector ``lba`` passes under the head."""
     return (lba * P[P_TROT]) // P[P_SPT]
 
 
-@kernel
+@leaf
 def cyl_of(P, lba):
     return (lba // P[P_SPT]) // P[P_HEADS]
 
 
-@kernel
+@leaf
 def spindle_of(P, lba):
     if P[P_NSPIN] <= 1:
         return 0
     return (lba // P[P_STRIPE]) % P[P_NSPIN]
 
 
-@kernel
+@leaf
 def member_lba(P, lba):
     """Sector on the member disk of a RAID-0 (the array sector on a plain disk)."""
     n = P[P_NSPIN]
@@ -72,7 +73,7 @@ def member_lba(P, lba):
     return (lba // (st * n)) * st + lba % st
 
 
-@kernel
+@leaf
 def if_ns(P, nsect):
     """Interface transfer time of ``nsect`` sectors (ns)."""
     return (nsect * P[P_IF_PS_SECT]) // 1000
@@ -94,7 +95,29 @@ def media_start(P, SP, SEEK, s, mlba, write, now):
     return ready + wait
 
 
-@kernel
+@leaf
+def start_at(P, SP, SEEK, s, cyl, ang, write, now, nowmod):
+    """media_start() for a command whose cylinder and angle are known; ``nowmod`` is
+    ``(now + media overhead) % T_rot``, computed once per decision (no division here)."""
+    d = cyl - SP[s, SP_CYL]
+    if d < 0:
+        d = -d
+    if d >= SEEK.shape[0]:
+        d = SEEK.shape[0] - 1
+    sk = SEEK[d]
+    if write != 0 and d > 0:
+        sk += P[P_WRITE_SETTLE]
+    trot = P[P_TROT]
+    m = nowmod + sk
+    while m >= trot:
+        m -= trot
+    wait = ang - m
+    if wait < 0:
+        wait += trot
+    return now + P[P_MEDIA_OVH] + sk + wait
+
+
+@leaf
 def pf_pos(P, SP, s, t):
     """Sector up to which the running read-ahead of spindle ``s`` has fetched by time ``t``."""
     pos0 = SP[s, SP_PF_POS0]
@@ -120,20 +143,34 @@ def pf_stop(P, SP, RA, s, t):
         RA[s, i, 0] = SP[s, SP_PF_LO]
         RA[s, i, 1] = hi
         SP[s, SP_RA_NEXT] = (i + 1) % P[P_RA_SEGS]
+        SP[s, SP_RA_PUSHES] += 1
     SP[s, SP_PF_ON] = 0
 
 
 @kernel
-def read_hit(P, SP, RA, WC, s, mlba, lba, n, now):
-    """Is the read of [mlba, mlba+n) on spindle ``s`` already in a cache?"""
+def read_hit(P, S, SP, RA, WC, s, mlba, lba, n, now, seen):
+    """Is the read of [mlba, mlba+n) on spindle ``s`` already in a cache?
+
+    Only the ring segments pushed since ``seen`` (SP_RA_PUSHES when this read
+    was last checked) are looked at: pushed segments never change, so the
+    older ones cannot have started to hold it.
+    """
     e = mlba + n
-    for i in range(P[P_RA_SEGS]):
+    segs = P[P_RA_SEGS]
+    k = SP[s, SP_RA_PUSHES] - seen
+    if k > segs:
+        k = segs
+    i = SP[s, SP_RA_NEXT]
+    for _ in range(k):
+        i -= 1
+        if i < 0:
+            i += segs
         if RA[s, i, 1] > RA[s, i, 0] and RA[s, i, 0] <= mlba and e <= RA[s, i, 1]:
             return True
     if SP[s, SP_PF_ON] != 0 and SP[s, SP_BUSY_UNTIL] < 0:
         if SP[s, SP_PF_LO] <= mlba and e <= pf_pos(P, SP, s, now):
             return True
-    if P[P_WC_ON] != 0:
+    if P[P_WC_ON] != 0 and S[S_WC_LIVE] > 0:
         for i in range(P[P_WC_EXT]):
             if WC[i, WC_STATE] != 0 and WC[i, WC_S] <= lba and lba + n <= WC[i, WC_E]:
                 return True
@@ -164,13 +201,18 @@ def read_done_time(P, SP, SEEK, s, mlba, n, now):
 
 
 @kernel
-def write_done_time(P, SP, SEEK, s, mlba, n, now):
-    start = media_start(P, SP, SEEK, s, mlba, 1, now)
-    return start + off(P, mlba + n) - off(P, mlba)
+def cmd_done_time(P, R, SP, SEEK, s, rid, now, nowmod):
+    """Completion (end of transfer) of command ``rid`` if spindle ``s`` starts it at ``now``:
+    a read inside the running read-ahead window continues the stream; any other op pays
+    seek and rotation (from the cylinder, angle and transfer time kept with the command)."""
+    mlba = R[rid, R_MLBA]
+    if R[rid, R_WRITE] == 0 and SP[s, SP_PF_ON] != 0 and SP[s, SP_PF_LO] <= mlba and mlba <= SP[s, SP_PF_LIMIT]:
+        return read_done_time(P, SP, SEEK, s, mlba, R[rid, R_NSECT], now)
+    return start_at(P, SP, SEEK, s, R[rid, R_CYL], R[rid, R_ANG], R[rid, R_WRITE], now, nowmod) + R[rid, R_XFER]
 
 
 @kernel
-def wc_accept(P, S, R, WC, rid, now):
+def wc_accept(P, S, R, SP, WC, rid, now):
     """Put a write into the write-back cache if it fits; True if accepted."""
     lba = R[rid, R_SECT]
     n = R[rid, R_NSECT]
@@ -193,11 +235,15 @@ def wc_accept(P, S, R, WC, rid, now):
     WC[free, WC_E] = lba + n
     WC[free, WC_STATE] = 1
     WC[free, WC_T] = now
+    sp = spindle_of(P, lba)
+    WC[free, WC_SPIN] = sp
+    SP[sp, SP_DIRTY] += 1
+    S[S_WC_LIVE] += 1
     S[S_WC_USED] += n
     return True
 
 
-@kernel
+@leaf
 def finish_cmd(P, S, R, rid, t):
     """The device is done with ``rid`` at ``t`` (plus its command overhead)."""
     R[rid, R_DSTATE] = DS_DONE
@@ -213,6 +259,7 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
     best_start = 0
     oldest = -1
     oldest_t = 0
+    nowmod = (now + P[P_MEDIA_OVH]) % P[P_TROT]
     nd = S[S_DEV_N]
     k = 0
     while k < nd:
@@ -220,19 +267,18 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
         k += 1
         if R[rid, R_DSTATE] != DS_WAIT or R[rid, R_SPIN] != s:
             continue
-        n = R[rid, R_NSECT]
-        mlba = R[rid, R_MLBA]
         if R[rid, R_WRITE] == 0:
             # read-ahead may have fetched it while it waited
-            if read_hit(P, SP, RA, WC, s, mlba, R[rid, R_SECT], n, now):
+            n = R[rid, R_NSECT]
+            hit = read_hit(P, S, SP, RA, WC, s, R[rid, R_MLBA], R[rid, R_SECT], n, now, R[rid, R_RA_SEEN])
+            R[rid, R_RA_SEEN] = SP[s, SP_RA_PUSHES]
+            if hit:
                 R[rid, R_CACHED] = 1
                 S[S_C_CACHE_HIT] += 1
                 finish_cmd(P, S, R, rid, now + if_ns(P, n))
                 continue
-            done = read_done_time(P, SP, SEEK, s, mlba, n, now)
-        else:
-            done = write_done_time(P, SP, SEEK, s, mlba, n, now)
-        start = done - (off(P, mlba + n) - off(P, mlba))
+        done = cmd_done_time(P, R, SP, SEEK, s, rid, now, nowmod)
+        start = done - R[rid, R_XFER]
         if best < 0 or start < best_start:
             best = rid
             best_start = start
@@ -245,10 +291,7 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
             pick = oldest
         n = R[pick, R_NSECT]
         mlba = R[pick, R_MLBA]
-        if R[pick, R_WRITE] == 0:
-            done = read_done_time(P, SP, SEEK, s, mlba, n, now)
-        else:
-            done = write_done_time(P, SP, SEEK, s, mlba, n, now)
+        done = cmd_done_time(P, R, SP, SEEK, s, pick, now, nowmod)
         pf_stop(P, SP, RA, s, now)
         R[pick, R_DSTATE] = DS_MEDIA
         SP[s, SP_BUSY_UNTIL] = done
@@ -259,16 +302,14 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
         S[S_C_MEDIA_OPS] += 1
         return
     # nothing from the host: write dirty data back, shortest positioning first
-    if P[P_WC_ON] == 0:
+    if P[P_WC_ON] == 0 or SP[s, SP_DIRTY] == 0:
         return
     bext = -1
     bstart = 0
     for i in range(P[P_WC_EXT]):
-        if WC[i, WC_STATE] != 1:
+        if WC[i, WC_STATE] != 1 or WC[i, WC_SPIN] != s:
             continue
         lba = WC[i, WC_S]
-        if spindle_of(P, lba) != s:
-            continue
         mlba = member_lba(P, lba)
         st = media_start(P, SP, SEEK, s, mlba, 1, now)
         if bext < 0 or st < bstart:
@@ -282,6 +323,7 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
     done = bstart + off(P, mlba + n) - off(P, mlba)
     pf_stop(P, SP, RA, s, now)
     WC[bext, WC_STATE] = 2
+    SP[s, SP_DIRTY] -= 1
     SP[s, SP_BUSY_UNTIL] = done
     SP[s, SP_OP] = 2
     SP[s, SP_OP_ID] = bext
@@ -293,18 +335,18 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
 @kernel
 def kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now):
     for s in range(P[P_NSPIN]):
-        if SP[s, SP_BUSY_UNTIL] < 0:
+        if SP[s, SP_BUSY_UNTIL] < 0 and SP[s, SP_DIRTY] > 0:
             spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now)
 
 
 @kernel
-def retry_waiting_writes(P, S, R, WC, WW, now):
+def retry_waiting_writes(P, S, R, SP, WC, WW, now):
     """Writes waiting for write-cache room go in, in arrival order."""
     nw = S[S_WW_N]
     k = 0
     while k < nw:
         rid = WW[k]
-        if not wc_accept(P, S, R, WC, rid, now):
+        if not wc_accept(P, S, R, SP, WC, rid, now):
             break
         finish_cmd(P, S, R, rid, now + if_ns(P, R[rid, R_NSECT]))
         k += 1
@@ -325,11 +367,15 @@ def dev_submit(P, S, R, SP, RA, WC, WW, DC, SEEK, rid, now):
     mlba = member_lba(P, lba)
     R[rid, R_SPIN] = s
     R[rid, R_MLBA] = mlba
+    R[rid, R_CYL] = cyl_of(P, mlba)
+    o = off(P, mlba)
+    R[rid, R_ANG] = o % P[P_TROT]
+    R[rid, R_XFER] = off(P, mlba + n) - o
     R[rid, R_T_DEV] = now
     R[rid, R_CACHED] = 0
     if R[rid, R_WRITE] != 0:
         if P[P_WC_ON] != 0:
-            if S[S_WW_N] == 0 and wc_accept(P, S, R, WC, rid, now):
+            if S[S_WW_N] == 0 and wc_accept(P, S, R, SP, WC, rid, now):
                 R[rid, R_CACHED] = 1
                 finish_cmd(P, S, R, rid, now + if_ns(P, n))
                 kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now)
@@ -341,7 +387,8 @@ def dev_submit(P, S, R, SP, RA, WC, WW, DC, SEEK, rid, now):
             S[S_C_WC_FULL] += 1
             return
     else:
-        if read_hit(P, SP, RA, WC, s, mlba, lba, n, now):
+        R[rid, R_RA_SEEN] = SP[s, SP_RA_PUSHES]
+        if read_hit(P, S, SP, RA, WC, s, mlba, lba, n, now, -(1 << 40)):
             R[rid, R_CACHED] = 1
             S[S_C_CACHE_HIT] += 1
             finish_cmd(P, S, R, rid, now + if_ns(P, n))
@@ -369,7 +416,8 @@ def spin_op_end(P, S, R, SP, RA, WC, WW, DC, SEEK, s, now):
     elif op == 2:
         S[S_WC_USED] -= WC[oid, WC_E] - WC[oid, WC_S]
         WC[oid, WC_STATE] = 0
-        retry_waiting_writes(P, S, R, WC, WW, now)
+        S[S_WC_LIVE] -= 1
+        retry_waiting_writes(P, S, R, SP, WC, WW, now)
     spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now)
     if op == 2:
         kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now)

@@ -32,7 +32,49 @@ def kernel(fn):
         return fn
     import numba
 
-    return numba.njit(cache=True)(fn)
+    return numba.njit(cache=True, error_model="numpy")(fn)
+
+
+def leaf(fn):
+    """Decorator of small hot helpers: inlined into their callers at Numba-IR level.
+
+    A call that passes arrays costs reference-count updates; the leaves are
+    called on every event, so inlining them is where the compiled loop gains
+    over the plain-Python copy (for which this is the identity too).
+    """
+    mod = sys.modules.get(fn.__module__)
+    if fn.__module__.endswith(_PURE_SUFFIX) or getattr(mod, "__kwb_pure__", False):
+        return fn
+    import numba
+
+    return numba.njit(cache=True, error_model="numpy", inline="always")(fn)
+
+
+def borrowed(caller: str):
+    """A function returning a view of an array without reference counting (compiled mode).
+
+    Arrays that come from Python carry a Numba meminfo, and every function
+    call that passes them costs an atomic increment and decrement -- a third
+    of the event loop's time.  ``run`` takes views with a null meminfo of
+    the arrays it was given (NRT_incref/decref return at once on null); the
+    caller holds the arrays for the whole call, so the views stay valid.  In
+    the pure copy this is the identity.
+    """
+    if caller.endswith(_PURE_SUFFIX):
+        return lambda a: a
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _borrow(typingctx, arr):
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+            ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+            return ary._getvalue()
+
+        return arr(arr), codegen
+
+    return _borrow
 
 
 def sibling(caller: str, name: str):

@@ -45,7 +45,7 @@ from ._cfq_layout import (
     ST_COUNT, ST_TT_LAST, ST_TT_MEAN, ST_TT_SAMPLES, ST_TT_TOTAL,
     SYNC_NOIDLE_WORKLOAD, SYNC_WORKLOAD,
 )
-from ._jit import kernel
+from ._jit import kernel, leaf
 
 CFQ_MIN_TT = 2  # jiffies; below this think time counts as immediate
 CFQ_SLICE_SCALE = 5
@@ -58,12 +58,12 @@ INF_J = 1 << 60
 
 # ------------------------------------------------------------------ helpers
 
-@kernel
+@leaf
 def jiffies(P, S):
     return S[S_NOW] // P[P_JIF]
 
 
-@kernel
+@leaf
 def log_ev(P, S, EV, code, who, a, b):
     n = S[S_LOG_N]
     if n < P[P_LOG_CAP]:
@@ -75,7 +75,7 @@ def log_ev(P, S, EV, code, who, a, b):
         S[S_LOG_N] = n + 1
 
 
-@kernel
+@leaf
 def popcount32(x):
     x = x & 0xFFFFFFFF
     c = 0
@@ -85,13 +85,13 @@ def popcount32(x):
     return c
 
 
-@kernel
+@leaf
 def cfqq_seeky(Q, q):
     """CFQQ_SEEKY(): more than 32/8 of the last 32 requests were seeks."""
     return popcount32(Q[q, Q_SEEK_HIST]) > 4
 
 
-@kernel
+@leaf
 def cfqq_type(Q, q):
     """cfqq_type(): ASYNC, SYNC_NOIDLE or SYNC from the queue's flags."""
     if Q[q, Q_SYNC] == 0:
@@ -115,7 +115,7 @@ def ttime_update(last, samples, total, slice_idle, j):
     return samples, total, mean
 
 
-@kernel
+@leaf
 def thinktime_big(samples, mean, slice_):
     """cfq_io_thinktime_big()."""
     if samples <= SAMPLE_VALID:
@@ -123,13 +123,13 @@ def thinktime_big(samples, mean, slice_):
     return mean > slice_
 
 
-@kernel
+@leaf
 def cfq_prio_slice(P, sync, prio):
     base = P[P_SLICE_SYNC] if sync != 0 else P[P_SLICE_ASYNC]
     return base + (base // CFQ_SLICE_SCALE) * (4 - prio)
 
 
-@kernel
+@leaf
 def busy_in_class(ST):
     """cfq_group_busy_queues_wl(BE)."""
     return ST[0, ST_COUNT] + ST[1, ST_COUNT] + ST[2, ST_COUNT]
@@ -168,7 +168,7 @@ def cfq_scaled_cfqq_slice(P, S, Q, ST, q):
     return slc
 
 
-@kernel
+@leaf
 def cfq_slice_used(P, S, Q, q):
     if Q[q, Q_F_SLICE_NEW] != 0:
         return False
@@ -177,7 +177,7 @@ def cfq_slice_used(P, S, Q, q):
     return True
 
 
-@kernel
+@leaf
 def del_timer(P, S):
     if S[S_IDLE_TIMER] >= 0:
         S[S_C_IDLE_NS] += S[S_NOW] - S[S_IDLE_ARMED_AT]
@@ -580,7 +580,7 @@ def cfq_get_next_queue(P, S, Q):
     return tree_first(P, Q, S[S_SERVING_TYPE])
 
 
-@kernel
+@leaf
 def cfq_rq_close(P, S, R, rid):
     pos = R[rid, R_SECT]
     last = S[S_LAST_POS]
@@ -658,7 +658,7 @@ def cfq_arm_slice_timer(P, S, Q, ST, EV):
     log_ev(P, S, EV, EV_ARM_IDLE, q, sl, 1 if group_idle != 0 else 0)
 
 
-@kernel
+@leaf
 def clear_deep(P, S, Q, EV, q):
     if Q[q, Q_F_DEEP] != 0:
         Q[q, Q_F_DEEP] = 0
@@ -666,7 +666,7 @@ def clear_deep(P, S, Q, EV, q):
         log_ev(P, S, EV, EV_DEEP_CLEAR, q, 0, 0)
 
 
-@kernel
+@leaf
 def set_deep(P, S, Q, EV, q):
     if Q[q, Q_F_DEEP] == 0:
         Q[q, Q_F_DEEP] = 1
@@ -674,7 +674,7 @@ def set_deep(P, S, Q, EV, q):
         log_ev(P, S, EV, EV_DEEP_SET, q, 0, 0)
 
 
-@kernel
+@leaf
 def set_idle_window(P, S, Q, EV, q, on):
     if Q[q, Q_F_IDLE_WINDOW] != on:
         Q[q, Q_F_IDLE_WINDOW] = on
@@ -743,7 +743,7 @@ def cfq_select_queue(P, S, R, Q, ST, EV):
     return new_q
 
 
-@kernel
+@leaf
 def cfq_slice_used_soon(P, S, Q, q):
     if Q[q, Q_F_SLICE_NEW] != 0:
         return True

@@ -37,7 +37,7 @@ from ._cfq_layout import (
     S_IDLE_TIMER, S_LAST_DELAYED_SYNC, S_NDONE_PROC, S_NEXT_RID, S_NOW,
     SP_BUSY_UNTIL,
 )
-from ._jit import drop_stale_cache, kernel, sibling
+from ._jit import borrowed, drop_stale_cache, kernel, leaf, sibling
 
 if not __name__.endswith("_pure"):
     drop_stale_cache()
@@ -52,9 +52,10 @@ elv_dispatch = _sk.elv_dispatch
 elv_completed = _sk.elv_completed
 cfq_idle_slice_timer = _sk.cfq_idle_slice_timer
 log_ev = _sk.log_ev
+borrow = borrowed(__name__)
 
 
-@kernel
+@leaf
 def next_u(P, PR, U, p):
     k = PR[p, PR_RNG]
     PR[p, PR_RNG] = k + 1
@@ -247,7 +248,7 @@ def init_state(P, S, Q, PR):
         PR[p, PR_T_END] = -1
 
 
-@kernel
+@leaf
 def violation(S, code):
     if S[S_AUDIT] == 0:
         S[S_AUDIT_CODE] = code
@@ -299,6 +300,23 @@ def audit(P, S, Q, ST, PR, FI):
 @kernel
 def run(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U):
     """Run the simulation to the end (every process done) or to ``P[P_T_MAX]``."""
+    P = borrow(P)
+    S = borrow(S)
+    R = borrow(R)
+    Q = borrow(Q)
+    QR = borrow(QR)
+    ST = borrow(ST)
+    EL = borrow(EL)
+    EV = borrow(EV)
+    SP = borrow(SP)
+    RA = borrow(RA)
+    WC = borrow(WC)
+    WW = borrow(WW)
+    DC = borrow(DC)
+    SEEK = borrow(SEEK)
+    PR = borrow(PR)
+    FI = borrow(FI)
+    U = borrow(U)
     init_state(P, S, Q, PR)
     nproc = P[P_NPROC]
     while True:

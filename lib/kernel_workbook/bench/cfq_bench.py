@@ -1,0 +1,83 @@
+"""The disk/CFQ model: how fast the event loop runs (``make bench``).
+
+* the compiled event loop against the pure-Python reference of the same
+  source (``models._jit``), on the notebook's case (tiobench SeqRead, 8
+  readers, CFQ, the desktop), timing the loop alone on fresh copies of the
+  same arrays; target: the compiled loop at least 100 times faster;
+* simulated requests per second on the 2011 RAID run (eight aio-stress with
+  usleep, CFQ: the busiest scheduler path);
+* one slider update of the notebook's explorer at its default size:
+  SeqRead with 1..16 readers through ``simulate`` and the frames (what a
+  widget change recomputes); target: 50 ms or less, i.e. 20 updates/s.
+"""
+
+from __future__ import annotations
+
+import time
+
+from kernel_workbook.bench import Bench
+
+
+def _fresh(a):
+    return type(a)(**{f: (getattr(a, f).copy() if f != "SEEK" else a.SEEK) for f in a.__dataclass_fields__})
+
+
+def benchmarks() -> list[Bench]:
+    from kernel_workbook.models import cfq as model
+    from kernel_workbook.models.cfq_params import cfq_for_kernel
+    from kernel_workbook.models.disk import DESKTOP_2014, RAID_LSI1078_2011
+    from kernel_workbook.ui.cfq_charts import READERS, df_readers_sweep
+    from kernel_workbook.workloads import aio_stress, tiobench
+
+    kernel = model._kernel()
+    desk = model.IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
+    case = model.build_arrays(desk, tiobench.seqread(8, mb_total=64), seed=1)
+    nreq = float(case.R.shape[0])
+    kernel.run(*_fresh(case).args())  # compile (or load from the cache) outside the timing
+
+    def jitted(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            a = _fresh(case)
+            t0 = time.perf_counter()
+            kernel.run(*a.args())
+            total += time.perf_counter() - t0
+        return total
+
+    def reference(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            a = _fresh(case)
+            t0 = time.perf_counter()
+            model._simulate_reference(a)
+            total += time.perf_counter() - t0
+        return total
+
+    raid = model.IOParams(cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
+    big = model.build_arrays(raid, aio_stress.patlasov_2011(usleep_us=1000, file_mb=4), seed=1)
+
+    def raid_run(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            a = _fresh(big)
+            t0 = time.perf_counter()
+            kernel.run(*a.args())
+            total += time.perf_counter() - t0
+        return total
+
+    df_readers_sweep(desk)  # warm
+
+    def slider(loops: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(loops):
+            df_readers_sweep(desk, READERS)
+        return time.perf_counter() - t0
+
+    return [
+        Bench("cfq.event loop: tiobench SeqRead, 8 readers, CFQ (compiled)", jitted, nreq, "requests",
+              baseline="pure-Python reference (same source)", baseline_time_func=reference, target_ratio=100.0),
+        Bench("cfq.event loop: 8 x aio-stress + usleep on the LSI RAID, CFQ", raid_run, float(big.R.shape[0]),
+              "requests", target_per_s=200_000.0),
+        Bench("cfq.slider update: SeqRead 1..16 readers, 64 MB each, simulate + frames", slider, 1.0, "updates",
+              target_per_s=20.0),
+    ]
