@@ -7,7 +7,7 @@ import pytest
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models import _cfq_layout as L
 from kernel_workbook.models.cfq import IOParams, seqread_throughput, simulate, simulate_reference
-from kernel_workbook.models.cfq_params import CFQParams, cfq_for_kernel
+from kernel_workbook.models.cfq_params import CFQParams, cfq_for_kernel, scaled_slice_ms
 from kernel_workbook.models.disk import DESKTOP_2014, RAID_LSI1078_2011, SERVER_SATA_2011
 from kernel_workbook.workloads import aio_stress, tiobench
 from kernel_workbook.workloads.blockio import IOWorkload, Process, Stream
@@ -104,6 +104,8 @@ def test_low_latency_slices_follow_cfq_scaled_cfqq_slice(readers, target, expect
     steady = s[readers:-readers]  # after the average caught up, before readers start finishing
     assert np.median(steady) == expected
     assert steady.min() >= 16  # the 2 * slice_idle floor
+    # the notebook's table (cfq_params.scaled_slice_ms) says the same as the event loop
+    assert scaled_slice_ms(CFQParams(cfq_target_latency=target), readers) == expected
 
 
 def test_low_latency_off_keeps_the_full_slice():

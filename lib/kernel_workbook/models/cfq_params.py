@@ -216,3 +216,24 @@ class IOParams:
 def ms_to_jiffies(ms: float, HZ: int) -> int:
     """msecs_to_jiffies(): rounds up."""
     return int(math.ceil(ms * HZ / 1000.0 - 1e-9))
+
+
+def scaled_slice_ms(cfq: CFQParams, busy_queues: int, HZ: int = 1000, ioprio: int = 4) -> float:
+    """A sync queue's slice in steady state (ms): cfq_scaled_cfqq_slice() with the busy-queue
+    average caught up at ``busy_queues``, in the kernel's integer jiffies.
+
+    For teaching tables; the event loop computes it itself (``_sched_kernel``).
+    """
+    if busy_queues < 1:
+        raise WorkbookParameterError("busy_queues", busy_queues, "an integer >= 1")
+    j = lambda ms, default, expr: expr(HZ) if abs(ms - default) < 1e-12 else ms_to_jiffies(ms, HZ)
+    sync = max(1, j(cfq.cfq_slice_sync, 100.0, lambda h: h // 10))
+    idle = j(cfq.cfq_slice_idle, 8.0, lambda h: max(1, h // 125))
+    target = j(cfq.cfq_target_latency, 300.0, lambda h: h * 3 // 10)
+    slc = sync + (sync // 5) * (4 - ioprio)
+    if cfq.cfq_latency:
+        expect = sync * busy_queues
+        if expect > target:
+            low = min(slc, 2 * idle * slc // sync)
+            slc = max(slc * target // expect, low)
+    return slc * 1000.0 / HZ

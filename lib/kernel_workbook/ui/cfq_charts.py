@@ -151,26 +151,46 @@ def df_timeline(result, t0_ms: float | None = None, t1_ms: float | None = None, 
 
 def plot_timeline(result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
                   title: str | None = None) -> alt.Chart:
-    """Who held the disk: a row per queue, its slices as bars, idle windows, dispatches as ticks."""
+    """Who held the disk: a row per queue, its slices as bars, idle windows, dispatches as ticks.
+
+    Drawn at the picture's resolution: dispatches are one tick per queue per
+    1/150 of the window (the count in the tooltip), idle windows shorter than
+    1/600 of it are left out; ``df_timeline`` has every event.
+    """
     m = mode()
     d = df_timeline(result, t0_ms, t1_ms, queues)
     if t1_ms is not None:
         d = d.assign(start_ms=d["start_ms"].clip(lower=t0_ms, upper=t1_ms), end_ms=d["end_ms"].clip(t0_ms, t1_ms))
     d["queue"] = "queue " + d["queue"].astype(str)
-    seg = d[d["kind"].isin(["slice", "idle"])]
     marks = d[d["kind"].isin(["dispatch", "preempt"])]
-    colors = alt.Scale(domain=["slice", "idle", "dispatch", "preempt"], range=["#4c78a8", "#f58518", "#222222", "#e45756"])
-    bars = alt.Chart(seg).mark_bar(height=14).encode(
-        x=alt.X("start_ms:Q", title="time, ms"), x2="end_ms:Q", y=alt.Y("queue:N", title=None),
-        color=alt.Color("kind:N", scale=colors, title=None), tooltip=["queue", "kind", "detail",
-                                                                       alt.Tooltip("start_ms:Q", format=".1f"),
-                                                                       alt.Tooltip("end_ms:Q", format=".1f")])
-    ticks = alt.Chart(marks).mark_tick(thickness=1, size=18).encode(
-        x="start_ms:Q", y="queue:N", color=alt.Color("kind:N", scale=colors, title=None),
-        tooltip=["queue", "kind", "detail", alt.Tooltip("start_ms:Q", format=".2f")])
-    nq = max(1, seg["queue"].nunique())
-    return alt.layer(bars, ticks).properties(width=m.width, height=max(90, 24 * nq),
-                                             title=title or result.caption()[:110])
+    # one dispatch tick per queue per 1/150 of the window (the count in the tooltip): the
+    # picture cannot show more, and a static export stays small
+    disp = marks[marks["kind"] == "dispatch"]
+    if len(disp):
+        lo = t0_ms
+        hi = t1_ms if t1_ms is not None else float(disp["start_ms"].max())
+        width = max((hi - lo) / 150.0, 1e-6)
+        b = ((disp["start_ms"] - lo) // width).astype(int)
+        disp = (disp.assign(bin=b).groupby(["queue", "bin"], as_index=False)
+                .agg(kind=("kind", "first"), start_ms=("start_ms", "first"), end_ms=("end_ms", "first"),
+                     n=("detail", "size")))
+        disp["detail"] = disp["n"].astype(str) + " request(s) dispatched"
+        marks = pd.concat([disp.drop(columns=["bin", "n"]), marks[marks["kind"] == "preempt"]], ignore_index=True)
+    colors = alt.Scale(domain=["slice", "idle", "dispatch", "preempt"], range=["#4c78a8", "#f58518", "#555555", "#e45756"])
+    tip = ["queue", "kind", "detail", alt.Tooltip("start_ms:Q", format=".2f"), alt.Tooltip("end_ms:Q", format=".2f")]
+    x = alt.X("start_ms:Q", title="time, ms", scale=alt.Scale(domain=[t0_ms, t1_ms]) if t1_ms is not None else alt.Undefined)
+    y = alt.Y("queue:N", title=None)
+    color = alt.Color("kind:N", scale=colors, title=None)
+    # slices full height; idle windows as thin bars on top, so both stay visible
+    slices = alt.Chart(d[d["kind"] == "slice"]).mark_bar(height=16, opacity=0.85).encode(x=x, x2="end_ms:Q", y=y,
+                                                                                         color=color, tooltip=tip)
+    span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
+    idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
+    idle = alt.Chart(idles).mark_bar(height=6).encode(x=x, x2="end_ms:Q", y=y, color=color, tooltip=tip)
+    ticks = alt.Chart(marks).mark_tick(thickness=1, size=10, opacity=0.6).encode(x=x, y=y, color=color, tooltip=tip)
+    nq = max(1, d["queue"].nunique())
+    return alt.layer(slices, idle, ticks).properties(width=m.width, height=max(90, 26 * nq),
+                                                     title=title or result.caption()[:110])
 
 
 # --------------------------------------------------------------------------- 2011 variants
@@ -305,7 +325,7 @@ def deep_idle_explorer(small: bool | None = None):
     def run(table, variant, usleep, slice_idle, quantum, scheduler="cfq"):
         p = d11.machine_params(table, small=small).with_(
             scheduler=scheduler, cfq_slice_idle=float(slice_idle), cfq_quantum=int(quantum), **DEEP_VARIANTS[variant])
-        wl = aio_stress.patlasov_2011(usleep_us=float(usleep), file_mb=d11.sizes(small).file_mb)
+        wl = aio_stress.patlasov_2011(usleep_us=float(usleep), file_mb=d11.sizes(small).file_mb(table))
         return simulate(p, wl, seed=1, verbose=False)
 
     if mode().name == "ci":

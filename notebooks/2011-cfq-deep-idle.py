@@ -1,0 +1,208 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 2011: "CFQ: fixing performance issues" — idling on deep seeky queues
+#
+# **The story in five sentences.** CFQ idles after a queue's last request, in
+# case the same process sends another nearby one; seeky queues are spared
+# that, unless they are "deep" — seen once with four or more requests queued
+# (76280aff1c7e). Maxim Patlasov found that on a fast hardware RAID this flag
+# costs a third of the throughput: CFQ 67 MB/s where noop gives 100 and
+# `slice_idle=0` 106. The fix then in the kernel (8e1ac6655104, clear the flag
+# when the device looks fast) comes too late to let other queues preempt, and
+# on a slow SATA disk it misjudges the disk as fast and loses 35 %. His patch
+# claims to fix both; the thread holds only the cover letter and the figures.
+#
+# The model replays the experiment on the two machines, with each variant as
+# a flag on one parameter set.
+
+# %%
+from kernel_workbook import config
+
+mode = config.setup()
+
+# %% [markdown]
+# ## The published figures
+#
+# Given in prose in the mail; curated here with the line each number came from.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.tables import published, render
+
+THREAD = "2011-cfq-deep-idle"
+for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
+    print(render(published(THREAD, t), title=True), end="\n\n")
+
+# %% [markdown]
+# ## The workload, flag by flag
+#
+# Each of the eight instances ran
+# `aio-stress -a 4 -b 4 -c 1 -r 4 -O -o 0 -t 1 -d 1 -i 1 -s 16 f1_$I f2_$I f3_$I f4_$I`:
+# one thread, four 16 MB files written sequentially (`-o 0`) in 4 KiB
+# O_DIRECT records (`-r 4 -O`), one request in flight per file (`-d 1`), one
+# request per file per pass (`-i 1`), up to four per `io_submit` (`-b 4`).
+# O_DIRECT writes are *synchronous* requests, so each instance has one CFQ
+# sync queue that can idle. Each pass submits up to four writes at once —
+# enough to mark the queue `deep` whenever it waits its turn. On the RAID,
+# Maxim added `usleep(1000)` after each submission (think time).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.workloads import aio_stress
+
+raid_w = aio_stress.patlasov_2011(usleep_us=1000)
+print(raid_w.description)
+print(len(raid_w.processes), "processes,", sum(len(p.streams) for p in raid_w.processes), "files,",
+      raid_w.total_requests, "requests of", raid_w.processes[0].streams[0].request_kb, "KiB")
+
+# %% [markdown]
+# ## The mechanism: idling versus preemption
+#
+# Four instances on the RAID for 40 ms: blue bars are slices (a queue holds
+# the disk), thin orange bars idle windows, grey ticks requests sent to the
+# disk, red ticks preemptions. In pristine 3.1 a queue that waited its turn
+# with four requests is marked `deep`, gets `idle_window`, sits on the SYNC
+# service tree and, once served, keeps the disk through its 1 ms think times
+# (idling) while the others wait — until 8e1ac6655104's check clears the flags
+# and another queue preempts. With the marking commented out every queue is
+# seeky and not deep: all sit on the SYNC_NOIDLE tree, which CFQ serves
+# together, each batch preempting the idle one; only the tree's last queue
+# idles, a little, for the whole tree. (In this window of the pristine run,
+# queue 2 does not get the disk at all.)
+
+# %%
+import altair as alt
+
+from kernel_workbook.models.cfq import IOParams, simulate
+from kernel_workbook.models.cfq_params import cfq_for_kernel
+from kernel_workbook.models.disk import RAID_LSI1078_2011
+from kernel_workbook.ui.cfq_charts import plot_timeline
+
+raid = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
+small4 = aio_stress.patlasov_2011(usleep_us=1000, instances=4, file_mb=0.5)
+pristine = simulate(raid, small4, seed=1, log_events=20000)
+nodeep = simulate(raid.with_(cfq_mark_cfqq_deep=False), small4, seed=1, log_events=20000)
+alt.vconcat(plot_timeline(pristine, 10, 50, title="pristine 3.1.0-rc2"),
+            plot_timeline(nodeep, 10, 50, title="mark_cfqq_deep commented out"))
+
+# %%
+# NBVAL_CHECK_OUTPUT
+import pandas as pd
+
+counts = pd.DataFrame({k: {c: r.counters[c] for c in ("mark_deep", "clear_deep", "preempt", "arm_idle", "set_active")}
+                       for k, r in (("pristine", pristine), ("no mark_deep", nodeep))})
+print(counts.to_string())
+
+# %% [markdown]
+# ## What is fitted, and to what
+#
+# One device parameter per machine, on that machine's "Pristine 3.1.0-rc2
+# (CFQ)" figure only; the data sheet gives the rest (`disk.PRESETS`).
+#
+# * **RAID**: the controller's latency per command. CFQ's throughput is not
+#   monotonic in it (whether a batch completes within the 1 ms sleep decides
+#   whether the queue idles), so the fit is a grid search for the point
+#   nearest the published value.
+# * **Slow disk**: how much of its write-back cache holds dirty data
+#   (the data sheet gives a 16 MB buffer, not how firmware splits it).
+#
+# ## Published beside model
+
+# %%
+from kernel_workbook.reproduce import format_summary, reproduce
+
+rep = reproduce(THREAD)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for block in rep.text:
+    print(block, end="\n\n")
+print(format_summary(rep))
+
+# %% [markdown]
+# **The fast RAID** reproduces the shape of the result: the model ranks the
+# six variants as the thread does, and the variants' ratios to pristine CFQ
+# land within 15 % except noop's, a little outside. The model's noop sits at
+# the ceiling the workload allows (eight threads, four 4 KiB writes per
+# `usleep(1000)` loop), above the published 99.76 MB/s; the real machine lost
+# part of that ceiling to something the model does not have (CPU contention
+# of eight threads, longer wake-ups after `usleep`). The 2011 patch is
+# modelled from the cover letter alone (its diff is not in the thread): decide
+# "deep" where the queue would idle, from its own service and think times,
+# and apply the verdict at once. On the RAID that makes it behave like "no
+# deep marking" — as Maxim measured (98.13 against 98.51).
+#
+# A caution on the RAID: CFQ's throughput there hinges on timing coincidences
+# (does a batch complete inside the 1 ms sleep, on which side of a jiffy does
+# the next one arrive), so it does not vary smoothly with the controller
+# latency, and the fit lands on one of several values that give 67 MB/s.
+# Variants that the thread measured as equal can fall either side of each
+# other: "always clear deep" (0.6 % from pristine in the thread) is within
+# 1 % of pristine at the run length used here and 25 % below it with files
+# twice as long (`kwb reproduce` at full size).
+#
+# **The slow disk** is the miss. The order is right but for the two variants
+# the thread measured as equal (5.46 against 5.45), and the patch again
+# tracks the variant it should; the sizes are not right: the model's
+# write-back cache rewards CFQ's per-process idling with nearly streaming
+# writes (a 7-fold gain where the disk gave 1.5) and punishes noop's 32
+# interleaved streams harder than the disk did. How the drive's firmware
+# groups cached writes before writing them back decides these magnitudes, and
+# the data sheet says nothing about it.
+#
+# A hypothesis examined only *after* seeing this miss (so it stays out of the
+# summary): the drive writes each cached command back on its own, without
+# merging neighbours. Fitted again on pristine CFQ only, it comes closer but
+# still misses:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce.deep_idle_2011 import _short, fidelity_2011, what_if_per_command_destage
+
+wi = what_if_per_command_destage()
+base = {x["variant"]: x for x in fidelity_2011("aio-stress-slow-hdd")["ratios"]}
+print(f"per-command write-back, fitted write_cache_kb = {wi['write_cache_kb']}")
+print(pd.DataFrame([{"variant": _short(x["variant"]), "published": x["published_ratio"],
+                     "model (coalescing cache)": base[x["variant"]]["model_ratio"],
+                     "model (per-command)": x["model_ratio"]} for x in wi["ratios"]]).to_string(index=False))
+
+# %% [markdown]
+# ## Turn the knobs
+#
+# Machine, the deep-queue variant, the scheduler, the `usleep` think time,
+# `slice_idle` and `quantum`; the line gives the aggregate throughput and the
+# scheduler's counters, the picture a 40 ms timeline of four instances. (A
+# static export shows the variants on the RAID.)
+
+# %%
+from kernel_workbook.ui.cfq_charts import deep_idle_explorer
+
+deep_idle_explorer()
+
+# %% [markdown]
+# ## Questions
+#
+# 1. On the RAID, raise the `usleep` think time to 2 ms, then 3 ms. Does the
+#    damage done by idling grow or shrink, and why? At what think time does
+#    `slice_idle=8` stop being worth its cost even for a sequential reader?
+# 2. 8e1ac6655104 asks "did the queue deliver all its requests before half its
+#    slice was used?". Explain from the slow-disk setup why a write-back cache
+#    makes that test answer "the device is fast" for a disk doing 900 IOPS.
+# 3. Maxim's "always clear deep" experiment cleared the flag whenever the
+#    queue emptied, yet gained nothing. Using the timeline, say what sets the
+#    flag again, and how soon — and why that alone defeats the preemption
+#    the clearing was meant to allow.
