@@ -300,7 +300,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         if key not in cache:
             bp = base if machine.value == base.disk.name else replace(base, disk=PRESETS[machine.value])
             cache[key] = df_readers_sweep(bp, rs(), seeds=seeds, label="defaults")
-        sw = pd.concat([cache[key], df_readers_sweep(p, rs(), seeds=seeds, label="your settings")])
+        sw = pd.concat([cache[key], df_readers_sweep(p, rs(), seeds=seeds, label="yours")])
         t_sim = time.perf_counter() - t0
         table.value = _pre(render(sweep_table(sw, "defaults")))
         chart.clear_output(wait=True)
