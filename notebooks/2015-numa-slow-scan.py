@@ -67,8 +67,8 @@ for table in ("ptewrite-autonuma", "ptewrite-totals", "ptewrite-numastat"):
 # column above although both mails show the same 3.19 autonumabench times, and
 # they show few huge-PMD updates beside many base-page faults — `xfs_repair`'s
 # `malloc`'d buffers, not autonumabench's huge pages. So the model compares them
-# with its xfs_repair-like load. (The table's title in `tables.csv` says
-# "autonumabench run"; the workbook's owners may want to change it.)
+# with its xfs_repair-like load. (`tables.csv` titles the table accordingly;
+# the mail itself does not say.)
 
 # %%
 # NBVAL_CHECK_OUTPUT
