@@ -87,8 +87,11 @@ def _num(v) -> bool:
     return isinstance(v, (int, float)) and v == v and not math.isinf(v)
 
 
-def _sign(v: float, eps: float = 0.05) -> int:
-    # changes within +-0.05 % are "no change" on both sides
+# A change smaller than this (in percent) counts as "no change" on both sides.
+SIGN_EPS_PCT = 5e-2
+
+
+def _sign(v: float, eps: float = SIGN_EPS_PCT) -> int:
     return 0 if abs(v) < eps else (1 if v > 0 else -1)
 
 
