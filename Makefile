@@ -14,6 +14,8 @@ STAMP  := $(VENV)/.installed
 LAB_ARGS ?=
 # Jupyter refuses to start as root unless told; containers often run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# No news feed, no update check: the lab must start and stay quiet with no network.
+OFFLINE_FLAGS := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 PYTEST_ARGS ?=
 
 .PHONY: all lab test reproduce bench report venv constraints clean distclean notebooks
@@ -28,12 +30,14 @@ $(BIN)/python:
 $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=23.2"
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[lab,test]"
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp lib/kernel_workbook/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
 venv: $(STAMP)
 
 lab: $(STAMP)
-	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_ARGS) notebooks/00-start-here.ipynb
+	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(ROOT_FLAG) $(OFFLINE_FLAGS) $(LAB_ARGS) notebooks/00-start-here.ipynb
 
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).

@@ -30,7 +30,8 @@ def lab_server(tmp_path):
            "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
     bindir = Path(sys.executable).parent
     proc = subprocess.Popen(
-        [str(bindir / "jupyter"), "lab", "--no-browser", *(["--allow-root"] if os.geteuid() == 0 else []), f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1",
+        [str(bindir / "jupyter"), "lab", "--no-browser", *(["--allow-root"] if os.geteuid() == 0 else []),
+         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1",
          f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}", "notebooks/00-start-here.ipynb"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
