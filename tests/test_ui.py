@@ -43,3 +43,20 @@ def test_explorer_switches_table_in_the_lab(monkeypatch):
 def test_explorer_is_static_in_ci(monkeypatch, capsys):
     monkeypatch.setenv("WORKBOOK_MODE", "ci")
     assert table_explorer("2014-seqread-fairzone-cfq", "cfq600-seqread") is None
+
+
+def test_lab_mode_renders_offline(monkeypatch):
+    # the lab's renderer must carry Vega itself: a conference hall has no network
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    from kernel_workbook import config
+
+    m = config.setup(verbose=False)
+    assert m.renderer == "jupyter" and alt.renderers.active == "jupyter"
+    chart = plot_pct_change(published("2014-seqread-fairzone-cfq", "cfq600-seqread"))
+    esm = str(alt.JupyterChart(chart)._esm)
+    assert "vega" in esm and len(esm) > 100_000
+    for cdn in ("cdn.jsdelivr", "unpkg.com", "esm.sh", "cdnjs"):
+        assert cdn not in esm
+    monkeypatch.setenv("WORKBOOK_MODE", "ci")
+    config.setup(verbose=False)
+    assert alt.renderers.active == "svg"
