@@ -64,6 +64,9 @@ def setup(verbose: bool = True) -> Mode:
         alt.renderers.enable("svg")
     else:
         alt.renderers.enable("jupyter", offline=True)
+        # the renderer switches JupyterChart offline only when it displays a
+        # chart; a panel that builds its own JupyterChart needs it now
+        alt.JupyterChart.enable_offline(True)
     _theme(alt, m)
     if verbose:
         print(f"kernel_workbook: WORKBOOK_MODE={m.name} (charts: {m.renderer}{', offline' if m.renderer == 'jupyter' else ''})")
