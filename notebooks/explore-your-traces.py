@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kernel_workbook import config, traces
 from kernel_workbook.tables import render
-from kernel_workbook.traces import plots
+from kernel_workbook.ui import trace_charts
 
 mode = config.setup()
 DATA = traces.shipped_captures()
@@ -75,7 +75,7 @@ print("kernel: ", m["kernel"]["release"], "| tools:", m["tools"]["vmstat"], "/",
 
 # %%
 vm = bundle.load("vmstat")
-plots.plot_timeseries(vm[~vm["since_boot"]], ["free", "cache", "bi", "wa", "sy", "id"],
+trace_charts.plot_timeseries(vm[~vm["since_boot"]], ["free", "cache", "bi", "wa", "sy", "id"],
                       title="vmstat under memory pressure")
 
 # %% [markdown]
@@ -86,7 +86,7 @@ plots.plot_timeseries(vm[~vm["since_boot"]], ["free", "cache", "bi", "wa", "sy",
 # %%
 pv = bundle.load("proc-vmstat")
 rates = traces.df_rates(pv)
-plots.plot_timeseries(rates, ["pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "allocstall_normal",
+trace_charts.plot_timeseries(rates, ["pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "allocstall_normal",
                               "pgpgin", "pgfault"], title="/proc/vmstat, per second")
 
 # %% [markdown]
@@ -112,7 +112,7 @@ print(f"whole run: kswapd scanned {s['kswapd_scan']:,.0f} pages, reclaimed {s['k
       f"({s['direct_percentage']:.1f}% of all scans, efficiency {s['direct_efficiency']:.1f}%)")
 
 # %%
-plots.plot_reclaim_2007(traces.df_reclaim_2007(pv, per_interval=True))
+trace_charts.plot_reclaim_2007(traces.df_reclaim_2007(pv, per_interval=True))
 
 # %% [markdown]
 # Nearly every page scanned was reclaimed: the page cache of a file read
@@ -135,7 +135,7 @@ plots.plot_reclaim_2007(traces.df_reclaim_2007(pv, per_interval=True))
 # %%
 seq16 = traces.load(DATA / "tiobench-seqread" / "readers-16")
 aw = traces.df_iostat_await(seq16.load("iostat"))
-plots.plot_iostat_latency(aw[aw["r/s"] > 0])
+trace_charts.plot_iostat_latency(aw[aw["r/s"] > 0])
 
 # %% [markdown]
 # ## A flame graph of perf stacks
@@ -158,7 +158,7 @@ print(ps.samples["comm"].value_counts().head(6).to_string())
 
 # %%
 folded = traces.fold(ps, comm="fio")
-plots.plot_icicle(folded, title="perf record -g, fio randrw, buffered I/O", min_fraction=0.005)
+trace_charts.plot_icicle(folded, title="perf record -g, fio randrw, buffered I/O", min_fraction=0.005)
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -175,7 +175,7 @@ print((100 * top / top.sum()).sort_values(ascending=False).head(8).round(1).to_s
 # %%
 direct = traces.load(DATA / "perf-io" / "bundle-direct")
 folded_direct = traces.fold(direct.perf_script(), comm="fio")
-plots.plot_diff_icicle(folded, folded_direct, title="buffered -> O_DIRECT (red: larger share with O_DIRECT)",
+trace_charts.plot_diff_icicle(folded, folded_direct, title="buffered -> O_DIRECT (red: larger share with O_DIRECT)",
                        min_fraction=0.005)
 
 # %% [markdown]

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.traces import plots
+from kernel_workbook.ui import trace_charts as plots
 
 
 def test_long_series_bins_to_the_row_limit():

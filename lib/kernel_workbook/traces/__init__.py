@@ -187,8 +187,8 @@ def load(path, kind: str | None = None, max_bytes: int | None = None):
 
 
 def trace_explorer(path=None, monitor: str = "vmstat"):
-    """The explorer widget (see :mod:`kernel_workbook.traces.panels`)."""
-    from .panels import trace_explorer as _te
+    """The explorer widget (see :mod:`kernel_workbook.ui.trace_panels`)."""
+    from ..ui.trace_panels import trace_explorer as _te
 
     return _te(path, monitor)
 

@@ -22,7 +22,7 @@ DEFAULT_COUNTERS = {"vmstat": ["us", "sy", "wa", "free", "bi", "bo"],
 
 def shipped() -> list[str]:
     """Every bundle shipped in data/traces (folders holding a manifest.json)."""
-    from . import shipped_captures
+    from ..traces import shipped_captures
 
     root = shipped_captures()
     return sorted(str(p.parent) for p in root.rglob("manifest.json"))
@@ -35,8 +35,8 @@ def _numeric(df):
 
 def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
     """Pick a bundle or file, see what it holds, chart the counters you choose."""
-    from . import load
-    from .plots import plot_timeseries
+    from ..traces import load
+    from .trace_charts import plot_timeseries
 
     default = path or shipped()[0]
 
