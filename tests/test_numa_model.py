@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook.models import _numa_layout as L
 from kernel_workbook.models import _numa_reference as ref
 from kernel_workbook.models.numa import NumaParams, kernel_params, simulate
 from kernel_workbook.models.numa_params import MACHINES, Machine
@@ -143,13 +144,13 @@ def test_one_node_autonumabench_too():
 
 
 # ---------------------------------------------------------------- the kernel's arithmetic
-def _sim(rss_pages=0, **params):
-    """A reference Sim with one mm, for testing single kernel functions."""
+def _sim(rss_pages=0, w=None, **params):
+    """A reference Sim (one mm unless ``w`` says otherwise), for testing single kernel functions."""
     from kernel_workbook.models import _numa_layout as L
     from kernel_workbook.models.numa import _constants, _initial_state
 
     p = replace(NumaParams(), **params)
-    w = small_xfs("mel-4socket-48")
+    w = w if w is not None else small_xfs("mel-4socket-48")
     m = MACHINES["mel-4socket-48"]
     ki, kf = _constants(p, w, m, 1, 0)
     s = _initial_state(p, w, m)
@@ -267,6 +268,154 @@ def test_prot_none_write_faults_only_in_4_0():
     b = simulate(kernel_params("4.0.0-rc1 ptewrite-v1r20"), w, seed=1, verbose=False)
     assert a.counters["wp_faults"] == 0
     assert b.counters["wp_faults"] > 0
+
+
+# ---------------------------------------------------------------- numa groups and TNF_NO_GROUP
+def _faulting_pair(s):
+    """Tasks 0 and 1 of one mm, both with fault statistics, task 1 running on node 1."""
+    t, o = s.tasks[0], s.tasks[1]
+    for x in (t, o):
+        x.has_faults = 1
+    o.node = 1
+    return t, o
+
+
+def test_a_shared_fault_groups_through_the_last_cpupid():
+    # 3.19, pte_write: a fault on a page task 1 faulted last (from node 1) makes task 0 a group and, the
+    # other task being in a group too, joins the bigger or equal one (task_numa_group())
+    s = _sim(rss_pages=1 << 18)
+    t, o = _faulting_pair(s)
+    s.task_numa_fault(o, -1, -1, 1, 1, 1, False, False, False, now_ms=0)  # o's first fault: private, no group
+    assert o.numa_group == -1
+    s.task_numa_fault(o, 1, 0, 1, 1, 1, False, False, False, now_ms=0)  # o on a page t faulted: o gets a group
+    assert o.numa_group == 1 and s.groups[1].nr_tasks == 1
+    s.task_numa_fault(t, 1, 1, 1, 1, 0, False, False, False, now_ms=0)  # t on a page o faulted: t joins o's
+    assert t.numa_group == 1 and s.groups[1].nr_tasks == 2
+    assert s.cnt[L.C_GROUP_JOINS] == 1
+
+
+def test_tnf_no_group_never_calls_task_numa_group():
+    s = _sim(rss_pages=1 << 18)
+    t, o = _faulting_pair(s)
+    s.task_numa_fault(o, 1, 0, 1, 1, 1, True, False, False, now_ms=0)
+    s.task_numa_fault(t, 1, 1, 1, 1, 0, True, False, False, now_ms=0)
+    assert t.numa_group == o.numa_group == -1 and s.cnt[L.C_GROUP_JOINS] == 0
+    # the fault is still counted shared (priv = 0): the buffers say so
+    assert t.faults_buf_mem[1][0] == 1 and t.faults_buf_mem[1][1] == 0
+
+
+def test_group_join_needs_the_last_faulter_running_on_its_cpu():
+    # task_numa_group(): tsk = cpu_rq(cpu)->curr must be the task of last_cpupid; a thread asleep on I/O is not
+    s = _sim(rss_pages=1 << 18)
+    t, o = _faulting_pair(s)
+    s.task_numa_group(o, 0, 0, 0)  # o makes its group (t is on node 0, running)
+    assert o.numa_group == 1
+    o.io = 50.0  # o now waits for its I/O
+    assert s.task_numa_group(t, 1, 1, 0) == 0 and t.numa_group == 0 and s.groups[1].nr_tasks == 1
+    o.io = 0.0
+    o.node = 2  # woken elsewhere: not on the CPU it faulted from
+    assert s.task_numa_group(t, 1, 1, 0) == 0 and s.groups[1].nr_tasks == 1
+    o.node = 1
+    s.groups[0].nr_tasks = 1
+    assert s.task_numa_group(t, 1, 1, 0) == 0 and t.numa_group == 1 and s.groups[1].nr_tasks == 2
+
+
+def test_groupless_shared_faults_migrate_after_the_two_stage_filter():
+    # should_numa_migrate_memory() without p->numa_group: a shared page whose last fault came from this node moves
+    s = _sim(rss_pages=1 << 18)
+    t = s.tasks[0]
+    pg = ref.Page(2, 1, 0, 1, 0, 5, -1, -10, -10)
+    assert s.should_numa_migrate_memory(t, pg, 2, 0) is True and (pg.last_nid, pg.last_pid) == (0, 0)
+    pg.last_nid, pg.last_pid = 3, 5
+    assert s.should_numa_migrate_memory(t, pg, 2, 0) is False
+
+
+# ---------------------------------------------------------------- the scan period: slow-scan and resets
+def _task_that_moves(s):
+    """Task 0 on node 0, preferring node 2 where all its faults are and a CPU is idle."""
+    t = s.tasks[0]
+    t.has_faults = 1
+    t.numa_preferred_nid = 2
+    t.faults_mem = [[0, 0], [0, 0], [0, 100], [0, 0]]
+    t.total_numa_faults = 100
+    return t
+
+
+def test_only_task_numa_migrate_resets_the_period():
+    s = _sim(rss_pages=4 << 18, TNF_MIGRATE_FAIL=True)
+    t = _task_that_moves(s)
+    t.numa_scan_period = 1600
+    s.move_task(t, 1)  # the scheduler waking it elsewhere (a wander): the period stays
+    assert t.numa_scan_period == 1600
+    s.task_numa_migrate(t)  # the NUMA balancer moving it to its preferred node: reset to task_scan_min
+    assert t.node == 2 and t.numa_scan_period == s.task_scan_min(t) == 100
+    assert s.cnt[L.C_TASK_MOVES] == 1
+
+
+def test_slowscan_keeps_doubling_after_a_reset_because_locality_2_stays():
+    s = _sim(rss_pages=4 << 18, TNF_MIGRATE_FAIL=True)
+    t = _task_that_moves(s)
+    t.numa_scan_period, t.numa_scan_period_max = 400, s.task_scan_max(t)
+    t.numa_faults_locality = [10, 90, 1]  # one failed migration
+    s.update_task_scan_period(t, 0, 100, now_ms=0)
+    assert t.numa_scan_period == 800
+    s.task_numa_migrate(t)
+    assert t.numa_scan_period == 100 and t.numa_faults_locality[2] == 1
+    s.update_task_scan_period(t, 0, 100, now_ms=1000)  # very local faults, yet it doubles again
+    assert t.numa_scan_period == 200
+
+
+# ---------------------------------------------------------------- costs
+def test_migration_costs_copy_unmap_and_an_ipi_per_cpu_of_the_mm():
+    p = kernel_params("4.0.0-rc1 vanilla", cost_sched_tick_us=0.0)
+    one_mm = simulate(p, autonumabench("NUMA02", unit_thps=16, passes_scale=0.05), seed=1, verbose=False)
+    two_mm = simulate(p, small_numa01(), seed=1, verbose=False)
+    for r in (one_mm, two_mm):
+        c = r.counters
+        assert c["numa_pages_migrated"] > 0 and c["migrate_fail_migrate_pages"] == 0
+        thp = c["numa_pages_migrated"] / 512
+        want = c["numa_pages_migrated"] * p.cost_migrate_page_us + thp * p.cost_migrate_unmap_us
+        assert abs(c["sys_migrate_s"] * 1e6 - want) < 1e-6 * want
+        assert abs(c["sys_ipi_s"] * 1e6 - c["tlb_ipis"] * p.cost_tlb_flush_ipi_us) < 1e-3
+    # the IPIs of one flush reach every other CPU the mm runs on: 48 threads in one mm, 24 in each of two
+    # (fewer once threads finish; more while CPUs a thread left still hold the mm lazily)
+    one, two = (r.counters["tlb_ipis"] / r.counters["tlb_flushes"] for r in (one_mm, two_mm))
+    assert 40 <= one <= 47 and 20 <= two <= 30 and one > 1.5 * two
+
+
+def test_task_placement_searches_and_moves_are_charged():
+    p = kernel_params("3.19.0 vanilla")
+    r = simulate(p, small_numa01(), seed=1, verbose=False)
+    c = r.counters
+    assert c["numa_migrate_calls"] > 0 and c["numa_search_cpus"] >= 36 * c["numa_migrate_calls"]
+    moves = c["numa_task_moves"] + c["numa_task_swaps"]
+    want = c["numa_search_cpus"] * p.cost_numa_search_us + moves * p.cost_task_move_us
+    assert moves > 0 and abs(c["sys_place_s"] * 1e6 - want) < 1e-6 * want
+
+
+def test_a_migrated_huge_page_is_mapped_writable_and_dirty():
+    # migrate_misplaced_transhuge_page(): maybe_pmd_mkwrite(pmd_mkdirty(entry)); a base page comes back clean
+    w = autonumabench("NUMA02", unit_thps=16, passes_scale=0.05)
+    s = _sim(w=w, TNF_NO_GROUP="always_read_only", numa_hint_pte="PROT_NONE", isolate_lru_fail_prob=0.0)
+    t = s.tasks[0]
+    pg = s.pages[0]
+    pg.nid, pg.write, pg.dirty, pg.touch_tid = 1, 0, 0, 0
+    assert s.migrate_misplaced_page(t, 0, 0, step=100, now_ms=400)
+    assert (pg.nid, pg.write, pg.dirty) == (0, 1, 1)
+    s2 = _sim(isolate_lru_fail_prob=0.0)
+    pg2 = s2.pages[0]
+    pg2.nid, pg2.write, pg2.dirty = 1, 0, 1
+    assert s2.migrate_misplaced_page(s2.tasks[0], 0, 0, step=100, now_ms=400)
+    assert (pg2.nid, pg2.write, pg2.dirty) == (0, 0, 0)
+
+
+def test_pure_engine_is_the_same_loop():
+    # the benchmark's baseline: the jitted kernel's own source run as plain Python
+    w = autonumabench("NUMA02_SMT", unit_thps=16, passes_scale=0.03)
+    p = kernel_params("4.0.0-rc1 slowscan-v2", cost_sched_tick_us=3.0)
+    a = simulate(p, w, seed=5, verbose=False)
+    b = simulate(p, w, seed=5, engine="pure")
+    assert a.counters == b.counters and a.times == b.times and a.periods.equals(b.periods)
 
 
 # ---------------------------------------------------------------- bad parameters name themselves

@@ -17,39 +17,52 @@ wrapper can draw the next chunk of randomness and collect samples.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import sys
 
+import numpy as np
+
+from ._jit import borrowed
 from ._numa_layout import (
     C_ACCESSES, C_ALLOC_MISS, C_FAIL_BUSY, C_FAIL_ISOLATE, C_FAIL_MIGRATE, C_FAIL_NODEFULL, C_FAIL_RATELIMIT,
     C_GROUP_JOINS, C_HINT_FAULTS, C_HINT_FAULTS_LOCAL, C_HUGE_PTE_UPDATES, C_MIGRATE_ATTEMPTS, C_N,
-    C_NO_GROUP_FAULTS, C_PAGES_MIGRATED, C_PERIOD_OUT_OF_RANGE, C_PGMIGRATE_FAIL, C_PGMIGRATE_SUCCESS,
-    C_POOL_OVERFLOW, C_PTE_UPDATES, C_REMOTE_ACCESSES, C_SCANS, C_SHARED_FAULTS, C_TASK_MOVES, C_TASK_SWAPS,
-    C_TLB_FLUSHES, C_TLB_IPIS, C_WANDERS, C_WP_FAULTS, FA_BUFCPU, FA_BUFMEM, FA_CPU, FA_MEM, GI_ACTIVE, GI_ALIVE,
-    GI_NR_TASKS, GI_TOTAL_FAULTS, KF_ACCESS_US, KF_COST_FAULT, KF_COST_IPI, KF_COST_MIGRATE, KF_COST_PTE,
-    KF_COST_TICK, KF_COST_WP, KF_FAULTS_PER_UNIT, KF_FLUSHES_PER_MIGRATION, KF_IO_US, KF_ISOLATE_FAIL,
-    KF_MIGRATE_FAIL, KF_REMOTE_COST, KF_SWEEP_US, KF_SYS_PER_ACCESS, KF_WANDER_P, KI_CPUS_PER_NODE,
-    KI_HIGH_WMARK_PAGES, KI_IMBALANCE_PCT, KI_MAX_SCAN_WINDOW, KI_MIGRATE_FAIL, KI_MIGRATE_INTERVAL,
-    KI_NO_GROUP_RULE, KI_NODES, KI_PROT_NONE, KI_RATELIMIT_PAGES, KI_SAMPLE_STEPS, KI_SCAN_PERIOD_MAX,
-    KI_SCAN_PERIOD_MIN, KI_SCAN_SIZE_MB, KI_SCAN_SIZE_PAGES, KI_SLOTS, KI_THRESHOLD, KI_TICK_MS, KI_UNIT_HUGE,
-    KI_UNIT_PAGES, LG_ADMITTED, LG_DST, LG_MS, LG_OK, LG_PAGES, MI_LAZY, MI_LIVE, MI_NEXT_SCAN, MI_OFFSET,
-    MI_RSS, MI_SEQ, NI_FREE, NI_NR_RUNNING, NI_RL_NEXT, NI_RL_NR, NI_TASKS, NI_WIN_MIGRATED, NI_WIN_MIGRATED_MAX,
-    SB_FAULT, SB_IPI, SB_MIGRATE, SB_OTHER, SB_SCAN, SB_WP, TF_DEBT, TF_FINISH, TF_FRAC, TF_IO, TF_NODE_STAMP,
-    TF_RUNTIME, TF_SYS, TF_USER, TI_CUR_UNIT, TI_DONE, TI_GROUP, TI_HAS_FAULTS, TI_LAST_PLACE_US, TI_LAST_RUN_US,
-    TI_LOC0, TI_LOC1, TI_LOC2, TI_MIGRATE_RETRY, TI_MM, TI_MOVES, TI_NODE, TI_PAGES_MIGRATED, TI_PERIOD,
-    TI_PERIOD_MAX, TI_PHASE, TI_POS, TI_PREF, TI_REP, TI_RIDX, TI_SCAN_SEQ, TI_TOTAL_FAULTS, U_DIRTY,
-    U_LAST_NID, U_LAST_PID, U_MARKED, U_NODE, U_OTHER_TICK, U_TOUCH_TICK, U_TOUCH_TID, U_WRITE, W_GROUP, W_TASK,
-    X_BEST, X_EPOCH, X_EV_IDX, X_LOG_IDX, X_MEMO,
+    C_NO_GROUP_FAULTS, C_NUMA_MIGRATE_CALLS, C_PAGES_MIGRATED, C_PERIOD_OUT_OF_RANGE, C_PGMIGRATE_FAIL,
+    C_PGMIGRATE_SUCCESS, C_POOL_OVERFLOW, C_PTE_UPDATES, C_REMOTE_ACCESSES, C_SCANS, C_SEARCH_CPUS, C_SHARED_FAULTS,
+    C_TASK_MOVES, C_TASK_SWAPS, C_TLB_FLUSHES, C_TLB_IPIS, C_WANDERS, C_WP_FAULTS, FA_BUFCPU, FA_BUFMEM, FA_CPU,
+    FA_MEM, GI_ACTIVE, GI_ALIVE, GI_NR_TASKS, GI_TOTAL_FAULTS, KF_ACCESS_US, KF_COST_FAULT, KF_COST_IPI,
+    KF_COST_MIGRATE, KF_COST_MOVE, KF_COST_PTE, KF_COST_SEARCH, KF_COST_TICK, KF_COST_UNMAP, KF_COST_WP,
+    KF_FAULTS_PER_UNIT, KF_FLUSHES_PER_MIGRATION, KF_IO_US, KF_ISOLATE_FAIL, KF_MIGRATE_FAIL, KF_REMOTE_COST,
+    KF_SWEEP_US, KF_SYS_PER_ACCESS, KF_WANDER_P, KI_CPUS_PER_NODE, KI_HIGH_WMARK_PAGES, KI_IMBALANCE_PCT,
+    KI_MAX_SCAN_WINDOW, KI_MIGRATE_FAIL, KI_MIGRATE_INTERVAL, KI_NODES, KI_NO_GROUP_RULE, KI_PROT_NONE,
+    KI_RATELIMIT_PAGES, KI_SAMPLE_STEPS, KI_SCAN_PERIOD_MAX, KI_SCAN_PERIOD_MIN, KI_SCAN_SIZE_MB,
+    KI_SCAN_SIZE_PAGES, KI_SLOTS, KI_THRESHOLD, KI_TICK_MS, KI_UNIT_HUGE, KI_UNIT_PAGES, LG_ADMITTED, LG_DST, LG_MS,
+    LG_OK, LG_PAGES, MEMO_W, MI_LAZY, MI_LIVE, MI_NEXT_SCAN, MI_OFFSET, MI_RSS, MI_SEQ, NI_FREE, NI_NR_RUNNING,
+    NI_RL_NEXT, NI_RL_NR, NI_TASKS, NI_WIN_MIGRATED, NI_WIN_MIGRATED_MAX, SB_FAULT, SB_IPI, SB_MIGRATE, SB_OTHER,
+    SB_PLACE, SB_SCAN, SB_WP, TF_DEBT, TF_FINISH, TF_FRAC, TF_IO, TF_NODE_STAMP, TF_RUNTIME, TF_SYS, TF_USER,
+    TI_CUR_UNIT, TI_DONE, TI_GROUP, TI_HAS_FAULTS, TI_LAST_PLACE_US, TI_LAST_RUN_US, TI_LOC0, TI_LOC1, TI_LOC2,
+    TI_MIGRATE_RETRY, TI_MM, TI_MOVES, TI_NODE, TI_PAGES_MIGRATED, TI_PERIOD, TI_PERIOD_MAX, TI_PHASE, TI_POS,
+    TI_PREF, TI_REP, TI_RIDX, TI_SCAN_SEQ, TI_TOTAL_FAULTS, U_DIRTY, U_LAST_NID, U_LAST_PID, U_MARKED, U_NODE,
+    U_OTHER_TICK, U_TOUCH_TICK, U_TOUCH_TID, U_WRITE, W_GROUP, W_TASK, X_BEST, X_EPOCH, X_EV_IDX, X_LOG_IDX, X_MEMO,
 )
 
-JIT = dict(cache=True)
+
+def _jit(fn):
+    """``numba.njit(cache=True)``; the identity in the plain-Python copy of this file (``_jit.pure``), which
+    runs *the same loop* without Numba: the baseline of the speed benchmark."""
+    if getattr(sys.modules.get(fn.__module__), "__kwb_pure__", False):
+        return fn
+    from numba import njit
+
+    return njit(cache=True)(fn)
+
+
+_borrow = borrowed(__name__)
 SWEEP = 0
 LOAD_AVG_MAX = 47742  # kernel/sched/fair.c: runnable average of a task that always runs
 MSEC_PER_SEC = 1000
 HPAGE_PAGES = 512  # HPAGE_PMD_NR; task_numa_work() aligns scan chunks to HPAGE_SIZE
 
 
-@njit(**JIT)
+@_jit
 def _cdiv(a, b):
     """C integer division (truncates toward zero), as in ``diff = (diff * ratio) / NUMA_PERIOD_SLOTS``."""
     q = abs(a) // abs(b)
@@ -57,7 +70,7 @@ def _cdiv(a, b):
 
 
 # ---------------------------------------------------------------- scan window arithmetic
-@njit(**JIT)
+@_jit
 def task_nr_scan_windows(ki, rss_pages):
     nr_scan_pages = ki[KI_SCAN_SIZE_PAGES]
     rss = rss_pages if rss_pages > 0 else nr_scan_pages
@@ -65,7 +78,7 @@ def task_nr_scan_windows(ki, rss_pages):
     return rss // nr_scan_pages
 
 
-@njit(**JIT)
+@_jit
 def task_scan_min(ki, rss_pages):
     windows = 1
     if ki[KI_SCAN_SIZE_MB] < ki[KI_MAX_SCAN_WINDOW]:
@@ -75,7 +88,7 @@ def task_scan_min(ki, rss_pages):
     return max(floor, scan)
 
 
-@njit(**JIT)
+@_jit
 def task_scan_max(ki, rss_pages):
     smin = task_scan_min(ki, rss_pages)
     smax = ki[KI_SCAN_PERIOD_MAX] // task_nr_scan_windows(ki, rss_pages)
@@ -83,7 +96,7 @@ def task_scan_max(ki, rss_pages):
 
 
 # ---------------------------------------------------------------- weights (cached, kept exact)
-@njit(**JIT)
+@_jit
 def _refresh_tw(ki, ti, tfa, wts, ctr, t):
     """task_weight(t, nid) for every node: changes only when task_numa_placement() updates the task's faults."""
     total = ti[t, TI_TOTAL_FAULTS]
@@ -95,7 +108,7 @@ def _refresh_tw(ki, ti, tfa, wts, ctr, t):
     ctr[X_EPOCH] += 1
 
 
-@njit(**JIT)
+@_jit
 def _refresh_gw(ki, gi, gfa, wts, ctr, g):
     """group_weight() of group g for every node: changes with its members' placements and with joins."""
     total = gi[g, GI_TOTAL_FAULTS]
@@ -107,21 +120,21 @@ def _refresh_gw(ki, gi, gfa, wts, ctr, g):
     ctr[X_EPOCH] += 1
 
 
-@njit(**JIT)
+@_jit
 def _gw_of(ti, wts, t, nid):
     g = ti[t, TI_GROUP]
     return 0 if g < 0 else wts[W_GROUP, g, nid]
 
 
 # ---------------------------------------------------------------- costs
-@njit(**JIT)
+@_jit
 def _charge(tf, sysb, t, us, cause):
     tf[t, TF_DEBT] += us
     tf[t, TF_SYS] += us
     sysb[cause] += us
 
 
-@njit(**JIT)
+@_jit
 def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
     """flush_tlb_page()/flush_tlb_range(): IPIs to the other CPUs in mm_cpumask."""
     cpus = ki[KI_NODES] * ki[KI_CPUS_PER_NODE]
@@ -138,7 +151,7 @@ def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
 
 
 # ---------------------------------------------------------------- scheduler placement
-@njit(**JIT)
+@_jit
 def _nt_remove(ni, n, t):
     c = ni[n, NI_TASKS]
     j = 1
@@ -150,7 +163,7 @@ def _nt_remove(ni, n, t):
     ni[n, NI_TASKS] = c - 1
 
 
-@njit(**JIT)
+@_jit
 def _nt_insert(ni, n, t):
     c = ni[n, NI_TASKS]
     j = c
@@ -161,7 +174,7 @@ def _nt_insert(ni, n, t):
     ni[n, NI_TASKS] = c + 1
 
 
-@njit(**JIT)
+@_jit
 def _move_task(ti, ni, ctr, t, dst):
     ctr[X_EPOCH] += 1
     src = ti[t, TI_NODE]
@@ -172,7 +185,7 @@ def _move_task(ti, ni, ctr, t, dst):
     _nt_insert(ni, dst, t)
 
 
-@njit(**JIT)
+@_jit
 def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
     # capacities are equal on every node, so they cancel
     if dst_load < src_load:
@@ -186,7 +199,7 @@ def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
     return imb > old_imb
 
 
-@njit(**JIT)
+@_jit
 def task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, dst, taskimp, groupimp):
     """task_numa_find_cpu() + task_numa_compare() at node granularity.
 
@@ -253,17 +266,29 @@ def task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, dst, taskimp, groupimp):
         ctr[X_BEST + 2] = dst
 
 
-@njit(**JIT)
-def task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t):
+@_jit
+def _charge_search(ki, kf, tf, ctr, sysb, t, nodes):
+    """The CPU time of one task_numa_migrate() call that searched ``nodes`` nodes: update_numa_stats() of the
+    source, then update_numa_stats() and task_numa_compare() on every CPU of each node searched."""
+    cpus = ki[KI_CPUS_PER_NODE] * (1 + 2 * nodes)
+    ctr[C_NUMA_MIGRATE_CALLS] += 1
+    ctr[C_SEARCH_CPUS] += cpus
+    _charge(tf, sysb, t, kf[KF_COST_SEARCH] * cpus, SB_PLACE)
+
+
+@_jit
+def task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t):
     """task_numa_migrate(): move the task to its preferred node, or swap it with a task there."""
     N = ki[KI_NODES]
     src = ti[t, TI_NODE]
     pref = ti[t, TI_PREF]
     # Nothing this search reads has changed since the task's last failed search from the same
-    # preferred node: it would fail the same way and set the same preferred node.  Skip it.
-    memo = X_MEMO + 3 * t
+    # preferred node: it would fail the same way and set the same preferred node.  Skip computing it
+    # (the kernel would search again, so its cost is still charged).
+    memo = X_MEMO + MEMO_W * t
     if ctr[memo] == ctr[X_EPOCH] and ctr[memo + 1] == pref:
         ti[t, TI_PREF] = ctr[memo + 2]
+        _charge_search(ki, kf, tf, ctr, sysb, t, ctr[memo + 3])
         return
     taskweight = wts[W_TASK, t, src]
     groupweight = _gw_of(ti, wts, t, src)
@@ -274,6 +299,7 @@ def task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t):
     taskimp = wts[W_TASK, t, pref] - taskweight
     groupimp = _gw_of(ti, wts, t, pref) - groupweight
     task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, pref, taskimp, groupimp)
+    nodes = 1
     if ctr[X_BEST + 1] == -2:
         for nid in range(N):
             if nid == src or nid == pref:
@@ -283,7 +309,9 @@ def task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t):
             if taskimp < 0 and groupimp < 0:
                 continue
             env_dst = nid
+            nodes += 1
             task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, nid, taskimp, groupimp)
+    _charge_search(ki, kf, tf, ctr, sysb, t, nodes)
     g = ti[t, TI_GROUP]
     if g >= 0:
         nid = src if ctr[X_BEST + 1] == -2 else env_dst
@@ -293,9 +321,14 @@ def task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t):
         ctr[memo] = ctr[X_EPOCH]
         ctr[memo + 1] = pref
         ctr[memo + 2] = ti[t, TI_PREF]
+        ctr[memo + 3] = nodes
         return
+    # "Reset the scan period if the task is being rescheduled on an alternative node to recheck if the
+    # tasks is now properly placed": the only place besides the controller that sets numa_scan_period
+    # (a move by the load balancer or a wake-up elsewhere leaves it alone)
     ti[t, TI_PERIOD] = task_scan_min(ki, mi[ti[t, TI_MM], MI_RSS])
     ti[t, TI_MOVES] += 1
+    _charge(tf, sysb, t, kf[KF_COST_MOVE], SB_PLACE)
     best_task = ctr[X_BEST + 1]
     best_node = ctr[X_BEST + 2]
     _move_task(ti, ni, ctr, t, best_node)
@@ -306,19 +339,19 @@ def task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t):
         ctr[C_TASK_SWAPS] += 1
 
 
-@njit(**JIT)
-def numa_migrate_preferred(ki, ti, ni, mi, gi, wts, ctr, t, now_ms):
+@_jit
+def numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms):
     if ti[t, TI_PREF] == -1 or ti[t, TI_HAS_FAULTS] == 0:
         return
     interval = min(MSEC_PER_SEC, ti[t, TI_PERIOD] // 16)
     ti[t, TI_MIGRATE_RETRY] = now_ms + interval
     if ti[t, TI_NODE] == ti[t, TI_PREF]:
         return
-    task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t)
+    task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t)
 
 
 # ---------------------------------------------------------------- the period controller
-@njit(**JIT)
+@_jit
 def _check_period(ki, ti, mi, ctr, t):
     rss = mi[ti[t, TI_MM], MI_RSS]
     p = ti[t, TI_PERIOD]
@@ -326,7 +359,7 @@ def _check_period(ki, ti, mi, ctr, t):
         ctr[C_PERIOD_OUT_OF_RANGE] += 1
 
 
-@njit(**JIT)
+@_jit
 def update_task_scan_period(ki, ti, mi, ctr, t, shared, private, now_ms):
     remote = ti[t, TI_LOC0]
     local = ti[t, TI_LOC1]
@@ -365,7 +398,7 @@ def update_task_scan_period(ki, ti, mi, ctr, t, shared, private, now_ms):
     _check_period(ki, ti, mi, ctr, t)
 
 
-@njit(**JIT)
+@_jit
 def update_numa_active_node_mask(ki, gi, gfa, g):
     N = ki[KI_NODES]
     max_faults = 0
@@ -382,8 +415,8 @@ def update_numa_active_node_mask(ki, gi, gfa, g):
             gi[g, GI_ACTIVE + nid] = 0
 
 
-@njit(**JIT)
-def task_numa_placement(ki, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, t, now_ms):
+@_jit
+def task_numa_placement(ki, kf, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, sysb, t, now_ms):
     mm = ti[t, TI_MM]
     seq = mi[mm, MI_SEQ]
     if ti[t, TI_SCAN_SEQ] == seq:
@@ -451,11 +484,11 @@ def task_numa_placement(ki, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, t, now_ms):
         if max_nid != ti[t, TI_PREF]:
             ti[t, TI_PREF] = max_nid
         if ti[t, TI_NODE] != ti[t, TI_PREF]:
-            numa_migrate_preferred(ki, ti, ni, mi, gi, wts, ctr, t, now_ms)
+            numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms)
 
 
-@njit(**JIT)
-def task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv):
+@_jit
+def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv):
     N = ki[KI_NODES]
     if ti[t, TI_GROUP] < 0:
         g = t  # a group's id is the id of the task that created it
@@ -470,9 +503,11 @@ def task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_p
         gi[g, GI_ACTIVE + ti[t, TI_NODE]] = 1
         ti[t, TI_GROUP] = g
         _refresh_gw(ki, gi, gfa, wts, ctr, g)
-    # tsk = cpu_rq(cpu)->curr must still be the task that made the last access
+    # tsk = cpu_rq(cpu)->curr; if (!cpupid_match_pid(tsk, cpupid)) goto no_join: the task that made the
+    # last hinting fault must be the one running on that CPU right now -- still on the node it faulted
+    # from, and not asleep (a thread waiting for its I/O is not any CPU's curr)
     o = last_pid
-    if ti[o, TI_DONE] != 0 or ti[o, TI_NODE] != last_nid:
+    if ti[o, TI_DONE] != 0 or ti[o, TI_NODE] != last_nid or tf[o, TF_IO] > 0.0:
         return priv
     grp = ti[o, TI_GROUP]
     if grp < 0:
@@ -508,7 +543,7 @@ def task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_p
 
 
 # ---------------------------------------------------------------- mm/migrate.c
-@njit(**JIT)
+@_jit
 def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, dst, step, now_ms):
     pages = ki[KI_UNIT_PAGES]
     huge = ki[KI_UNIT_HUGE] != 0
@@ -545,6 +580,7 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
         elif (not huge) and u < kf[KF_ISOLATE_FAIL] + (1.0 - kf[KF_ISOLATE_FAIL]) * kf[KF_MIGRATE_FAIL]:
             ctr[C_FAIL_MIGRATE] += pages
             ctr[C_PGMIGRATE_FAIL] += pages
+            _charge(tf, sysb, t, kf[KF_COST_UNMAP], SB_MIGRATE)  # isolated and tried, then put back
         else:
             ok = True
     if mlog.shape[0] > 0 and ctr[X_LOG_IDX] < mlog.shape[0]:
@@ -566,15 +602,21 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
     ni[dst, NI_WIN_MIGRATED] += pages
     if ni[dst, NI_WIN_MIGRATED] > ni[dst, NI_WIN_MIGRATED_MAX]:
         ni[dst, NI_WIN_MIGRATED_MAX] = ni[dst, NI_WIN_MIGRATED]
-    # remove_migration_pte() builds a clean pte for a base page; the THP path sets pmd_mkdirty()
-    ua[U_DIRTY, unit] = 1 if huge else 0
+    # remove_migration_pte() builds a clean pte for a base page, writable only if the migration entry was
+    # (the pte's write bit at unmap time); migrate_misplaced_transhuge_page() installs
+    # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma): writable and dirty (a heap vma is VM_WRITE)
+    if huge:
+        ua[U_DIRTY, unit] = 1
+        ua[U_WRITE, unit] = 1
+    else:
+        ua[U_DIRTY, unit] = 0
     _charge(tf, sysb, t, kf[KF_COST_MIGRATE], SB_MIGRATE)
     _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI_MM], kf[KF_FLUSHES_PER_MIGRATION])
     return True
 
 
 # ---------------------------------------------------------------- the scanner
-@njit(**JIT)
+@_jit
 def task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms):
     mm = ti[t, TI_MM]
     if now_ms < mi[mm, MI_NEXT_SCAN]:
@@ -627,7 +669,7 @@ def task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
         _charge(tf, sysb, t, kf[KF_COST_PTE] * nr_pte_updates, SB_SCAN)
 
 
-@njit(**JIT)
+@_jit
 def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms):
     period_us = ti[t, TI_PERIOD] * 1000.0
     if tf[t, TF_RUNTIME] - tf[t, TF_NODE_STAMP] > period_us:
@@ -640,7 +682,7 @@ def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
 
 
 # ---------------------------------------------------------------- an access on the slow path
-@njit(**JIT)
+@_jit
 def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
     """First touch: the page allocator takes the local node, else the next node with room."""
     N = ki[KI_NODES]
@@ -668,7 +710,7 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
     ua[U_LAST_PID, unit] = -1
 
 
-@njit(**JIT)
+@_jit
 def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog, t, unit, write, kind,
            step, now_ms):
     """One access on the slow path: first touch, or a hinting fault (do_numa_page -> task_numa_fault),
@@ -754,7 +796,8 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
                 # case once a process has grouped); test that here and skip the call
                 my = ti[t, TI_GROUP]
                 if not (my >= 0 and ti[last_pid, TI_GROUP] == my):
-                    priv = task_numa_group(ki, ti, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv)
+                    priv = task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid,
+                                           priv)
         if priv == 0:
             ctr[C_SHARED_FAULTS] += fpu
         g = ti[t, TI_GROUP]
@@ -762,11 +805,11 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
                 and gi[g, GI_ACTIVE + mem_node] != 0:
             local = 1
         if ti[t, TI_SCAN_SEQ] != mi[ti[t, TI_MM], MI_SEQ]:
-            task_numa_placement(ki, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, t, now_ms)
+            task_numa_placement(ki, kf, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, sysb, t, now_ms)
         if now_ms > ti[t, TI_MIGRATE_RETRY] and ti[t, TI_PREF] != -1:  # numa_migrate_preferred()
             ti[t, TI_MIGRATE_RETRY] = now_ms + min(MSEC_PER_SEC, ti[t, TI_PERIOD] // 16)
             if ti[t, TI_NODE] != ti[t, TI_PREF]:
-                task_numa_migrate(ki, ti, ni, mi, gi, wts, ctr, t)
+                task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t)
         if migrated:
             ti[t, TI_PAGES_MIGRATED] += pages
         if failed and ki[KI_MIGRATE_FAIL] != 0:
@@ -796,12 +839,19 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
 
 
 # ---------------------------------------------------------------- the loop
-@njit(**JIT)
+@_jit
 def _simulate_kernel(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, phase_start, phase_end, phase_reps,
                      phase_shared, phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end,
                      ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua, step0, nsteps, rot, acc_u, ev_u, wander_u,
                      smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog):
     """Advance the simulation ``nsteps`` ticks from ``step0``; returns the ticks run (fewer if all threads finished)."""
+    # Views without reference counting: every call that passes an array costs an atomic increment and
+    # decrement otherwise, and a hinting fault passes twenty of them (the caller holds the arrays throughout)
+    ki, kf, task_mm, ti, tf, tfa, gi, gfa = _borrow(ki), _borrow(kf), _borrow(task_mm), _borrow(ti), _borrow(tf), \
+        _borrow(tfa), _borrow(gi), _borrow(gfa)
+    wts, ni, mi, ctr, sysb, ua, ev_u, mlog = _borrow(wts), _borrow(ni), _borrow(mi), _borrow(ctr), _borrow(sysb), \
+        _borrow(ua), _borrow(ev_u), _borrow(mlog)
+    mm_start, mm_end = _borrow(mm_start), _borrow(mm_end)
     T = task_mm.shape[0]
     N = ki[KI_NODES]
     cpus = ki[KI_CPUS_PER_NODE]

@@ -121,13 +121,16 @@ C_MIGRATE_ATTEMPTS = 24  # migrate_misplaced_page() calls (pages)
 C_PERIOD_OUT_OF_RANGE = 25  # period set outside [task_scan_min, task_scan_max] (must stay 0)
 C_WANDERS = 26  # scheduler moved a thread to another node (not NUMA balancing)
 C_POOL_OVERFLOW = 27  # a pre-drawn random pool ran out (a bug in the wrapper's bound; must stay 0)
-C_N = 28
+C_NUMA_MIGRATE_CALLS = 28  # task_numa_migrate() calls (numa_migrate_preferred() finding the task off its node)
+C_SEARCH_CPUS = 29  # CPUs those calls examined: update_numa_stats() and task_numa_compare() per CPU
+C_N = 30
 # the counter array also carries the kernel's cursors and scratch after the counters
 X_EV_IDX = C_N  # next migration draw in the chunk's pool
 X_LOG_IDX = C_N + 1  # next row of the migration log
 X_BEST = C_N + 2  # 3 entries: task_numa_migrate()'s best_imp, best_task, best_node
 X_EPOCH = C_N + 5  # bumped whenever something task_numa_migrate() reads changes
-X_MEMO = C_N + 6  # 3 per task: epoch, preferred node and outcome of its last failed search
+X_MEMO = C_N + 6  # 4 per task: epoch, preferred node, outcome and nodes searched of its last failed search
+MEMO_W = 4
 
 COUNTER_NAMES = [
     "numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
@@ -136,7 +139,7 @@ COUNTER_NAMES = [
     "numa_task_moves", "numa_task_swaps", "wp_faults", "tlb_flushes", "tlb_ipis", "accesses",
     "remote_accesses", "numa_miss_units", "numa_scans", "no_group_faults", "shared_faults",
     "group_joins", "migrate_attempt_pages", "period_out_of_range", "sched_wanders",
-    "rng_pool_overflow",
+    "rng_pool_overflow", "numa_migrate_calls", "numa_search_cpus",
 ]
 assert len(COUNTER_NAMES) == C_N
 
@@ -147,8 +150,9 @@ SB_MIGRATE = 2  # copying pages (migrate_pages)
 SB_IPI = 3  # waiting for TLB-flush IPIs (native_flush_tlb_others)
 SB_WP = 4  # write-protect faults after PROT_NONE hinting faults
 SB_OTHER = 5  # not NUMA balancing: scheduler ticks, the workload's own system calls
-SB_N = 6
-SYS_NAMES = ["sys_fault_s", "sys_scan_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s", "sys_other_s"]
+SB_PLACE = 6  # task placement: task_numa_migrate() searches, migrate_task_to()/migrate_swap()
+SB_N = 7
+SYS_NAMES = ["sys_fault_s", "sys_scan_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s", "sys_other_s", "sys_place_s"]
 
 # ---- constants passed to the kernel, int64 [KI_N] ----
 KI_NODES = 0
@@ -180,7 +184,7 @@ KF_ISOLATE_FAIL = 0
 KF_MIGRATE_FAIL = 1
 KF_COST_FAULT = 2  # us per simulated fault (already times faults per unit)
 KF_COST_PTE = 3  # us per simulated unit marked
-KF_COST_MIGRATE = 4  # us per simulated unit copied
+KF_COST_MIGRATE = 4  # us per simulated unit migrated: the copy plus the unmap/remap of each page or THP
 KF_COST_IPI = 5  # us per IPI target per flush
 KF_COST_WP = 6  # us per simulated write-protect fault
 KF_FLUSHES_PER_MIGRATION = 7  # TLB flushes one migrated unit costs
@@ -192,7 +196,10 @@ KF_IO_US = 12
 KF_WANDER_P = 13  # probability per tick that a thread wakes on another node
 KF_COST_TICK = 14  # system us per ms of CPU a thread runs (scheduler_tick and accounting, not NUMA)
 KF_SYS_PER_ACCESS = 15  # system us per access (the workload's own system calls, e.g. direct I/O)
-KF_N = 16
+KF_COST_UNMAP = 16  # us per simulated unit whose migrate_pages() unmapped it but gave up (no copy)
+KF_COST_SEARCH = 17  # us per CPU examined by task_numa_migrate()
+KF_COST_MOVE = 18  # us per task move or swap by task_numa_migrate()
+KF_N = 19
 
 # migration log columns, int64 [LOG_CAP, LG_N]
 LG_MS = 0

@@ -365,6 +365,7 @@ class Sim:
         taskimp = self.task_weight(p, env["dst_nid"]) - taskweight
         groupimp = self.group_weight(p, env["dst_nid"]) - groupweight
         self.task_numa_find_cpu(env, p, taskimp, groupimp)
+        nodes = 1
         if env["best_task"] == -2:
             for nid in range(self.N):
                 if nid == env["src_nid"] or nid == p.numa_preferred_nid:
@@ -374,15 +375,22 @@ class Sim:
                 if taskimp < 0 and groupimp < 0:
                     continue
                 env["dst_nid"] = nid
+                nodes += 1
                 self.task_numa_find_cpu(env, p, taskimp, groupimp)
+        # update_numa_stats() of the source, then of each node searched plus task_numa_compare() on its CPUs
+        cpus = self.cpus * (1 + 2 * nodes)
+        self.cnt[L.C_NUMA_MIGRATE_CALLS] += 1
+        self.cnt[L.C_SEARCH_CPUS] += cpus
+        self.charge(p, self.kf[L.KF_COST_SEARCH] * cpus, L.SB_PLACE)
         if p.numa_group >= 0:
             nid = env["src_nid"] if env["best_task"] == -2 else env["dst_nid"]
             if self.groups[p.numa_group].active_nodes[nid]:
                 p.numa_preferred_nid = env["dst_nid"]  # sched_setnuma()
         if env["best_task"] == -2:
             return
-        p.numa_scan_period = self.task_scan_min(p)
+        p.numa_scan_period = self.task_scan_min(p)  # the kernel's only period reset outside the controller
         p.moves += 1
+        self.charge(p, self.kf[L.KF_COST_MOVE], L.SB_PLACE)
         src = p.node
         if env["best_task"] == -1:
             self.move_task(p, env["best_node"])
@@ -500,8 +508,8 @@ class Sim:
             g.active_nodes = [0] * self.N
             g.active_nodes[p.node] = 1
             p.numa_group = p.tid
-        tsk = self.tasks[last_pid]
-        if tsk.done or tsk.node != last_nid:
+        tsk = self.tasks[last_pid]  # cpu_rq(cpu)->curr must be the last faulting task: there, and not asleep
+        if tsk.done or tsk.node != last_nid or tsk.io > 0.0:
             return priv
         if tsk.numa_group < 0 or tsk.numa_group == p.numa_group:
             return priv
@@ -594,6 +602,7 @@ class Sim:
             elif not huge and u < kf[L.KF_ISOLATE_FAIL] + (1.0 - kf[L.KF_ISOLATE_FAIL]) * kf[L.KF_MIGRATE_FAIL]:
                 self.cnt[L.C_FAIL_MIGRATE] += pages
                 self.cnt[L.C_PGMIGRATE_FAIL] += pages
+                self.charge(p, kf[L.KF_COST_UNMAP], L.SB_MIGRATE)
             else:
                 ok = True
         if self.mlog.shape[0] > 0 and self.mlog_idx < self.mlog.shape[0]:
@@ -608,7 +617,10 @@ class Sim:
         self.cnt[L.C_PGMIGRATE_SUCCESS] += pages
         node.win_migrated += pages
         node.win_migrated_max = max(node.win_migrated_max, node.win_migrated)
-        pg.dirty = 1 if huge else 0
+        if huge:  # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma)
+            pg.dirty = pg.write = 1
+        else:  # remove_migration_pte(): a clean pte, write as the migration entry was
+            pg.dirty = 0
         self.charge(p, kf[L.KF_COST_MIGRATE], L.SB_MIGRATE)
         self.flush_tlb(p, kf[L.KF_FLUSHES_PER_MIGRATION])
         return True

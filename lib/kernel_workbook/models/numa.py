@@ -168,9 +168,52 @@ class NumaResult:
                              "migrated": mig, "failed": failed})
 
 
+_KERNEL_SOURCES = ("_numa_kernel.py", "_numa_layout.py", "_jit.py")  # _jit.py: borrowed(), compiled in
+_cache_checked = False
+
+
+def _drop_stale_kernel_cache() -> None:
+    """Remove Numba's cache of ``_numa_kernel`` when the kernel or its layout changed.
+
+    Numba keys the on-disk cache of a function on its own file, but the kernel
+    compiles the column constants of ``_numa_layout.py`` (and ``_jit.borrowed``)
+    into its machine code: after an edit of those alone it would load stale code.  A hash of both
+    sources, kept beside the cache, decides (the same guard as
+    :func:`._jit.drop_stale_cache` for the disk/CFQ kernels).
+    """
+    global _cache_checked
+    if _cache_checked:
+        return
+    _cache_checked = True
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in _KERNEL_SOURCES:
+        h.update((here / name).read_bytes())
+    digest = h.hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "kwb_numa_kernel.sha256"
+    try:
+        if stamp.exists() and stamp.read_text().strip() == digest:
+            return
+        if cache.is_dir():
+            for f in cache.iterdir():
+                if f.name.startswith("_numa_kernel.") and f.suffix in (".nbi", ".nbc"):
+                    f.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest + "\n")
+    except OSError:  # read-only install: Numba then caches elsewhere or not at all
+        pass
+
+
+ENGINES = ("jit", "pure", "reference")
+
+
 def _check_engine(engine: str) -> None:
-    if engine not in ("jit", "reference"):
-        raise WorkbookParameterError("engine", engine, "'jit' or 'reference'")
+    if engine not in ENGINES:
+        raise WorkbookParameterError("engine", engine, "'jit', 'pure' or 'reference'")
 
 
 def _constants(p: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int, log_cap: int):
@@ -206,7 +249,11 @@ def _constants(p: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int, lo
     kf[L.KF_MIGRATE_FAIL] = p.migrate_pages_fail_prob
     kf[L.KF_COST_FAULT] = p.cost_hint_fault_us * fpu
     kf[L.KF_COST_PTE] = p.cost_pte_update_ns * 1e-3 * entries
-    kf[L.KF_COST_MIGRATE] = p.cost_migrate_page_us * up
+    # a migrated unit: every base page copied, and one unmap/remap per page (base) or per THP
+    kf[L.KF_COST_MIGRATE] = p.cost_migrate_page_us * up + p.cost_migrate_unmap_us * fpu
+    kf[L.KF_COST_UNMAP] = p.cost_migrate_unmap_us * fpu
+    kf[L.KF_COST_SEARCH] = p.cost_numa_search_us
+    kf[L.KF_COST_MOVE] = p.cost_task_move_us
     kf[L.KF_COST_IPI] = p.cost_tlb_flush_ipi_us
     kf[L.KF_COST_WP] = p.cost_wp_fault_us * fpu
     # try_to_unmap() flushes once per base page; the THP path flushes twice (pmdp_clear_flush + flush_tlb_range)
@@ -266,7 +313,7 @@ def _initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> _State:
     mi = np.zeros((M, L.MI_N), np.int64)
     mi[:, L.MI_NEXT_SCAN] = p.numa_balancing_scan_delay_ms
     mi[:, L.MI_LIVE] = np.bincount(w.task_mm, minlength=M)
-    ctr = np.zeros(L.X_MEMO + 3 * T, np.int64)
+    ctr = np.zeros(L.X_MEMO + L.MEMO_W * T, np.int64)
     ctr[L.X_MEMO:] = -1
     sysb = np.zeros(L.SB_N, np.float64)
     ua = np.zeros((L.U_N, U), np.int64)
@@ -314,8 +361,10 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
     (``workload.params["machine"]``).  ``sample_ms`` sets how often the
     counters and every task's ``numa_scan_period`` are sampled.
     ``log_migrations`` keeps the first n ``migrate_misplaced_page()`` calls
-    (for the rate-limit check).  ``engine="reference"`` runs the pure-Python
-    reference instead of the jitted kernel (slow; for tests).
+    (for the rate-limit check).  ``engine="pure"`` runs the jitted kernel's own
+    source as plain Python (the benchmark's baseline); ``engine="reference"``
+    runs the object-based pure-Python reference, written independently (the
+    identity tests).  Both are slow.
     """
     global _compiled
     if not isinstance(params, NumaParams):
@@ -348,11 +397,16 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed: int = 0, machine_
     wander = kf[L.KF_WANDER_P] > 0 and N > 1
 
     if engine == "jit":
+        _drop_stale_kernel_cache()
         from ._numa_kernel import _simulate_kernel as step_fn
         if not _compiled:
             if verbose is None or verbose:
                 print("kernel_workbook.models.numa: compiling the NUMA balancing kernel (numba; cached after the "
                       "first time)...", file=sys.stdout, flush=True)
+    elif engine == "pure":
+        from ._jit import pure
+
+        step_fn = pure("_numa_kernel")._simulate_kernel  # the same source without Numba
     else:
         from ._numa_reference import simulate_chunk as step_fn
 
