@@ -71,6 +71,28 @@ def test_calibration_reads_only_the_319_column(monkeypatch):
         assert p.TNF_NO_GROUP == KERNELS[k]["TNF_NO_GROUP"]
 
 
+def test_every_cost_is_fitted_or_an_assumption_with_a_reason():
+    """No per-event cost is silently fitted to zero: what 3.19 cannot identify stays at its stated prior."""
+    from kernel_workbook.models.numa import NumaParams
+    from kernel_workbook.models.numa_params import COST_FIELDS, COST_PRIORS
+
+    cal = R.calibrate(R.Setup.for_mode(True))
+    f = cal.fitted.set_index("quantity")
+    assert set(COST_FIELDS) <= set(f.index) and set(COST_FIELDS) == set(COST_PRIORS)
+    for name in COST_FIELDS:
+        how, source = f.loc[name, "how"], f.loc[name, "source"]
+        assert len(source) > 20
+        if name in R.FITTED_COSTS:
+            assert how == "fitted" and "3.19" in source
+        else:
+            assert how == "assumed" and getattr(cal.params, name) == getattr(NumaParams(), name) > 0
+    # the identifiability check is reported: a free fit of the fault cost beside its prior
+    a = cal.identify.attrs
+    assert a["prior_cost_hint_fault_us"] == NumaParams().cost_hint_fault_us and a["free_fit_cost_hint_fault_us"] > 0
+    text = R.calibration_text(cal)
+    assert "assumed (not fitted; the reason)" in text and "free fit" in text
+
+
 def test_reproduction_is_deterministic(rep):
     R.calibrate.cache_clear()
     R.runs.cache_clear()
