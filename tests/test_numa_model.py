@@ -151,7 +151,7 @@ def _sim(rss_pages=0, w=None, **params):
 
     p = replace(NumaParams(), **params)
     w = w if w is not None else small_xfs("mel-4socket-48")
-    m = MACHINES["mel-4socket-48"]
+    m = w.params.get("machine", MACHINES["mel-4socket-48"])
     ki, kf = _constants(p, w, m, 1, 0)
     s = _initial_state(p, w, m)
     s.mi[0, L.MI_RSS] = rss_pages

@@ -12,9 +12,10 @@ Three frozen dataclasses describe one simulation:
   :mod:`kernel_workbook.workloads.xfs_repair`).
 
 Every field says its unit and the kernel file and function it mirrors.
-Defaults are the kernel's defaults; the cost constants are assumptions (the
-reproduction fits them on the 3.19 column only, see
-:mod:`kernel_workbook.reproduce.numa_2015`).
+Defaults are the kernel's defaults; the cost constants are physical priors,
+each with its reason in :data:`COST_PRIORS` (the reproduction fits only the
+per-CPU overhead on the 3.19 column and keeps the per-event costs at these
+priors, see :mod:`kernel_workbook.reproduce.numa_2015`).
 
 Where this model departs from ``../shared/kernel-heuristics.md`` §3, the kernel
 source wins: ``migrate_ratelimited()`` was dead code from 3.13 on (commit

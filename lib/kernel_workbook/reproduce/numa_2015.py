@@ -4,17 +4,19 @@ What is fitted, and to what (only the ``3.19.0 vanilla`` column of the thread):
 
 * the machine's memory bandwidth per node and the cost of a remote access,
   to the four autonumabench ``User`` times of 3.19;
-* five cost constants (system time per ms of CPU outside NUMA balancing, per
-  hinting fault, per migrated page, per TLB-flush IPI target; the PTE-update
-  cost stays at its prior), by non-negative least squares to the four
-  autonumabench ``System`` times of 3.19;
+* ``cost_sched_tick_us`` (system time per ms of CPU outside NUMA balancing),
+  to the four autonumabench ``System`` times of 3.19, with every per-event
+  cost (hinting fault, PTE update, page copy, unmap, TLB-flush IPI per CPU,
+  write-protect fault, task-placement search and move) at its physical prior
+  (``numa_params.COST_PRIORS``): the 3.19 column cannot tell those apart, and
+  :func:`_identify` reports what a free fit of the fault cost would ask for;
 * each autonumabench test's ``setup_s`` (elapsed time outside the threads),
   to its 3.19 ``Elapsed``;
-* the xfs_repair-like load's access rate, sharing and wandering, to the 3.19
-  ``numa_hint_faults / numa_pte_updates``, ``numa_pages_migrated /
-  numa_hint_faults`` and local percent of the NUMA counters Mel printed after
-  the xfsrepair table, then its length and its own system time to the 3.19
-  ``real-xfsrepair`` and ``syst-xfsrepair``.
+* the xfs_repair-like load's cross-node wake-ups and sharing, to the 3.19
+  ``numa_pte_updates`` and ``numa_hint_faults`` per second, local percent and
+  ``numa_pages_migrated / numa_hint_faults`` of the NUMA counters Mel printed
+  after the xfsrepair table (its access density is assumed), then its length
+  and its own system time to the 3.19 ``real-xfsrepair`` and ``syst-xfsrepair``.
 
 Everything else — every 4.0-rc1, slowscan-v2 and ptewrite-v1 number — is a
 prediction: the kernels differ only in their switches (``KERNELS`` in
@@ -29,8 +31,10 @@ autonumabench run, because its 3.19 column differs from the ``ptewrite-numastat`
 ``NUMA huge PMD updates`` next to large base-page faults fit xfs_repair's
 malloc'd buffers, not autonumabench's huge pages.  So ``ptewrite-numastat`` is
 compared with the autonumabench model and ``slowscan-numastat`` with the
-xfs_repair-like model (its counts also include the fsmark phase, which the
-model does not run; the comparison is of changes, not of absolute counts).
+xfs_repair-like model.  Its counts cover the fsmark phase too; they are taken
+as xfs_repair's because fsmark's system time did not change between the
+kernels while the counters did.  The calibration uses their 3.19 rates; the
+scored cells are changes, not absolute counts.
 """
 
 from __future__ import annotations
