@@ -133,7 +133,8 @@ WORKLOADS = ("NUMA01", "NUMA01_THREADLOCAL", "NUMA02", "NUMA02_SMT", "xfs_repair
 
 
 def _run_panel(kernel: str, rule: str, slow: bool, period_min: int, period_max: int, size_mb: int,
-               ratelimit_mb: int, workload: str, machine_name: str, base=None, seeds=(1,), small: bool = False):
+               ratelimit_mb: int, workload: str, machine_name: str, base=None, seeds=(1,), small: bool = False,
+               xfs_kw: dict | None = None):
     from ..models.numa import kernel_params, simulate
     from ..workloads.autonumabench import autonumabench
     from ..workloads.xfs_repair import xfs_repair
@@ -143,7 +144,13 @@ def _run_panel(kernel: str, rule: str, slow: bool, period_min: int, period_max: 
                       numa_balancing_scan_period_max_ms=int(period_max), numa_balancing_scan_size_mb=int(size_mb),
                       ratelimit_pages=int(ratelimit_mb) << 8)
     if workload == "xfs_repair":
-        w = xfs_repair(machine_name, unit_pages=256 if small else 64, seconds=60 if small else 300)
+        # the calibrated load if given (shortened to a minute in small mode), else the generator's defaults
+        kw = dict(xfs_kw or {}, unit_pages=256 if small else (xfs_kw or {}).get("unit_pages", 64))
+        if small or not xfs_kw:
+            kw["seconds"] = 60 if small else 300
+        if xfs_kw and "accesses_per_s" in xfs_kw:
+            kw["accesses_per_s"] = xfs_kw["accesses_per_s"] * xfs_kw.get("unit_pages", 64) / kw["unit_pages"]
+        w = xfs_repair(machine_name, **kw)
     else:
         w = autonumabench(workload, machine_name, unit_thps=4 if small else 1, passes_scale=0.25 if small else 1.0)
     ref = kernel_params("3.19.0 vanilla", base=base)
@@ -162,8 +169,11 @@ def _panel_outputs(runs: dict) -> list:
     return [r.caption(), render(table), plot_scan_period(r, 0), plot_faults(r)]
 
 
-def numa_explorer(base=None, small: bool | None = None):
+def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):
     """Knobs of the model: run, see one task's scan period, faults and migrations, and the table vs 3.19.
+
+    ``base`` is the calibrated 3.19 :class:`NumaParams`, ``xfs_kw`` the calibrated
+    arguments of :func:`kernel_workbook.workloads.xfs_repair.xfs_repair`.
 
     In ``WORKBOOK_MODE=ci`` there is no widget JavaScript: the default settings
     run once and are shown statically; nothing is returned.
@@ -178,7 +188,7 @@ def numa_explorer(base=None, small: bool | None = None):
                     period_max=60000, size_mb=256, ratelimit_mb=128, workload="NUMA02_SMT",
                     machine_name="mel-4socket-48")
     if m.name == "ci":
-        for out in _panel_outputs(_run_panel(**defaults, base=base, small=small)):
+        for out in _panel_outputs(_run_panel(**defaults, base=base, small=small, xfs_kw=xfs_kw)):
             print(out) if isinstance(out, str) else display(out)
         return None
     import ipywidgets as w
@@ -209,7 +219,7 @@ def numa_explorer(base=None, small: bool | None = None):
         out.clear_output(wait=True)
         with out:
             try:
-                res = _run_panel(**{k: v.value for k, v in wid.items()}, base=base, small=small)
+                res = _run_panel(**{k: v.value for k, v in wid.items()}, base=base, small=small, xfs_kw=xfs_kw)
             except Exception as e:  # a bad combination of knobs names itself
                 print(f"{type(e).__name__}: {e}")
                 return
