@@ -339,7 +339,7 @@ plot_fidelity(rep.cells)
 # 3. **The storm's size on NUMA01.** Without groups the model's NUMA01 migrates
 #    about a fifth of its hinting faults — 24 threads per process fault from two
 #    nodes, so about half of the remote faults pass the two-stage filter — where
-#    the thread's counters give a few percent over all four tests. Something caps
+#    the thread's counters give under a tenth over all four tests. Something caps
 #    the real storm; the same missing failures of point 2 would.
 # 4. **The small tests' system times.** NUMA01_THREADLOCAL, NUMA02 and
 #    NUMA02_SMT keep their memory local: all their NUMA events cost well under a
