@@ -102,34 +102,35 @@ def pure(name: str):
 
 
 KERNEL_SOURCES = ("_cfq_layout.py", "_disk_kernel.py", "_sched_kernel.py", "_sim_kernel.py", "_jit.py")
-_checked = False
+_checked: set = set()
 
 
-def drop_stale_cache() -> None:
+def drop_stale_cache(sources: tuple = KERNEL_SOURCES, stamp_name: str = "kwb_kernels.sha256") -> None:
     """Remove Numba cache files of the kernel modules when any of their sources changed.
 
     Numba's on-disk cache of ``run`` is keyed on ``_sim_kernel.py`` alone, yet
     ``run`` inlines the functions of its sibling modules: after an edit of
     ``_disk_kernel.py`` it would load stale machine code.  A hash of all the
-    kernel sources, kept beside the cache, decides.
+    kernel sources, kept beside the cache, decides.  Another group of kernel
+    modules (the fair-zone allocator's) passes its own ``sources`` and
+    ``stamp_name``; the defaults are the disk/CFQ kernels.
     """
-    global _checked
-    if _checked:
+    if stamp_name in _checked:
         return
-    _checked = True
+    _checked.add(stamp_name)
     import hashlib
 
     h = hashlib.sha256()
-    for name in KERNEL_SOURCES:
+    for name in sources:
         h.update((_HERE / name).read_bytes())
     digest = h.hexdigest()
     cache = _HERE / "__pycache__"
-    stamp = cache / "kwb_kernels.sha256"
+    stamp = cache / stamp_name
     try:
         if stamp.exists() and stamp.read_text().strip() == digest:
             return
         if cache.is_dir():
-            stems = tuple(n[:-3] + "." for n in KERNEL_SOURCES)
+            stems = tuple(n[:-3] + "." for n in sources)
             for f in cache.iterdir():
                 if f.name.startswith(stems) and f.suffix in (".nbi", ".nbc"):
                     f.unlink()

@@ -1,0 +1,270 @@
+"""The fair-zone allocator model: reference equals compiled, invariants, the kernel's arithmetic, bad knobs."""
+
+import math
+
+import numpy as np
+import pytest
+
+from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook.models import _fairzone_layout as L
+from kernel_workbook.models.fairzone import check_conservation, simulate, variant_params, zone_setup
+from kernel_workbook.models.fairzone_params import (
+    VARIANTS, AllocatorCosts, FairZoneParams, Machine, allocator_cost_ns, int_sqrt,
+)
+from kernel_workbook.workloads.pagecache import stream_read, stream_write, tiobench
+
+TINY = Machine(name="tiny", ram_mb=32, dma_mb=0.5, dma32_mb=12.0, normal_mb=19.5, hole_mb=0.0, other_mb=1.0,
+               writeback_mb_s=60.0)
+
+
+def tiny_tiobench(size_fraction=2.0, **kw):
+    return tiobench(ram_mb=32, size_fraction=size_fraction, threads=(1, 2), random_ops=20, **kw)
+
+
+# --------------------------------------------------------------------------- reference == compiled
+
+CASES = [(v, {}) for v in VARIANTS] + [
+    ("3.0", {"kswapd_stays_awake": True}),
+    ("fairzone", {"kswapd_stays_awake": True, "fair_depleted_test": "<=0"}),
+    ("3.16-rc1", {"NR_ALLOC_BATCH": "custom", "nr_alloc_batch_pages": 7, "kswapd_balance_gap": False}),
+]
+
+
+@pytest.mark.parametrize("variant,kw", CASES, ids=[f"{v}-{i}" for i, (v, _) in enumerate(CASES)])
+def test_reference_equals_compiled(variant, kw):
+    p = variant_params(variant, TINY, **kw)
+    w = tiny_tiobench(other_jitter_mb=0.5)
+    a = simulate(p, w, seed=3, trace=500, trace_start=100, sample_ms=50.0, verbose=False)
+    b = simulate(p, w, seed=3, trace=500, trace_start=100, sample_ms=50.0, engine="reference")
+    for f in a.arrays.__dataclass_fields__:
+        assert np.array_equal(getattr(a.arrays, f), getattr(b.arrays, f)), f
+    assert a.counters["pgalloc"] > 0 and a.counters["pgscan_kswapd"] > 0  # the case reclaims
+
+
+def test_deterministic_per_seed():
+    p = variant_params("3.16-rc1", TINY)
+    w = tiny_tiobench()
+    a = simulate(p, w, seed=5, trace=300, verbose=False)
+    b = simulate(p, w, seed=5, trace=300, verbose=False)
+    c = simulate(p, w, seed=6, trace=300, verbose=False)
+    assert np.array_equal(a.arrays.S, b.arrays.S) and np.array_equal(a.arrays.TR, b.arrays.TR)
+    # another interleaving of the two threads (the first run has one thread: its trace is the same)
+    assert not np.array_equal(a.arrays.PT, c.arrays.PT)
+
+
+# --------------------------------------------------------------------------- invariants
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_pages_are_conserved_at_every_step(variant):
+    """free + file LRU + other = managed in every zone, sampled every simulated microsecond (the clock
+    moves at least a microsecond per page), and at the end."""
+    r = simulate(variant_params(variant, TINY), tiny_tiobench(), seed=1, sample_ms=0.001, sample_cap=300_000,
+                 verbose=False)
+    s = check_conservation(r)
+    assert len(s) > 3 * 1000 and s["ok"].all()
+    z = r.df_zones()
+    assert ((z["free"] + z["nr_inactive_file"] + z["nr_active_file"]) + r.setup.other == z["managed"]).all()
+    # and every cached page is on exactly one list of its zone
+    a = r.arrays
+    resident = a.PZ >= 0
+    assert int(resident.sum()) == int(z["nr_inactive_file"].sum() + z["nr_active_file"].sum())
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_no_zone_below_min_on_the_fast_path(variant):
+    r = simulate(variant_params(variant, TINY), tiny_tiobench(), seed=2, verbose=False)
+    z = r.df_zones()
+    assert (z["fastpath_below_min"] == 0).all()
+    # the slow path allocates down to min (+ lowmem_reserve), never below; nothing needed ALLOC_NO_WATERMARKS
+    used = z[z["pgalloc"] > 0]
+    assert (used["free_min_slack"] >= 0).all()
+    assert r.counters["oom"] == 0
+
+
+def test_a_one_zone_node_allocates_everything_there():
+    one = Machine(name="one", ram_mb=32, dma_mb=0.0, dma32_mb=0.0, normal_mb=31.0, hole_mb=1.0, other_mb=1.0)
+    for v in ("3.16-rc1", "fairzone", "3.0"):
+        r = simulate(variant_params(v, one), tiny_tiobench(), seed=1, verbose=False)
+        vm = r.vmstat
+        assert vm["pgalloc_normal"] == r.counters["pgalloc"] > 0
+        assert vm["pgalloc_dma"] == vm["pgalloc_dma32"] == 0
+    # patch 3/4: a node with one fair-eligible zone does not use the fair policy at all
+    zs = zone_setup(variant_params("fairzone", one))
+    assert zs.fair_enabled.sum() == 0
+    r = simulate(variant_params("fairzone", one), stream_read(4000), seed=1, verbose=False)
+    assert r.counters["batch_updates"] == 0 and r.counters["depleted_flag_reads"] == 0
+
+
+def test_fair_spread_approaches_the_zone_size_ratio():
+    m = Machine(name="roomy", ram_mb=64, dma_mb=0.0, dma32_mb=24.0, normal_mb=40.0, hole_mb=0.0, other_mb=0.0)
+    ratio = 24.0 / 64.0
+    # ample memory: a quarter of RAM read, no reclaim at all
+    r = simulate(variant_params("3.16-rc1", m), stream_read(64 * 256 // 4), seed=1, verbose=False)
+    assert r.counters["pgscan_kswapd"] == 0
+    assert abs(r.spread()["DMA32 allocs %"] / 100 - ratio) < 0.01
+    # without the fair policy the same read fills Normal first: far from the ratio
+    r0 = simulate(variant_params("3.0", m), stream_read(64 * 256 // 4), seed=1, verbose=False)
+    assert r0.spread()["DMA32 allocs %"] < 1.0
+    # with reclaim going on (streaming twice the node), still the ratio under ALLOC_FAIR
+    r2 = simulate(variant_params("3.16-rc1", m), stream_read(2 * 64 * 256), seed=1, verbose=False)
+    assert r2.counters["pgscan_kswapd"] > 0
+    assert abs(r2.spread()["DMA32 allocs %"] / 100 - ratio) < 0.015
+    # and the pages of both zones age alike
+    z = r2.df_zones().set_index("zone")
+    assert z.loc["DMA32", "age_at_eviction_s"] == pytest.approx(z.loc["Normal", "age_at_eviction_s"], rel=0.1)
+
+
+# --------------------------------------------------------------------------- the kernel's arithmetic
+
+def test_watermarks_reserves_and_batches_as_the_kernel_computes_them():
+    m = Machine(name="eight", ram_mb=8192, dma_mb=15.5, dma32_mb=3000.0, hole_mb=200.0)
+    p = variant_params("3.16-rc1", m)
+    zs = zone_setup(p)
+    managed = [int(round(mb * 256)) for mb in m.managed_mb]
+    mfk = int_sqrt(sum(managed) * 4 * 16)  # init_per_zone_wmark_min()
+    assert zs.min_free_kbytes == mfk and 11000 < mfk < 12000
+    pages_min = mfk >> 2
+    for z in range(3):
+        tmp = pages_min * managed[z] // sum(managed)
+        assert zs.wmark_min[z] == tmp
+        assert zs.wmark_low[z] == tmp + tmp // 4
+        assert zs.wmark_high[z] == tmp + tmp // 2
+        assert zs.balance_gap[z] == min(zs.wmark_low[z], math.ceil(managed[z] / 100))
+    # lowmem_reserve: DMA32 keeps Normal/256 from Normal allocations, DMA keeps (DMA32 + Normal)/256
+    assert zs.lowmem_reserve[1, 2] == managed[2] // 256
+    assert zs.lowmem_reserve[0, 2] == (managed[2] + managed[1]) // 256
+    assert zs.lowmem_reserve[0, 1] == managed[1] // 256
+    assert zs.lowmem_reserve[2, 2] == zs.lowmem_reserve[1, 1] == 0
+    # NR_ALLOC_BATCH: high - low in 3.16-rc1, managed_pages >> 2 in patch 3/4
+    assert list(zs.batch) == [zs.wmark_high[z] - zs.wmark_low[z] for z in range(3)]
+    zf = zone_setup(variant_params("fairzone", m))
+    assert list(zf.batch) == [managed[z] >> 2 for z in range(3)]
+    # patch 3/4's zoneref rule: a DMA zone under node_present_pages >> 4 is not fair-eligible
+    assert list(zf.fair_enabled) == [0, 1, 1]
+    assert list(zone_setup(variant_params("fairzone", m, fair_enabled_dma_shift=12)).fair_enabled) == [1, 1, 1]
+    # min_free_kbytes as a knob moves every watermark
+    z2 = zone_setup(variant_params("3.16-rc1", m, min_free_kbytes=2 * mfk))
+    assert (z2.wmark_min >= 2 * zs.wmark_min - 1).all()
+    # the zonelist is node order, highest zone first
+    assert list(zs.zonelist) == [2, 1, 0]
+
+
+def test_the_variants_are_flag_sets():
+    v = {k: variant_params(k) for k in VARIANTS}
+    assert not v["3.0"].ALLOC_FAIR and v["3.0"].zone_dirty_ok == "off" and v["3.0"].kswapd_wake_at == "low"
+    assert v["3.16-rc1"].ALLOC_FAIR and v["3.16-rc1"].NR_ALLOC_BATCH == "high-low"
+    assert v["fairzone"].ZONE_FAIR_DEPLETED and v["fairzone"].NR_ALLOC_BATCH == "managed>>shift"
+    assert v["fairzone"].nr_alloc_batch_shift == 2 and v["fairzone"].fair_depleted_test == "==0"
+    assert v["lessdirty"].zone_dirty_ok == "cached" and v["lessdirty"].ZONE_FAIR_DEPLETED
+    assert not v["bigbatches"].ZONE_FAIR_DEPLETED and v["bigbatches"].NR_ALLOC_BATCH == "managed>>shift"
+    assert v["bigbatches1node"].remote_spill_pass is False and v["bigbatches"].remote_spill_pass is True
+
+
+def test_batches_reset_as_each_version_resets_them():
+    """3.16-rc1 resets every time the small batches run out; patch 3/4 rarely, and flags depleted zones."""
+    m = Machine(name="roomy", ram_mb=256, dma_mb=0.0, dma32_mb=96.0, normal_mb=160.0, hole_mb=0.0, other_mb=0.0)
+    n = 256 * 100  # 100 MB: no reclaim
+    van = simulate(variant_params("3.16-rc1", m), stream_read(n), seed=1, trace=n, verbose=False)
+    fz = simulate(variant_params("fairzone", m), stream_read(n), seed=1, trace=n, verbose=False)
+    zs = van.setup
+    per_cycle = int(zs.batch[1] + zs.batch[2])  # one fair round: both batches spent
+    assert van.counters["batch_resets"] == pytest.approx(n / per_cycle, rel=0.05)
+    assert fz.counters["batch_resets"] <= 2
+    # the fast path's work: vanilla rescans the zonelist after every failed fair pass
+    wv = van.df_work().set_index("counter")["per_allocation"]
+    wf = fz.df_work().set_index("counter")["per_allocation"]
+    assert wv["zonelist_scanned"] > wf["zonelist_scanned"]
+    assert wv["batch_reads"] > 0 and wf["batch_reads"] == 0 and wf["depleted_flag_reads"] > 0
+    # the trace: the batch counts fall one page at a time and jump back at a reset
+    t = van.df_trace()
+    d = np.diff(t["nr_alloc_batch_normal"].to_numpy())
+    assert set(np.unique(d[~t["reset"].to_numpy()[1:]])) <= {-1, 0}
+    assert t["reset"].sum() == pytest.approx(van.counters["batch_resets"], abs=1)
+    # patch 3/4 sets ZONE_FAIR_DEPLETED when a batch reaches 0
+    tf = fz.df_trace()
+    assert tf["depleted_dma32"].any() or tf["depleted_normal"].any()
+
+
+def test_writes_spread_dirty_pages_and_writeback_cleans_them():
+    m = Machine(name="w", ram_mb=64, dma_mb=0.0, dma32_mb=24.0, normal_mb=40.0, hole_mb=0.0, other_mb=0.0,
+                writeback_mb_s=50.0)
+    w = stream_write(64 * 256)
+    each = simulate(variant_params("3.16-rc1", m), w, seed=1, verbose=False)
+    cached = simulate(variant_params("lessdirty", m), w, seed=1, verbose=False)
+    off = simulate(variant_params("3.0", m), w, seed=1, verbose=False)
+    for r in (each, cached, off):
+        c = r.counters
+        assert c["nr_dirtied"] == 64 * 256 and c["nr_written"] > 0
+        assert c["write_throttles"] > 0 and c["dirty_throttle_ns"] > 0  # balance_dirty_pages() paused the writer
+    assert off.counters["dirty_checks"] == 0
+    assert each.counters["dirty_limit_calcs"] == each.counters["dirty_checks"] > 0
+    # patch 4/4: the limit is recomputed only when a zone fails the cached one
+    assert 0 < cached.counters["dirty_limit_calcs"] < cached.counters["dirty_checks"]
+
+
+def test_the_kswapd_assumption_decides_the_unfairness():
+    """With kswapd napping every kernel is fair once memory is full; if kswapd stays awake, 3.0 leaves DMA32 alone."""
+    m = Machine(name="m", ram_mb=128, dma_mb=0.0, dma32_mb=48.0, normal_mb=80.0, hole_mb=0.0, other_mb=4.0)
+    w = stream_read(4 * 128 * 256)
+    nap = simulate(variant_params("3.0", m), w, seed=1, verbose=False).spread()["DMA32 allocs %"]
+    awake = simulate(variant_params("3.0", m, kswapd_stays_awake=True), w, seed=1, verbose=False).spread()
+    fair = simulate(variant_params("3.16-rc1", m, kswapd_stays_awake=True), w, seed=1, verbose=False).spread()
+    assert abs(nap - 37.5) < 3.0
+    assert awake["DMA32 allocs %"] < 20.0
+    assert abs(fair["DMA32 allocs %"] - 37.5) < 1.5
+
+
+def test_allocator_cost_is_counted_work_times_price():
+    r = simulate(variant_params("3.16-rc1", TINY), stream_read(3000), seed=1, verbose=False)
+    c = r.counters
+    costs = AllocatorCosts()
+    ns = allocator_cost_ns(c, costs)
+    manual = (c["get_page_from_freelist"] * costs.get_page_from_freelist_ns
+              + c["zonelist_scanned"] * costs.zonelist_entry_ns + c["watermark_checks"] * costs.watermark_check_ns
+              + c["batch_reads"] * costs.batch_read_ns + c["batch_updates"] * costs.batch_update_ns
+              + c["batch_reset_zones"] * costs.batch_reset_zone_ns + c["slowpath"] * costs.slowpath_ns
+              + c["kswapd_wakeups"] * costs.kswapd_wakeup_ns) / c["pgalloc"]
+    assert ns == pytest.approx(manual)
+    more = allocator_cost_ns(c, AllocatorCosts(zone_switch_ns=1000.0))
+    assert more == pytest.approx(ns + 1000.0 * c["zone_switches"] / c["pgalloc"])
+
+
+# --------------------------------------------------------------------------- bad knobs
+
+@pytest.mark.parametrize("kw,name", [
+    ({"dma32_mb": 9000.0}, "dma32_mb"),  # a zone bigger than the 8 GB node
+    ({"normal_mb": 9000.0}, "normal_mb"),
+    ({"dma_mb": -1.0}, "dma_mb"),
+    ({"normal_mb": -5.0}, "normal_mb"),
+    ({"dma32_mb": 8100.0, "normal_mb": 1000.0}, "dma32_mb"),  # zones summing to more than the node
+    ({"other_mb": 9000.0}, "other_mb"),
+    ({"ram_mb": 0}, "ram_mb"),
+    ({"kswapd_pages_per_ms": 0.0}, "kswapd_pages_per_ms"),
+    ({"NR_ALLOC_BATCH": "half"}, "NR_ALLOC_BATCH"),
+    ({"nr_alloc_batch_shift": -1}, "nr_alloc_batch_shift"),
+    ({"min_free_kbytes": 10}, "min_free_kbytes"),
+    ({"zone_dirty_ok": "sometimes"}, "zone_dirty_ok"),
+    ({"lowmem_reserve_ratio": (256, 0, 32)}, "lowmem_reserve_ratio"),
+    ({"vm_dirty_ratio": 0}, "vm_dirty_ratio"),
+])
+def test_bad_parameters_are_named(kw, name):
+    with pytest.raises(WorkbookParameterError) as e:
+        simulate(variant_params("3.16-rc1", "desktop-2014", **kw), stream_read(10), verbose=False)
+    assert e.value.name == name
+
+
+def test_unknown_variant_machine_and_workload_knobs_are_named():
+    for call, name in [
+        (lambda: variant_params("3.17"), "variant"),
+        (lambda: variant_params("3.0", "cray"), "machine"),
+        (lambda: tiobench(threads=(0,)), "threads"),
+        (lambda: tiobench(size_fraction=0), "size_fraction"),
+        (lambda: tiobench(read_mb_s={1: 100.0}, threads=(1, 2)), "read_mb_s"),
+        (lambda: stream_read(0), "pages"),
+        (lambda: simulate(variant_params(), stream_read(10), engine="fast"), "engine"),
+        (lambda: simulate(FairZoneParams(machine="big"), stream_read(10)), "machine"),
+        (lambda: simulate(variant_params(), "tiobench"), "workload"),
+    ]:
+        with pytest.raises(WorkbookParameterError) as e:
+            call()
+        assert e.value.name == name, name
