@@ -25,6 +25,7 @@ SUITES: dict[str, str] = {
     "traces": "kernel_workbook.bench.traces_bench",
     "cfq": "kernel_workbook.bench.cfq_bench",
     "numa": "kernel_workbook.bench.numa_bench",
+    "fairzone": "kernel_workbook.bench.fairzone_bench",
 }
 
 
