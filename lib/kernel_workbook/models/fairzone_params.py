@@ -212,8 +212,8 @@ def validate(p: FairZoneParams) -> None:
         raise WorkbookParameterError("dma32_mb", m.dma32_mb, f"zones and holes summing to at most ram_mb={m.ram_mb}")
     if sum(m.managed_mb) <= 0:
         raise WorkbookParameterError("ram_mb", m.ram_mb, "a node with at least one populated zone")
-    if m.other_mb >= sum(m.managed_mb) * 0.9:
-        raise WorkbookParameterError("other_mb", m.other_mb, "less than 90% of the managed memory")
+    if m.other_mb >= sum(m.managed_mb) - 16:
+        raise WorkbookParameterError("other_mb", m.other_mb, "MB, at least 16 MB less than the managed memory")
     for name, v in (("cpus", m.cpus),):
         if not (isinstance(v, int) and v >= 1):
             raise WorkbookParameterError(name, v, "an integer >= 1")

@@ -47,6 +47,7 @@ THREAD = "2014-seqread-fairzone-cfq"
 
 PARTS = [
     "kernel_workbook.reproduce.seqread_2014:cfq_part",
+    "kernel_workbook.reproduce.fairzone_2014:fairzone_part",
 ]
 """The parts of this thread's reproduction, ``module:function``, in print order."""
 
