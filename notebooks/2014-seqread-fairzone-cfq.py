@@ -185,9 +185,12 @@ for n in rep.notes:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce import format_summary
+from kernel_workbook.reproduce import Reproduction, format_summary
 
-print(format_summary(rep))
+# the CFQ part's cells alone (the whole thread's summary, allocator included, is in part 2)
+cfq_cells = [c for c in rep.cells if c["table"] in ("cfq600-seqread", "cfq600-iostat")
+             or (c["table"] == "lessdirty-tiobench" and c["kernel"] == "3.16.0-rc1 cfq600")]
+print(format_summary(Reproduction(THREAD, cells=cfq_cells)))
 
 # %% [markdown]
 # **The fidelity summary, read honestly.** The median error meets the
@@ -281,11 +284,263 @@ alt.Chart(both).mark_line(point=True).encode(
 # %% [markdown]
 # ## Part 2 — the fair zone allocation policy
 #
-# The series' other patches change the page allocator: the fair zone
-# allocation batches (`NR_ALLOC_BATCH`, patch 3/4, "fairzone") and the cost of
-# dirty zone balancing (patch 4/4, "lessdirty"). They come with the allocator
-# model (issue 5), which will plug its per-page cost into this disk/CFQ model
-# through `kernel_workbook.models.cfq.seqread_throughput(params, readers,
-# cpu_cost_per_page=...)` and add its part to
-# `kernel_workbook.reproduce.seqread_2014.PARTS`. Until then, the tables of
-# that half are in the published data (`kwb tables 2014-seqread-fairzone-cfq`).
+# **The story in five sentences.** Since 3.12 the page allocator spreads
+# page-cache pages over a node's zones in proportion to their size — the
+# *fair zone allocation policy* — because before it the first zone in the
+# zonelist (Normal) took almost every allocation while the lower zone
+# (DMA32) sat still, so pages there lived far longer than pages in Normal:
+# an *age inversion* that makes reclaim throw out young pages and keep old
+# ones. Mel Gorman found the fair policy's bookkeeping expensive and posted
+# patch 3/4 ("fairzone"): a depleted flag, resets only when every batch is
+# spent, and batches of a quarter of the zone (`managed_pages >> 2`) instead
+# of the watermark gap (`high - low`); tiobench's SeqRead rose 8–19 %.
+# Johannes Weiner could not see how a leaner allocator speeds up an
+# I/O-bound read, showed that the batch size alone ("bigbatches") recovers
+# most of the gain — and that it puts zone fairness back "to prehistoric
+# levels". The allocation spread moved from 37/63 to 32/68, towards 3.0's 29/71.
+#
+# Part 2 rebuilds the allocator: zones with the kernel's watermarks, the fast
+# path of each kernel of the thread, kswapd and writeback, tiobench's use of
+# the page cache — and asks which part of the gain it can explain.
+
+# %% [markdown]
+# ### The published tables
+#
+# SeqRead with fairzone (patches 1–3: the CFQ patch is underneath), the
+# allocation spread at 80 % of memory with Johannes's percentages of it, and
+# Johannes's bigbatches runs with the zone velocity (pages scanned per second
+# in each zone) that shows what fairness they give up:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for t in ("fairzone-seqread", "fairzone-spread", "spread-percent", "bigbatches-seqread", "bigbatches-velocity"):
+    print(render(published(THREAD, t), title=True), end="\n\n")
+
+# %% [markdown]
+# ### The mechanism: watermarks, batches and kswapd
+#
+# Each zone has three watermarks computed from `min_free_kbytes`
+# (`__setup_per_zone_wmarks()`): `min`, `low = min + min/4`, `high = min +
+# min/2`, each proportional to the zone's size. The allocator's fast path
+# takes a page from a zone whose free pages stay above `low` (plus
+# `lowmem_reserve`: DMA32 keeps Normal/256 pages back from allocations that
+# could have used Normal); when every zone is below `low`, the slow path wakes
+# kswapd, which reclaims the oldest pages of each zone until all are above
+# `high` (+ a balance gap). The fair policy adds a budget per zone,
+# `NR_ALLOC_BATCH`: the fast path skips a zone whose budget is spent, and when
+# all are spent it resets them. Here is Mel's 8 GB desktop as the model sets
+# it up (pages; DMA32's size is fitted below):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.models.fairzone import VARIANT_DOC, variant_params, zone_setup
+from kernel_workbook.reproduce import fairzone_2014 as fz
+
+desk = fz.desktop_machine()
+rows = []
+for v in ("3.16-rc1", "fairzone"):
+    zs = zone_setup(variant_params(v, desk))
+    for z, name in enumerate(("DMA", "DMA32", "Normal")):
+        rows.append({"kernel": v, "zone": name, "managed": zs.managed[z], "min": zs.wmark_min[z],
+                     "low": zs.wmark_low[z], "high": zs.wmark_high[z], "lowmem_reserve[Normal]": zs.lowmem_reserve[z, 2],
+                     "NR_ALLOC_BATCH": zs.batch[z], "fair_enabled": zs.fair_enabled[z] if v == "fairzone" else 1})
+print(f"min_free_kbytes = {zs.min_free_kbytes}")
+print(pd.DataFrame(rows).to_string(index=False))
+
+# %% [markdown]
+# In 3.16-rc1 a batch is the watermark gap: a few hundred pages, so the
+# allocator alternates between the zones every few hundred pages and resets
+# the batches each time both are spent (one more zonelist pass, a watermark
+# check and an atomic update per zone). Patch 3/4 makes each batch a quarter
+# of the zone — the watermarks run out long before the batches do — and the
+# DMA zone, smaller than 1/16 of the node, leaves the fair pass.
+#
+# Below, a window of 3000 allocations in the steady state of a streaming read
+# (the node already full of page cache) for four kernels: the batch counts
+# of DMA32 (red) and Normal (blue), where each page came from (the band
+# under each panel), and the resets (dotted). 3.16-rc1 saw-tooths between the
+# zones; fairzone and bigbatches spend their huge budgets slowly and keep
+# taking pages from Normal; 3.0 has no batches at all.
+
+# %%
+from kernel_workbook.ui.fairzone_charts import df_batch_trace, plot_batches
+
+trace = df_batch_trace(("3.16-rc1", "fairzone", "bigbatches", "3.0"), machine=desk, allocations=3000)
+plot_batches(trace)
+
+# %% [markdown]
+# ### The model and its knobs
+#
+# `kernel_workbook.models.fairzone` is one node: per-zone free pages,
+# watermarks, `lowmem_reserve`, inactive and active file lists with each
+# page's allocation time, dirty and writeback counts. Each kernel of the
+# thread is a named flag set (`ALLOC_FAIR`, `ZONE_FAIR_DEPLETED`,
+# `NR_ALLOC_BATCH`, `remote_spill_pass`, `zone_dirty_ok`, kswapd's wake
+# mark...):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for v, doc in VARIANT_DOC.items():
+    print(f"{v:16s} {doc}")
+
+# %% [markdown]
+# **What is fitted, and to what.** Only the vanilla (3.16-rc1) column:
+# DMA32's size and the memory held outside the page cache on Mel's desktop
+# (from the vanilla spread counts), DMA32's size on Johannes's machine (from
+# his vanilla velocity split), and each machine's disk (from its vanilla
+# SeqRead with one reader). Everything else — batches, watermarks, resets —
+# is the kernel's arithmetic; the allocator's CPU prices are stated guesses.
+#
+# **The assumption everything rests on.** Read from the 3.x source, kswapd
+# sleeps for 100 ms as soon as every zone is above `high` and then reclaims
+# each zone in proportion to its size. In that model *every* kernel is fair
+# once memory is full: the allocator takes what kswapd frees, kswapd frees
+# with equal pressure. Johannes's own description of the kernels before the
+# fair policy (2013) is different: "kswapd and a continuous stream of page
+# allocations keep the preferred zone of a task between the high and low
+# watermark (allocations succeed + kswapd does not go to sleep) indefinitely,
+# completely underutilizing the lower zones". The predictions use that
+# regime (`kswapd_stays_awake`) for every kernel alike; the vanilla column
+# cannot tell the two apart, because under the fair policy both are fair.
+#
+# ### Published beside model
+#
+# `kwb reproduce 2014-seqread-fairzone-cfq` prints the same blocks: the
+# published table, the model's in the thread's layout, and each cell's change.
+
+# %%
+blocks = {b.split("\n", 1)[0]: b for b in rep.text}
+
+
+def show(*titles):
+    for t in titles:
+        for k, b in blocks.items():
+            if k.startswith(f"== {t}"):
+                print(b, end="\n\n")
+
+
+# %%
+# NBVAL_CHECK_OUTPUT
+show("fair-zone allocator model", "fairzone-spread, model", "spread-percent, model")
+for b in rep.text:
+    if b.lstrip().startswith("published and model change against 3.16.0-rc1 vanilla:") and "DMA32 allocs" in b:
+        print(b)
+
+# %% [markdown]
+# The fairzone column is predicted well: DMA32 loses a sixth of its
+# allocations, Normal gains a tenth, within a few points of the thread. The
+# 3.0 column is not: the model's 3.0 keeps DMA32's share at the zone ratio in
+# this run, where the thread's 3.0 fell to 29 %. In the model the spread run
+# sits right at the edge where the files and the kernel's memory stop fitting
+# together (that is where the vanilla total puts it): 3.0's lead over vanilla
+# there comes from re-reads that still hit (fewer allocations of both kinds),
+# not from a shift between the zones. Johannes's velocity table:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+show("bigbatches-velocity, model")
+for b in rep.text:
+    if b.lstrip().startswith("published and model change against 3.0:"):
+        print(b)
+
+# %% [markdown]
+# The direction is right everywhere — vanilla scans DMA32 far more than 3.0
+# and bigbatches do, and Normal less — and bigbatches' velocities are close
+# in absolute terms. But with kswapd awake the model's 3.0 *never* reclaims
+# DMA32 after the first fill: a handful of pages per second against the
+# thread's 3103, so every change measured against that near-zero baseline is
+# enormous. That is the assumption's failure mode: real 3.0 kept some DMA32
+# reclaim going (Mel's spread shows 3.0 still allocating 29 % from DMA32),
+# the awake kswapd of the model keeps none.
+#
+# ### SeqRead: what the model can explain
+#
+# The model's SeqRead figure is the disk/CFQ model's rate (with the kernel's
+# CFQ and the allocator's CPU per page passed in through
+# `seqread_throughput(..., cpu_cost_per_page=...)`) for the pages that miss
+# the page cache, plus a memory copy for the pages that hit. One table of the
+# seven (all are in `kwb reproduce`):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+show("fairzone-seqread, published", "fairzone-seqread, model")
+
+# %% [markdown]
+# How much of a kernel's change each assumption carries, switching one on at a
+# time (fairzone and 3.0 on Mel's desktop, against vanilla; black: published):
+
+# %%
+from kernel_workbook.ui.fairzone_charts import df_decomposition, plot_decomposition
+
+dec = df_decomposition("mel", ["3.16.0-rc1 fairzone", "3.0.0 vanilla"],
+                       published_cells=published(THREAD, "fairzone-seqread"))
+plot_decomposition(dec)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct").round(2).to_string())
+
+# %% [markdown]
+# Johannes's doubt, in numbers: the leaner fast path changes the model's
+# SeqRead by hundredths of a percent. The allocator's work per page is a
+# fraction of a microsecond, and the disk model hides anything up to about
+# 16 µs per page behind the drive's read-ahead; even Mel's cache effect of
+# switching zones, priced here at 2 µs per switch, moves nothing. What moves
+# SeqRead in the model is *which pages are still cached when the read comes*:
+# under the fair policy the page cache is one big LRU and reading a file
+# twice the size of memory after writing it hits nothing; when the allocator
+# prefers Normal (3.0, bigbatches, fairzone), the pages that landed in DMA32
+# on the first fill are not reclaimed and the read finds them. The CFQ patch
+# underneath fairzone adds its share at 8 and 16 readers.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+show("fair-zone fidelity by group")
+
+# %% [markdown]
+# **The fidelity, read honestly.** The issue's targets for the spread and
+# velocity tables are a sign agreement of 90 % or more and a median error of
+# 3 points or less. The sign target is met; the error target is **not**: the
+# 3.0 spread cells miss by more than ten points (above), and the velocity cells are
+# measured against the model's near-zero 3.0 DMA32 scanning. For SeqRead the
+# sign agrees on about nine cells in ten; the model *over*-explains the gain
+# (the "% explained" line above is more than 100 %): its page cache keeps all
+# of DMA32's first-fill pages, so fairzone, bigbatches and 3.0 all gain
+# about 20 % at every reader count, where the thread's gains range from 5 to
+# 19 %, smallest with one or two readers on Johannes's machine. With kswapd
+# napping instead (the last line), the model is fair for every kernel and
+# explains none of it. The truth is between the two regimes, and the thread
+# does not contain the measurement (kswapd's sleep counters, per-zone page
+# ages) that would pin it down.
+#
+# ### Turn the knobs
+#
+# The variant, the batch formula (`high - low`, `managed >> shift`, a custom
+# size), `min_free_kbytes`, DMA32's size, RAM, the file size as a fraction of
+# RAM, the number of readers and the kswapd assumption. Each update runs
+# tiobench's SeqWrite and SeqRead for vanilla and your setting; the table
+# shows the spread, the zone velocity, what the read found cached and the
+# allocator's work. (A static export shows fairzone against vanilla.)
+
+# %%
+from kernel_workbook.ui.fairzone_charts import fairzone_explorer
+
+fairzone_explorer(published_spread=published(THREAD, "fairzone-spread"))
+
+# %% [markdown]
+# ## Questions (part 2)
+#
+# 1. With the explorer on fairzone, move the shift from 2 to 12. At which
+#    batch size does DMA32's share come back to the zone ratio, and what
+#    happens to the SeqRead hits? Compare with Johannes's claim that the
+#    right batch is one reclaim cycle, `high - low`.
+# 2. Untick "kswapd stays awake". Why does every kernel become fair, whatever
+#    the batch? (Hint: once memory is full, every page allocated from a zone
+#    was first reclaimed from it — who decides how much each zone is reclaimed?)
+# 3. Set the file size to 0.8 × RAM. Why does 3.0 allocate fewer pages than
+#    vanilla for the same benchmark, as in Mel's spread table? Is an "unfair"
+#    allocator ever the better cache policy, and for which workloads would it
+#    be the worse one?
+# 4. Raise `min_free_kbytes` to 65536. The batches of 3.16-rc1 grow with it
+#    (they are the watermark gap): does that make vanilla behave more like
+#    bigbatches? What does it cost in memory?

@@ -1,0 +1,323 @@
+"""Charts and panels of the fair-zone allocator model (LISA naming: ``df_*`` data, ``plot_*`` charts).
+
+* :func:`df_batch_trace` / :func:`plot_batches` -- NR_ALLOC_BATCH of DMA32 and
+  Normal allocation by allocation, the zone each page came from, and the
+  resets, for each variant;
+* :func:`df_spread` / :func:`plot_spread` -- the allocation spread, model beside
+  published;
+* :func:`df_velocity` / :func:`plot_velocity` -- pages scanned per second by zone;
+* :func:`df_decomposition` / :func:`plot_decomposition` -- how much of a
+  kernel's SeqRead change each assumption carries;
+* :func:`fairzone_explorer` -- the knobs as widgets (variant, NR_ALLOC_BATCH
+  formula and shift, min_free_kbytes, zone sizes, file size, readers, the
+  kswapd assumption); in ``WORKBOOK_MODE=ci`` a static default.
+"""
+
+from __future__ import annotations
+
+import html
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from ..config import mode
+from ..models.fairzone import simulate, variant_params
+from ..models.fairzone_params import MACHINES, PAGES_PER_MB, VARIANTS, Machine
+from ..tables import render
+from ..workloads.pagecache import stream_read, tiobench
+
+ZONE_COLORS = alt.Scale(domain=["DMA32", "Normal"], range=["#e45756", "#4c78a8"])
+
+
+# --------------------------------------------------------------------------- batches over time
+
+def df_batch_trace(variants=("3.16-rc1", "fairzone", "bigbatches", "3.0"), machine: Machine | str = "desktop-2014",
+                   allocations: int = 4000, readers: int = 4, seed: int = 1, kswapd_stays_awake: bool = True,
+                   **overrides) -> pd.DataFrame:
+    """A window of ``allocations`` allocations in the steady state of a streaming read, for each variant.
+
+    The node is first filled with page cache (one pass over its memory),
+    then the window is recorded.  Columns: ``variant, n, t_ms, zone,
+    nr_alloc_batch_dma32, nr_alloc_batch_normal, free_dma32, free_normal,
+    reset, path, depleted_dma32, depleted_normal``.
+    """
+    frames = []
+    for v in variants:
+        p = variant_params(v, machine, kswapd_stays_awake=kswapd_stays_awake, **overrides)
+        mb = sum(p.machine.managed_mb)
+        fill = int(mb * PAGES_PER_MB * 1.2)
+        r = simulate(p, stream_read(fill + allocations, threads=readers), seed=seed, trace=allocations,
+                     trace_start=fill, verbose=False)
+        t = r.df_trace()
+        t.insert(0, "n", np.arange(len(t)))
+        t.insert(0, "variant", v)
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _runs(df: pd.DataFrame) -> pd.DataFrame:
+    """Consecutive allocations from one zone as one segment: ``variant, start, end, zone``."""
+    out = []
+    for v, g in df.groupby("variant", sort=False):
+        z = g["zone"].to_numpy()
+        n = g["n"].to_numpy()
+        cut = np.flatnonzero(z[1:] != z[:-1]) + 1
+        starts = np.concatenate([[0], cut])
+        ends = np.concatenate([cut, [len(z)]])
+        for a, b in zip(starts, ends):
+            out.append({"variant": v, "start": int(n[a]), "end": int(n[b - 1]) + 1, "zone": z[a]})
+    return pd.DataFrame(out, columns=["variant", "start", "end", "zone"])
+
+
+def _thin(df: pd.DataFrame, points: int = 400) -> pd.DataFrame:
+    """Every k-th allocation, plus the allocations on either side of a reset (so the saw-tooth keeps its teeth)."""
+    keep = np.zeros(len(df), bool)
+    for _, idx in df.groupby("variant", sort=False).indices.items():
+        k = max(1, len(idx) // points)
+        keep[idx[::k]] = True
+        keep[idx[-1]] = True
+        r = idx[df["reset"].to_numpy()[idx]]
+        keep[r] = True
+        keep[np.clip(r - 1, idx[0], idx[-1])] = True
+    return df[keep]
+
+
+def plot_batches(df: pd.DataFrame, title: str = "NR_ALLOC_BATCH, allocation by allocation") -> alt.Chart:
+    """One panel per variant: the two zones' batch counts (lines), the zone of each page (bands), resets (rules)."""
+    m = mode()
+    thin = _thin(df)
+    long = thin.melt(["variant", "n"], ["nr_alloc_batch_dma32", "nr_alloc_batch_normal"], var_name="zone",
+                     value_name="NR_ALLOC_BATCH")
+    long["zone"] = long["zone"].map({"nr_alloc_batch_dma32": "DMA32", "nr_alloc_batch_normal": "Normal"})
+    w = int(m.width * 0.9)
+    resets = df[df["reset"]][["variant", "n"]]
+    if len(resets) > 400:  # a reset every few hundred pages: draw the first ones only
+        resets = resets.groupby("variant", sort=False).head(100)
+    runs = _runs(df)
+    rows = []
+    for v in dict.fromkeys(df["variant"]):
+        lines = alt.Chart(long[long["variant"] == v]).mark_line(strokeWidth=1.2).encode(
+            x=alt.X("n:Q", title="allocation"), y=alt.Y("NR_ALLOC_BATCH:Q", title="NR_ALLOC_BATCH"),
+            color=alt.Color("zone:N", scale=ZONE_COLORS, title="zone"))
+        rule = alt.Chart(resets[resets["variant"] == v]).mark_rule(color="#999", strokeDash=[2, 2],
+                                                                   opacity=0.6).encode(x="n:Q")
+        band = alt.Chart(runs[runs["variant"] == v]).mark_rect().encode(
+            x=alt.X("start:Q", title=None, axis=None), x2="end:Q", y=alt.Y("zone:N", title="page from"),
+            color=alt.Color("zone:N", scale=ZONE_COLORS, legend=None),
+            tooltip=["variant", "zone", "start", "end"]).properties(width=w, height=28)
+        rows.append(alt.vconcat(alt.layer(lines, rule).properties(width=w, height=110, title=v), band, spacing=2))
+    return alt.vconcat(*rows).properties(title=title)
+
+
+# --------------------------------------------------------------------------- spread and velocity
+
+def df_spread(results: dict, published_cells: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Allocation spread per kernel: ``kernel, source, zone, allocs, percent``.
+
+    ``results`` maps a label to a :class:`FairZoneResult` (source ``model``);
+    ``published_cells`` (``fairzone-spread``) adds the thread's counts (source ``published``).
+    """
+    rows = []
+    for label, r in results.items():
+        sp = r.spread()
+        for z in ("DMA32", "Normal"):
+            rows.append({"kernel": label, "source": "model", "zone": z, "allocs": sp[f"{z} allocs"],
+                         "percent": sp[f"{z} allocs %"]})
+    if published_cells is not None:
+        pub = published_cells[published_cells["row"].isin(["DMA32 allocs", "Normal allocs"])]
+        for k, g in pub.groupby("kernel", sort=False):
+            tot = g["value"].sum()
+            for r in g.itertuples():
+                rows.append({"kernel": k, "source": "published", "zone": r.row.split()[0], "allocs": r.value,
+                             "percent": 100.0 * r.value / tot if tot else float("nan")})
+    return pd.DataFrame(rows, columns=["kernel", "source", "zone", "allocs", "percent"])
+
+
+def plot_spread(df: pd.DataFrame, title: str = "allocation spread: share of pages from each zone") -> alt.Chart:
+    m = mode()
+    return alt.Chart(df).mark_bar().encode(
+        y=alt.Y("kernel:N", title=None, sort=None), x=alt.X("percent:Q", title="% of allocations", stack="normalize"),
+        color=alt.Color("zone:N", scale=ZONE_COLORS), row=alt.Row("source:N", title=None),
+        tooltip=["kernel", "source", "zone", alt.Tooltip("allocs:Q", format=",.0f"),
+                 alt.Tooltip("percent:Q", format=".1f")],
+    ).properties(width=int(m.width * 0.8), title=title).resolve_scale(y="independent")
+
+
+def df_velocity(results: dict, time_scale: float = 1.0) -> pd.DataFrame:
+    """``kernel, zone, velocity`` (pages scanned per second; mmtests' "Zone X velocity") x ``time_scale``."""
+    rows = []
+    for label, r in results.items():
+        v = r.velocity()
+        for z in ("DMA32", "Normal"):
+            rows.append({"kernel": label, "zone": z, "velocity": v[f"Zone {z.lower()} velocity"] * time_scale})
+    return pd.DataFrame(rows, columns=["kernel", "zone", "velocity"])
+
+
+def plot_velocity(df: pd.DataFrame, title: str = "zone velocity (pages scanned per second)") -> alt.Chart:
+    m = mode()
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("kernel:N", title=None, sort=None), xOffset="zone:N", y=alt.Y("velocity:Q", title="pages/s"),
+        color=alt.Color("zone:N", scale=ZONE_COLORS),
+        tooltip=["kernel", "zone", alt.Tooltip("velocity:Q", format=",.0f")],
+    ).properties(width=int(m.width * 0.8), height=m.height, title=title)
+
+
+# --------------------------------------------------------------------------- what each assumption carries
+
+COMPONENTS = {"cfq": "CFQ (target_latency / 3.0's CFQ)", "fast_path": "allocator fast path (CPU)",
+              "zone_switch": "zone-switch cache effect (assumed)", "pagecache_hits": "page-cache hits (reclaim order)"}
+
+
+def df_decomposition(machine_key: str, kernels, readers=(1, 2, 4, 8, 16), small: bool | None = None,
+                     published_cells: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per kernel and reader count: each assumption's share of the model's SeqRead change (one at a time).
+
+    Columns: ``kernel, readers, component, pct`` where ``component`` is one of
+    :data:`COMPONENTS`' labels, ``model (all together)`` or ``published``.
+    """
+    from ..reproduce import fairzone_2014 as fz
+
+    rows = []
+    for k in kernels:
+        for n in readers:
+            d = fz.decompose(machine_key, k, n, small=small)
+            for key, label in COMPONENTS.items():
+                rows.append({"kernel": k, "readers": n, "component": label, "pct": d[key]})
+            rows.append({"kernel": k, "readers": n, "component": "model (all together)", "pct": d["total"]})
+            if published_cells is not None:
+                c = published_cells[(published_cells["kernel"] == k) & (published_cells["row"] == f"SeqRead-MB/sec-{n}")
+                                    & (published_cells["stat"] == "Mean")]
+                if len(c):
+                    rows.append({"kernel": k, "readers": n, "component": "published", "pct": float(c["pct"].iloc[0])})
+    return pd.DataFrame(rows, columns=["kernel", "readers", "component", "pct"])
+
+
+def plot_decomposition(df: pd.DataFrame, title: str = "SeqRead change against vanilla, by assumption") -> alt.Chart:
+    m = mode()
+    order = list(COMPONENTS.values()) + ["model (all together)", "published"]
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("readers:O", title="readers"), xOffset=alt.XOffset("component:N", sort=order),
+        y=alt.Y("pct:Q", title="% change against 3.16-rc1 vanilla"),
+        color=alt.Color("component:N", sort=order, title=None,
+                        scale=alt.Scale(domain=order, range=["#9ecae9", "#f58518", "#eeca3b", "#54a24b", "#4c78a8",
+                                                             "#222222"])),
+        column=alt.Column("kernel:N", title=None),
+        tooltip=["kernel", "readers", "component", alt.Tooltip("pct:Q", format="+.2f")],
+    ).properties(width=int(m.width * 0.45), height=m.height, title=title)
+
+
+# --------------------------------------------------------------------------- the explorer
+
+def _pre(text: str) -> str:
+    return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
+
+
+def df_explore(variant: str = "fairzone", batch: str = "as the variant", shift: int = 2, custom_pages: int = 1024,
+               min_free_kbytes: int | None = None, dma32_mb: float | None = None, ram_mb: int = 8192,
+               size_fraction: float = 2.0, readers: int = 4, kswapd_stays_awake: bool = True,
+               seed: int = 1) -> dict:
+    """One explorer update: vanilla and ``variant`` with the knobs, on tiobench (one reader count).
+
+    Returns ``{"results": {label: FairZoneResult}, "table": str}`` where ``table`` prints the
+    spread, velocity, SeqRead hits and allocator work of both in the thread's layout.
+    """
+    base = MACHINES["desktop-2014"]
+    m = base.with_(ram_mb=int(ram_mb), dma32_mb=float(dma32_mb if dma32_mb is not None else base.dma32_mb))
+    kw = {"kswapd_stays_awake": kswapd_stays_awake}
+    if min_free_kbytes:
+        kw["min_free_kbytes"] = int(min_free_kbytes)
+    yours = dict(kw)
+    if batch == "high - low":
+        yours.update(NR_ALLOC_BATCH="high-low")
+    elif batch == "managed >> shift":
+        yours.update(NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=int(shift))
+    elif batch == "custom":
+        yours.update(NR_ALLOC_BATCH="custom", nr_alloc_batch_pages=int(custom_pages))
+    w = tiobench(ram_mb=m.ram_mb, size_fraction=size_fraction, threads=(int(readers),), phases=("SeqWrite", "SeqRead"))
+    res = {"3.16-rc1 vanilla": simulate(variant_params("3.16-rc1", m, **kw), w, seed=seed, verbose=False)}
+    label = variant if batch == "as the variant" else f"{variant} ({batch}{'' if batch != 'managed >> shift' else f' {shift}'})"
+    res[label] = simulate(variant_params(variant, m, **yours), w, seed=seed, verbose=False)
+    rows = []
+    for k, r in res.items():
+        sp = r.spread()
+        v = r.velocity()
+        ph = r.df_phases()
+        sr = ph[ph["phase"] == "SeqRead"]
+        c = r.counters
+        rows.append({"kernel": k, "DMA32 allocs %": round(sp["DMA32 allocs %"], 1),
+                     "Zone dma32 velocity": round(v["Zone dma32 velocity"], 1),
+                     "Zone normal velocity": round(v["Zone normal velocity"], 1),
+                     "SeqRead hits %": round(float(sr["hit_pct"].iloc[0]), 2) if len(sr) else float("nan"),
+                     "SeqRead MB/s": round(float(sr["MB_s"].iloc[0]), 2) if len(sr) else float("nan"),
+                     "zonelist scans/alloc": round(c["zonelist_scanned"] / max(c["pgalloc"], 1), 3),
+                     "batch resets": c["batch_resets"]})
+    table = pd.DataFrame(rows).set_index("kernel").T.to_string()
+    return {"results": res, "table": table}
+
+
+def fairzone_explorer(published_spread: pd.DataFrame | None = None):
+    """Widgets for the variant, the NR_ALLOC_BATCH formula and shift, min_free_kbytes, DMA32's size, RAM, the
+    file size as a fraction of RAM, readers and the kswapd assumption; live spread and velocity charts and the
+    numbers beside them.  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically."""
+    from IPython.display import HTML, display
+
+    if mode().name == "ci":
+        out = df_explore()
+        display(HTML(_pre(out["table"])))
+        display(alt.hconcat(plot_spread(df_spread(out["results"], published_spread),
+                                        title="allocation spread (model: SeqWrite + SeqRead at 2 x RAM; "
+                                              "published: 80% of RAM)"),
+                            plot_velocity(df_velocity(out["results"]))))
+        return None
+    import ipywidgets as w
+
+    style = {"description_width": "140px"}
+    lay = w.Layout(width="360px")
+    variant = w.Dropdown(options=list(VARIANTS), value="fairzone", description="variant", style=style, layout=lay)
+    batch = w.Dropdown(options=["as the variant", "high - low", "managed >> shift", "custom"], value="as the variant",
+                       description="NR_ALLOC_BATCH", style=style, layout=lay)
+    shift = w.IntSlider(value=2, min=0, max=12, description="shift (>>)", style=style, layout=lay)
+    custom = w.IntSlider(value=1024, min=32, max=65536, step=32, description="custom batch (pages)", style=style,
+                         layout=lay)
+    mfk = w.IntSlider(value=0, min=0, max=65536, step=1024, description="min_free_kbytes (0: boot)", style=style,
+                      layout=lay)
+    dma32 = w.FloatSlider(value=3000.0, min=0.0, max=3900.0, step=100.0, description="DMA32 MB", style=style,
+                          layout=lay)
+    ram = w.SelectionSlider(options=[4096, 6144, 8192, 12288, 16384], value=8192, description="RAM MB", style=style,
+                            layout=lay)
+    frac = w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05, description="file size / RAM", style=style,
+                         layout=lay)
+    readers = w.SelectionSlider(options=[1, 2, 4, 8, 16], value=4, description="readers", style=style, layout=lay)
+    awake = w.Checkbox(value=True, description="kswapd stays awake (assumption)", style=style)
+    table = w.HTML()
+    chart = w.Output()
+    status = w.HTML()
+
+    def update(_=None):
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            out = df_explore(variant.value, batch.value, shift.value, custom.value, mfk.value or None, dma32.value,
+                             ram.value, frac.value, readers.value, awake.value)
+        except Exception as e:  # a knob out of range: say which
+            status.value = f"<b>{html.escape(str(e))}</b>"
+            return
+        table.value = _pre(out["table"])
+        chart.clear_output(wait=True)
+        with chart:
+            display(alt.vconcat(plot_spread(df_spread(out["results"], published_spread)),
+                                plot_velocity(df_velocity(out["results"]))))
+        status.value = f"<small>two tiobench runs in {time.perf_counter() - t0:.2f} s</small>"
+
+    for wd in (variant, batch, shift, custom, mfk, dma32, ram, frac, readers, awake):
+        wd.observe(update, names="value")
+    update()
+    left = w.VBox([variant, batch, shift, custom, mfk, dma32, ram, frac, readers, awake, status])
+    return w.HBox([left, w.VBox([chart, table])])
+
+
+def published_and_model(published_cells: pd.DataFrame, model_cells: pd.DataFrame) -> str:
+    """Two mmtests tables one above the other (the thread's layout), for printing."""
+    return render(published_cells) + "\n" + render(model_cells)

@@ -1,0 +1,59 @@
+"""Charts and the explorer of the fair-zone model: they build, render offline, and follow their widgets."""
+
+import pytest
+
+from kernel_workbook.models.fairzone import simulate, variant_params
+from kernel_workbook.models.fairzone_params import Machine
+from kernel_workbook.tables import published
+from kernel_workbook.ui import fairzone_charts as fc
+from kernel_workbook.workloads.pagecache import stream_read
+
+SMALL = Machine(name="s", ram_mb=128, dma_mb=0.0, dma32_mb=48.0, normal_mb=80.0, hole_mb=0.0, other_mb=2.0)
+
+
+def _svg(chart):
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(chart.to_json())
+
+
+def test_batch_trace_and_its_picture():
+    df = fc.df_batch_trace(("3.16-rc1", "fairzone", "3.0"), machine=SMALL, allocations=2000, readers=2)
+    assert list(df.columns[:3]) == ["variant", "n", "t_ms"]
+    assert set(df["variant"]) == {"3.16-rc1", "fairzone", "3.0"} and len(df) == 3 * 2000
+    v = df[df["variant"] == "3.16-rc1"]
+    assert v["reset"].sum() > 0 and set(v["zone"]) == {"DMA32", "Normal"}  # vanilla alternates and resets
+    assert (df[df["variant"] == "3.0"]["nr_alloc_batch_normal"] == 0).all()  # 3.0 has no batches
+    svg = _svg(fc.plot_batches(df))
+    assert svg.startswith("<svg") and "NR_ALLOC_BATCH" in svg
+
+
+def test_spread_velocity_and_decomposition_charts():
+    res = {v: simulate(variant_params(v, SMALL), stream_read(2 * 128 * 256), seed=1, verbose=False)
+           for v in ("3.16-rc1", "3.0")}
+    sp = fc.df_spread(res, published("2014-seqread-fairzone-cfq", "fairzone-spread"))
+    assert set(sp["source"]) == {"model", "published"}
+    pub = sp[(sp["source"] == "published") & (sp["kernel"] == "3.16.0-rc1 vanilla")].set_index("zone")["percent"]
+    assert pub["DMA32"] == pytest.approx(37.1, abs=0.05)  # Johannes's percentage, recomputed from Mel's counts
+    assert _svg(fc.plot_spread(sp)).startswith("<svg")
+    vel = fc.df_velocity(res, time_scale=2.0)
+    raw = res["3.0"].velocity()["Zone normal velocity"]
+    assert vel.query("kernel == '3.0' and zone == 'Normal'")["velocity"].iloc[0] == pytest.approx(2 * raw)
+    assert _svg(fc.plot_velocity(vel)).startswith("<svg")
+
+
+def test_explorer_is_static_in_ci_and_live_in_the_lab(monkeypatch):
+    out = fc.df_explore(variant="bigbatches", batch="managed >> shift", shift=6, ram_mb=4096, size_fraction=1.0,
+                        readers=2)
+    assert set(out["results"]) == {"3.16-rc1 vanilla", "bigbatches (managed >> shift 6)"}
+    assert "DMA32 allocs %" in out["table"] and "zonelist scans/alloc" in out["table"]
+    assert fc.fairzone_explorer() is None  # WORKBOOK_MODE=ci: drawn statically
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    panel = fc.fairzone_explorer()
+    left, right = panel.children
+    ram = [w for w in left.children if getattr(w, "description", "") == "RAM MB"][0]
+    status = left.children[-1]
+    ram.value = 4096  # a person moves the slider
+    assert "tiobench runs in" in status.value
+    table = right.children[1]
+    assert "3.16-rc1 vanilla" in table.value
