@@ -496,6 +496,7 @@ print(dec.pivot_table(index=["kernel", "readers"], columns="component", values="
 # %%
 # NBVAL_CHECK_OUTPUT
 show("fair-zone fidelity by group")
+print("the whole thread (CFQ and allocator parts):", format_summary(rep))
 
 # %% [markdown]
 # **The fidelity, read honestly.** The issue's targets for the spread and
