@@ -46,7 +46,7 @@ def df_batch_trace(variants=("3.16-rc1", "fairzone", "bigbatches", "3.0"), machi
     for v in variants:
         p = variant_params(v, machine, kswapd_stays_awake=kswapd_stays_awake, **overrides)
         mb = sum(p.machine.managed_mb)
-        fill = int(mb * PAGES_PER_MB * 1.2)
+        fill = int(mb * PAGES_PER_MB) * 6 // 5  # a fifth more than the node: full of page cache
         r = simulate(p, stream_read(fill + allocations, threads=readers), seed=seed, trace=allocations,
                      trace_start=fill, verbose=False)
         t = r.df_trace()
@@ -90,14 +90,14 @@ def plot_batches(df: pd.DataFrame, title: str = "NR_ALLOC_BATCH, allocation by a
     long = thin.melt(["variant", "n"], ["nr_alloc_batch_dma32", "nr_alloc_batch_normal"], var_name="zone",
                      value_name="NR_ALLOC_BATCH")
     long["zone"] = long["zone"].map({"nr_alloc_batch_dma32": "DMA32", "nr_alloc_batch_normal": "Normal"})
-    w = int(m.width * 0.9)
+    w = m.width * 9 // 10
     resets = df[df["reset"]][["variant", "n"]]
     if len(resets) > 400:  # a reset every few hundred pages: draw the first ones only
         resets = resets.groupby("variant", sort=False).head(100)
     runs = _runs(df)
     rows = []
     for v in dict.fromkeys(df["variant"]):
-        lines = alt.Chart(long[long["variant"] == v]).mark_line(strokeWidth=1.2).encode(
+        lines = alt.Chart(long[long["variant"] == v]).mark_line(strokeWidth=1.5).encode(
             x=alt.X("n:Q", title="allocation"), y=alt.Y("NR_ALLOC_BATCH:Q", title="NR_ALLOC_BATCH"),
             color=alt.Color("zone:N", scale=ZONE_COLORS, title="zone"))
         rule = alt.Chart(resets[resets["variant"] == v]).mark_rule(color="#999", strokeDash=[2, 2],
