@@ -53,11 +53,15 @@ for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
 # Each of the eight instances ran
 # `aio-stress -a 4 -b 4 -c 1 -r 4 -O -o 0 -t 1 -d 1 -i 1 -s 16 f1_$I f2_$I f3_$I f4_$I`:
 # one thread, four 16 MB files written sequentially (`-o 0`) in 4 KiB
-# O_DIRECT records (`-r 4 -O`), one request in flight per file (`-d 1`), one
-# request per file per pass (`-i 1`), up to four per `io_submit` (`-b 4`).
-# O_DIRECT writes are *synchronous* requests, so each instance has one CFQ
-# sync queue that can idle. Each pass submits up to four writes at once —
-# enough to mark the queue `deep` whenever it waits its turn. On the RAID,
+# O_DIRECT records (`-r 4 -O`). Read in `aio-stress.c`: `-d 1` gives the
+# thread `files × depth` = 4 io units shared by its four files; `-i 1` builds
+# one write per file before moving to the next, and `-b 4` sends up to four
+# in one `io_submit`. So each round is one write to each of f1..f4, submitted
+# together, and the next round waits in `io_getevents` until all four io
+# units are free again: each instance alternates four writes in flight and
+# none. O_DIRECT writes are *synchronous* requests, so each instance has one
+# CFQ sync queue that can idle; four requests 16 MB apart arriving together
+# make it seeky, and — whenever it waits its turn — `deep`. On the RAID,
 # Maxim added `usleep(1000)` after each submission (think time).
 
 # %%

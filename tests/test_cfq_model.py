@@ -205,3 +205,29 @@ def test_seqread_throughput_is_the_hook_for_the_allocator_model():
     assert 0 < slow < fast
     with pytest.raises(WorkbookParameterError, match="cpu_cost_per_page"):
         seqread_throughput(DESK, 2, cpu_cost_per_page=-1.0)
+
+
+@pytest.mark.parametrize("scheduler", ["noop", "cfq"])
+def test_aio_stress_submits_whole_rounds_once_its_io_units_are_free(scheduler):
+    # aio-stress -d 1 -i 1 -b 4 with 4 files: setup_ious() gives 4 io units for the thread, run_active_list()
+    # builds one write per file and one io_submit() for all four, find_iou() blocks until a unit is free.
+    # So every submission is a round of 4 (one per file) and starts only after the previous round completed.
+    # the slow disk without its write cache: the four writes of a round complete one seek apart
+    w = aio_stress.patlasov_2011(file_mb=0.25, instances=3)
+    rq = simulate(HDD.with_(scheduler=scheduler, write_cache=False), w, seed=5).requests
+    assert (rq["state"] == "done").all()
+    for _, th in rq.groupby("thread"):
+        rounds = th.groupby("t_issue_ms")
+        sizes = rounds.size()
+        assert (sizes == 4).all(), sizes.value_counts()
+        assert (rounds["file"].nunique() == 4).all()
+        first_issue = sizes.index.to_numpy()
+        last_done = rounds["t_complete_ms"].max().to_numpy()
+        assert (first_issue[1:] >= last_done[:-1]).all()
+
+
+def test_aio_stress_knobs_are_checked_against_each_other():
+    with pytest.raises(WorkbookParameterError, match="max_io_submit"):
+        aio_stress.patlasov_2011(max_io_submit=5)  # 4 files x -d 1 = 4 io units
+    with pytest.raises(WorkbookParameterError, match="io_iter"):
+        aio_stress.patlasov_2011(io_iter=0)

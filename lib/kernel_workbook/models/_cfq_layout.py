@@ -263,7 +263,11 @@ PR_T_END = 14
 PR_BYTES = 15
 PR_REQS = 16
 PR_PRIO = 17
-PR_NF = 18
+PR_POOL = 18  # aio-stress: io units of the thread (files x -d); 0: a reader (each file refills its depth)
+PR_ITER = 19  # aio-stress -i: iocbs per file per round
+PR_BATCH = 20  # aio-stress -b: iocbs per io_submit() at most
+PR_HEAD = 21  # aio-stress: file at the head of the thread's active list
+PR_NF = 22
 
 PS_READY = 0
 PS_SLEEP = 1

@@ -9,10 +9,12 @@ timer, then processes, lowest index first):
 * the device completes a command: the elevator's completion hook runs, the
   process learns of it and the block layer runs the queue again;
 * CFQ's idle timer fires (``cfq_idle_slice_timer``);
-* a process wakes: after its think time it submits, as one plugged batch,
-  one request for every file that has room (aio-stress ``-i 1``; a reader's
-  next read-ahead window), optionally sleeps (aio-stress with ``usleep``),
-  then waits for a completion.
+* a process wakes: after its think time it submits one plugged batch --
+  a reader one request for every file that has room (its next read-ahead
+  window); an aio-stress thread one round of ``run_active_list()`` (``-i``
+  iocbs per file, at most ``-b`` per ``io_submit``), once it has the free
+  io units for the whole round -- optionally sleeps (aio-stress with
+  ``usleep``), then waits for a completion.
 
 Page-cache hits (random reads of a file partly in memory) complete at once
 and never reach the elevator.
@@ -26,6 +28,7 @@ from ._cfq_layout import (
     FI_DEPTH, FI_DONE, FI_INFLIGHT, FI_ISSUED, FI_LEN, FI_PC_PPM, FI_POS, FI_RANDOM, FI_REQ,
     FI_PROC, FI_START, FI_SYNC, FI_TOTAL, FI_WRITE,
     P_NCQ_DEPTH, P_NPROC, P_NREQ, P_NU, P_PAGE_SECT, P_SCHED, P_T_MAX, P_HZ, P_NSPIN,
+    PR_BATCH, PR_HEAD, PR_ITER, PR_POOL,
     PR_BYTES, PR_F0, PR_F1, PR_INFLIGHT, PR_PAGE_NS, PR_PRIO, PR_QUEUE, PR_REQS, PR_RNG,
     PR_SLEEP, PR_SLEEP_JIT, PR_STATE, PR_T, PR_THINK, PR_THINK_JIT, PR_T_END, PR_T_START,
     PR_UNREAPED, PS_DONE, PS_READY, PS_SLEEP, PS_WAIT,
@@ -89,12 +92,71 @@ def run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK):
 
 
 @kernel
+def aio_round_size(PR, FI, p):
+    """iocbs the next round of aio-stress's run_active_list() builds (0: every file is done).
+
+    From the head of the active list, ``io_iter`` per file (fewer if the
+    file has fewer left), stopping after a file once one more would pass
+    ``max_io_submit`` or when every unfinished file has had its turn.
+    """
+    f0 = PR[p, PR_F0]
+    n = PR[p, PR_F1] - f0
+    it = PR[p, PR_ITER]
+    built = 0
+    f = PR[p, PR_HEAD]
+    for _ in range(n):
+        left = FI[f, FI_TOTAL] - FI[f, FI_ISSUED]
+        if left > 0:
+            built += it if it < left else left
+            if built + it > PR[p, PR_BATCH]:
+                break
+        f += 1
+        if f == f0 + n:
+            f = f0
+    return built
+
+
+@leaf
+def proc_can_go(PR, FI, p):
+    """May a waiting process run again? A reader once something completed; an aio-stress
+    thread once it has free io units for its whole next round (or, when every iocb is
+    issued, once nothing is in flight)."""
+    if PR[p, PR_POOL] == 0:
+        return PR[p, PR_UNREAPED] > 0 or PR[p, PR_INFLIGHT] == 0
+    need = aio_round_size(PR, FI, p)
+    if need == 0:
+        return PR[p, PR_INFLIGHT] == 0
+    return PR[p, PR_POOL] - PR[p, PR_INFLIGHT] >= need
+
+
+@kernel
 def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
-    """Build and insert one plugged batch; returns how many requests reached the elevator."""
+    """Build and insert one plugged batch; returns how many requests reached the elevator.
+
+    A reader: a request for every file with fewer than its depth in flight.
+    An aio-stress thread: one round of run_active_list() (the caller checked
+    that the io units are free); the files served go to the list's tail.
+    """
     now = S[S_NOW]
     count = 0
-    for f in range(PR[p, PR_F0], PR[p, PR_F1]):
-        while FI[f, FI_INFLIGHT] < FI[f, FI_DEPTH] and FI[f, FI_ISSUED] < FI[f, FI_TOTAL]:
+    pool = PR[p, PR_POOL]
+    f0 = PR[p, PR_F0]
+    nf = PR[p, PR_F1] - f0
+    built = 0
+    f = PR[p, PR_HEAD] if pool > 0 else f0
+    for _ in range(nf):
+        lim = FI[f, FI_DEPTH]
+        if pool > 0:
+            left = FI[f, FI_TOTAL] - FI[f, FI_ISSUED]
+            if left <= 0:
+                f += 1
+                if f == f0 + nf:
+                    f = f0
+                continue
+            m = PR[p, PR_ITER] if PR[p, PR_ITER] < left else left
+            lim = FI[f, FI_INFLIGHT] + m
+            built += m
+        while FI[f, FI_INFLIGHT] < lim and FI[f, FI_ISSUED] < FI[f, FI_TOTAL]:
             rid = S[S_NEXT_RID]
             if rid >= P[P_NREQ]:
                 return count
@@ -142,6 +204,13 @@ def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
                 log_ev(P, S, EV, EV_INSERT, p, rid, R[rid, R_SECT])
             elv_add_request(P, S, R, Q, QR, ST, EL, EV, rid)
             count += 1
+        f += 1
+        if f == f0 + nf:
+            f = f0
+        if pool > 0 and built + PR[p, PR_ITER] > PR[p, PR_BATCH]:
+            break
+    if pool > 0:
+        PR[p, PR_HEAD] = f
     return count
 
 
@@ -156,11 +225,43 @@ def proc_finished(PR, FI, p):
 
 
 @kernel
+def aio_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p):
+    """An aio-stress thread runs: io_submit() its round (io units permitting), usleep, or end."""
+    now = S[S_NOW]
+    need = aio_round_size(PR, FI, p)
+    if need == 0:
+        if PR[p, PR_INFLIGHT] == 0:
+            PR[p, PR_STATE] = PS_DONE
+            PR[p, PR_T_END] = now
+            S[S_NDONE_PROC] += 1
+        else:
+            PR[p, PR_STATE] = PS_WAIT
+        return
+    if PR[p, PR_POOL] - PR[p, PR_INFLIGHT] < need:
+        PR[p, PR_STATE] = PS_WAIT
+        return
+    n = proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
+    if n > 0:
+        run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
+    if PR[p, PR_SLEEP] > 0:
+        sl = PR[p, PR_SLEEP]
+        if PR[p, PR_SLEEP_JIT] > 0:
+            sl += int(next_u(P, PR, U, p) * PR[p, PR_SLEEP_JIT])
+        PR[p, PR_STATE] = PS_SLEEP
+        PR[p, PR_T] = now + sl
+    elif proc_can_go(PR, FI, p):
+        PR[p, PR_STATE] = PS_READY
+        PR[p, PR_T] = now + think_ns(P, PR, FI, U, p)
+    else:
+        PR[p, PR_STATE] = PS_WAIT
+
+
+@kernel
 def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p):
     now = S[S_NOW]
     st = PR[p, PR_STATE]
     if st == PS_SLEEP:
-        if PR[p, PR_UNREAPED] > 0 or PR[p, PR_INFLIGHT] == 0:
+        if proc_can_go(PR, FI, p):
             PR[p, PR_STATE] = PS_READY
             PR[p, PR_T] = now + think_ns(P, PR, FI, U, p)
         else:
@@ -168,6 +269,9 @@ def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, 
         return
     # PS_READY: reap what completed, submit the next batch
     PR[p, PR_UNREAPED] = 0
+    if PR[p, PR_POOL] > 0:
+        aio_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p)
+        return
     n = proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
     if n > 0:
         run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
@@ -212,7 +316,7 @@ def host_complete(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, 
     PR[p, PR_UNREAPED] += 1
     PR[p, PR_BYTES] += R[rid, R_NSECT] * 512
     PR[p, PR_REQS] += 1
-    if PR[p, PR_STATE] == PS_WAIT:
+    if PR[p, PR_STATE] == PS_WAIT and proc_can_go(PR, FI, p):
         PR[p, PR_STATE] = PS_READY
         PR[p, PR_T] = now + think_ns(P, PR, FI, U, p)
     run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
@@ -242,6 +346,7 @@ def init_state(P, S, Q, PR):
             Q[q, Q_PROC] = -1
         Q[q, Q_TT_LAST] = 0
     for p in range(nproc):
+        PR[p, PR_HEAD] = PR[p, PR_F0]
         PR[p, PR_QUEUE] = p
         PR[p, PR_STATE] = PS_READY
         PR[p, PR_T] = PR[p, PR_T_START]

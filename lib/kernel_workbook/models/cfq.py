@@ -190,8 +190,10 @@ def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: 
     nproc = len(procs)
     nfile = sum(len(pr.streams) for pr in procs)
     nreq = max(1, workload.total_requests)
-    maxq = max(sum(s.depth for s in pr.streams) for pr in procs) + 1
-    inflight_max = sum(s.depth for pr in procs for s in pr.streams) + 1
+    # requests a process can have in flight: its files' depths, or an aio-stress thread's io units
+    per_proc = [pr.iocb_pool if pr.iocb_pool > 0 else sum(s.depth for s in pr.streams) for pr in procs]
+    maxq = max(per_proc) + 1
+    inflight_max = sum(per_proc) + 1
     P = _param_array(params, workload, nreq, maxq, log_events, audit)
     capacity = d.capacity_sectors
     FI = np.zeros((nfile, L.FI_NF), dtype=np.int64)
@@ -210,7 +212,8 @@ def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: 
             FI[f, L.FI_START] = start
             FI[f, L.FI_LEN] = s.length_sectors
             FI[f, L.FI_REQ] = s.request_kb * 2
-            FI[f, L.FI_DEPTH] = s.depth
+            # aio-stress shares its io units among its files: a file may hold any of them
+            FI[f, L.FI_DEPTH] = pr.iocb_pool if pr.iocb_pool > 0 else s.depth
             FI[f, L.FI_WRITE] = int(s.write)
             FI[f, L.FI_SYNC] = int(s.sync)
             FI[f, L.FI_RANDOM] = int(s.random)
@@ -226,6 +229,9 @@ def build_arrays(params: IOParams, workload: IOWorkload, seed: int, log_events: 
         PR[i, L.PR_PAGE_NS] = int(round(pr.cpu_per_page_us * 1e3))
         PR[i, L.PR_PRIO] = pr.ioprio
         PR[i, L.PR_T_START] = int(round(pr.start_us * 1e3))
+        PR[i, L.PR_POOL] = pr.iocb_pool
+        PR[i, L.PR_ITER] = pr.io_iter
+        PR[i, L.PR_BATCH] = pr.max_io_submit
     U = rng.random((nproc, NU))
     nspin = d.spindles
     return Arrays(

@@ -5,15 +5,25 @@ draws the run's random numbers (think-time jitter, random offsets, page-cache
 hits, small shifts of where each file starts) from its seed; the workload
 only says how much of each there may be.
 
-Every process runs the same loop (the shape of both tiobench's reader and
-aio-stress's thread):
+Every process runs one of two loops.
+
+A reader (tiobench; ``iocb_pool == 0``), each stream refilled on its own:
 
 1. wait ``think_us`` (+ up to ``think_jitter_us``, + ``cpu_per_page_us`` per
    page of the next request) after a completion;
 2. submit, as one plugged batch, one request for every stream that has
    fewer than ``depth`` in flight;
-3. sleep ``sleep_after_submit_us`` (aio-stress patched with ``usleep(1000)``);
-4. wait for a completion, go to 1.
+3. wait for a completion, go to 1.
+
+aio-stress's ``run_active_list()`` (``iocb_pool > 0``): the thread owns
+``iocb_pool`` io units (``files * -d``), shared by all its files.  A round
+takes ``io_iter`` (``-i``) iocbs for each file in turn, from the head of its
+list of unfinished files, until one more file would pass ``max_io_submit``
+(``-b``) or every file has had its turn; each iocb needs a free io unit, and
+the thread blocks in ``io_getevents()`` until one is free.  Only then does
+it call ``io_submit()`` once for the whole round (one plugged batch), sleep
+``sleep_after_submit_us`` (the 2011 ``usleep(1000)``), and start the next
+round; the files it served go to the tail of the list.
 """
 
 from __future__ import annotations
@@ -68,6 +78,9 @@ class Process:
     cpu_per_page_us: float = 0.0  # us of CPU per page before the next submission (read-ahead allocation)
     start_us: float = 0.0  # when it starts
     ioprio: int = 4  # best-effort priority (ionice -c2 -n), 4 = from nice 0
+    iocb_pool: int = 0  # aio-stress: io units of the thread (files x -d), shared by its files; 0: a reader
+    io_iter: int = 1  # aio-stress -i: iocbs built for one file before moving to the next
+    max_io_submit: int = 0  # aio-stress -b: iocbs given to one io_submit() at most
 
     def validate(self, where: str) -> None:
         if not self.streams:
@@ -79,6 +92,14 @@ class Process:
                 raise WorkbookParameterError(f"{where}.{name}", v, "a time >= 0")
         if not 0 <= self.ioprio <= 7:
             raise WorkbookParameterError(f"{where}.ioprio", self.ioprio, "0..7")
+        if self.iocb_pool < 0:
+            raise WorkbookParameterError(f"{where}.iocb_pool", self.iocb_pool, "an integer >= 0")
+        if self.iocb_pool > 0:
+            if self.io_iter < 1:
+                raise WorkbookParameterError(f"{where}.io_iter", self.io_iter, "an integer >= 1")
+            if not self.io_iter <= self.max_io_submit <= self.iocb_pool:
+                raise WorkbookParameterError(f"{where}.max_io_submit", self.max_io_submit,
+                                             f"between io_iter ({self.io_iter}) and iocb_pool ({self.iocb_pool})")
         for i, s in enumerate(self.streams):
             s.validate(f"{where}.streams[{i}]")
 
