@@ -1,6 +1,5 @@
 """The allocator half of the 2014 reproduction: what is fitted (vanilla only), what is printed, no published literal."""
 
-import ast
 import json
 from pathlib import Path
 
@@ -9,6 +8,8 @@ import pytest
 from kernel_workbook.reproduce import CELL_KEYS, Reproduction, summarise
 from kernel_workbook.reproduce import fairzone_2014 as fz
 from kernel_workbook.reproduce import seqread_2014 as s14
+from literals import literals_equal_to_published
+
 from kernel_workbook.tables import published
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,9 +87,6 @@ def test_seqread_change_is_decomposed_by_assumption():
     assert share["published_pts"] > 0 and share["model_pts"] == share["model_pts"]
 
 
-def _published_figures():
-    return {round(float(v), 6) for v in published(THREAD)["value"].dropna()}
-
 
 MY_FILES = ["models/fairzone.py", "models/fairzone_params.py", "models/_fairzone_kernel.py",
             "models/_fairzone_layout.py", "workloads/pagecache.py", "reproduce/fairzone_2014.py",
@@ -96,19 +94,8 @@ MY_FILES = ["models/fairzone.py", "models/fairzone_params.py", "models/_fairzone
 
 
 def test_no_published_figure_is_written_into_the_model_or_the_reproduction():
-    figures = _published_figures()
-    hits = []
-    for f in MY_FILES:
-        path = ROOT / "lib" / "kernel_workbook" / f
-        if not path.exists():
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-                    and not isinstance(node.value, bool):
-                v = float(node.value)
-                trivial = abs(v) < 1e-3 or (v == int(v) and abs(v) < 1000) or (v * 2 == int(v * 2) and abs(v) < 100)
-                if not trivial and round(v, 6) in figures:
-                    hits.append(f"{f}:{node.lineno} {node.value}")
+    """Published numbers reach the model only through published(): no literal equals one."""
+    hits = literals_equal_to_published(MY_FILES, (THREAD,))
     assert not hits, hits
 
 

@@ -1,12 +1,13 @@
 """The 2015 NUMA reproduction: schema, calibration on 3.19 only, no published figure in the code."""
 
-import ast
 import json
 from pathlib import Path
 
 import pytest
 
 from kernel_workbook.reproduce import CELL_KEYS, numa_2015 as R, reproduce, summarise
+from literals import literals_equal_to_published
+
 from kernel_workbook.tables import published
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,15 +112,5 @@ def test_no_published_figure_is_written_into_the_model_or_the_reproduction():
     Integers below 1000 and half-steps below 100 (kernel constants such as 7,
     10, 100, 512) cannot be told apart from a table's value and are left out.
     """
-    figures = {round(float(v), 6) for v in published("2015-numa-slow-scan")["value"].dropna()}
-    hits = []
-    for f in MY_FILES:
-        path = ROOT / "lib" / "kernel_workbook" / f
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-                    and not isinstance(node.value, bool):
-                v = float(node.value)
-                trivial = abs(v) < 1e-3 or (v == int(v) and abs(v) < 1000) or (v * 2 == int(v * 2) and abs(v) < 100)
-                if not trivial and round(v, 6) in figures:
-                    hits.append(f"{f}:{node.lineno} {node.value}")
+    hits = literals_equal_to_published(MY_FILES, ("2015-numa-slow-scan",))
     assert not hits, hits

@@ -1,6 +1,5 @@
 """The two CFQ reproductions: the JSON schema, what is fitted (baseline only), and what is printed."""
 
-import ast
 import json
 from pathlib import Path
 
@@ -9,6 +8,8 @@ import pytest
 from kernel_workbook.reproduce import CELL_KEYS, format_summary, reproduce
 from kernel_workbook.reproduce import deep_idle_2011 as d11
 from kernel_workbook.reproduce import seqread_2014 as s14
+from literals import literals_equal_to_published
+
 from kernel_workbook.tables import baseline_of, published
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,13 +101,6 @@ def test_2011_calibration_uses_only_the_baseline():
     assert f["pairs"] == 15 and len(f["ratios"]) == 5
 
 
-def _published_figures():
-    vals = set()
-    for th in ("2014-seqread-fairzone-cfq", "2011-cfq-deep-idle"):
-        for v in published(th)["value"].dropna():
-            vals.add(round(float(v), 6))
-    return vals
-
 
 MY_FILES = [
     "models/disk.py", "models/cfq.py", "models/cfq_params.py", "models/_cfq_layout.py", "models/_disk_kernel.py",
@@ -123,15 +117,5 @@ def test_no_published_figure_is_written_into_the_model_or_the_reproduction():
     2.0 that the kernel and the data sheets use) cannot be told apart from
     a table's value and are left out.
     """
-    figures = _published_figures()
-    hits = []
-    for f in MY_FILES:
-        path = ROOT / "lib" / "kernel_workbook" / f
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-                    and not isinstance(node.value, bool):
-                v = float(node.value)
-                trivial = abs(v) < 1e-3 or (v == int(v) and abs(v) < 1000) or (v * 2 == int(v * 2) and abs(v) < 100)
-                if not trivial and round(v, 6) in figures:
-                    hits.append(f"{f}:{node.lineno} {node.value}")
+    hits = literals_equal_to_published(MY_FILES, ("2014-seqread-fairzone-cfq", "2011-cfq-deep-idle"))
     assert not hits, hits

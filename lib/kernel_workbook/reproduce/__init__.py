@@ -56,6 +56,21 @@ class Reproduction:
     def frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.cells, columns=["stat"] + CELL_KEYS if any("stat" in c for c in self.cells) else CELL_KEYS)
 
+    @classmethod
+    def from_parts(cls, thread: str, parts: list[str], **kw) -> "Reproduction":
+        """Run each ``"module:function"`` of ``parts`` (called with ``**kw``; each returns an object with
+        ``cells``, ``text`` and ``notes``) and join them in order, the notes of all parts last."""
+        rep = cls(thread)
+        for target in parts:
+            mod, fn = target.split(":")
+            part = getattr(importlib.import_module(mod), fn)(**kw)
+            rep.cells.extend(part.cells)
+            rep.text.extend(part.text)
+            rep.notes.extend(part.notes)
+        if rep.notes:
+            rep.text.append("== notes\n" + "\n".join(f" * {n}" for n in rep.notes))
+        return rep
+
 
 def _clean(v):
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):

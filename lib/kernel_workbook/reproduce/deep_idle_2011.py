@@ -295,15 +295,4 @@ def _short(k: str) -> str:
 
 def reproduce(small: bool | None = None) -> Reproduction:
     """``kwb reproduce 2011-cfq-deep-idle``."""
-    import importlib
-
-    rep = Reproduction(THREAD)
-    for target in PARTS:
-        mod, fn = target.split(":")
-        part = getattr(importlib.import_module(mod), fn)(small=small)
-        rep.cells.extend(part.cells)
-        rep.text.extend(part.text)
-        rep.notes.extend(part.notes)
-    if rep.notes:
-        rep.text.append("== notes\n" + "\n".join(f" * {n}" for n in rep.notes))
-    return rep
+    return Reproduction.from_parts(THREAD, PARTS, small=small)

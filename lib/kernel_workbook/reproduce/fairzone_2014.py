@@ -416,7 +416,6 @@ def velocity_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tup
     mt = pub.copy()
     mt["value"] = [vals[r.kernel][r.row] for r in pub.itertuples()]
     mt["text"] = [f"{v:.3f}" for v in mt["value"]]
-    van = VANILLA["johannes"]
     cells = []
     for r in pub.itertuples():
         mv = vals[r.kernel][r.row]

@@ -28,7 +28,6 @@ the write phases' writeback, which the model does not simulate.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -401,12 +400,4 @@ def alternative_seek_fit(small: bool | None = None) -> dict:
 
 def reproduce(small: bool | None = None) -> Reproduction:
     """Every part of :data:`PARTS`, in order (``kwb reproduce 2014-seqread-fairzone-cfq``)."""
-    rep = Reproduction(THREAD)
-    for target in PARTS:
-        mod, fn = target.split(":")
-        part = getattr(importlib.import_module(mod), fn)(small=small)
-        rep.cells.extend(part.cells)
-        rep.text.extend(part.text)
-        rep.notes.extend(part.notes)
-    rep.text.append("== notes\n" + "\n".join(f" * {n}" for n in rep.notes))
-    return rep
+    return Reproduction.from_parts(THREAD, PARTS, small=small)
