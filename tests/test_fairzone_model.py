@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models import _fairzone_layout as L
 from kernel_workbook.models.fairzone import check_conservation, simulate, variant_params, zone_setup
 from kernel_workbook.models.fairzone_params import (
     VARIANTS, AllocatorCosts, FairZoneParams, Machine, allocator_cost_ns, int_sqrt,

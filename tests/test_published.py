@@ -1,7 +1,6 @@
 """data/published: complete, provenanced, and equal to what the parser reads."""
 
 import math
-import re
 
 import pandas as pd
 import pytest

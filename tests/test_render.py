@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from kernel_workbook.tables import compare, parse_text, published, render, roundtrip_report
+from kernel_workbook.tables import compare, published, render, roundtrip_report
 from kernel_workbook.tables.render import fmt_duration, split_run_name
 from kernel_workbook.threads import THREADS
 

@@ -2,8 +2,6 @@
 
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd

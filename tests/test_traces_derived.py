@@ -4,7 +4,6 @@ each of mmtests' quirks (Q1..Q9 in kernel_workbook.traces.derived) shown and cor
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from kernel_workbook.paths import data_dir

@@ -4,12 +4,11 @@ import json
 from pathlib import Path
 
 import jc
-import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import (TruncatedTraceWarning, load, parse_buddyinfo, parse_fio_json, parse_meminfo,
-                                    parse_pagetypeinfo, parse_pyperf_json, parse_zoneinfo)
+                                    parse_pagetypeinfo, parse_zoneinfo)
 from kernel_workbook.traces.procfs import df_pagetypeinfo_free, df_zoneinfo_wide
 
 FIX = Path(__file__).parent / "fixtures" / "traces"

@@ -1,11 +1,9 @@
 """vmstat and /proc/vmstat parsers: real captures, hand-written older formats, jc as the oracle."""
 
-import warnings
 from pathlib import Path
 
 import jc
 import numpy as np
-import pandas as pd
 import pytest
 
 from kernel_workbook.errors import WorkbookParseError

@@ -208,8 +208,9 @@ def benchmarks() -> list[Bench]:
         _check_iostat(io)
         (d / "checked").write_text("ours == jc on every row\n")
     sc = _stackcollapse()
-    perl_run = None
-    if sc is not None:
+    if sc is None:
+        perl_run = None
+    else:
         def perl_run():
             subprocess.run(["perl", str(sc), str(perf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            check=True)

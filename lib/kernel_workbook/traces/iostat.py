@@ -228,7 +228,6 @@ def _fast_iostat(text: str, name: str):
     if not dev_hdr.size and not cpu_hdr.size:
         return None
     kind = np.zeros(starts.size, dtype=np.int8)  # 0 blank, 1 dev hdr, 2 cpu hdr, 3 cpu row, 4 ts, 5 dev row, 6 banner
-    blank = ~nonempty | (fb == 32) & False
     kind[dev_hdr] = 1
     kind[cpu_hdr] = 2
     spaced = np.flatnonzero((fb == 32) | (fb == 9))
@@ -276,7 +275,6 @@ def _fast_iostat(text: str, name: str):
     cols = headers[0] if headers else []
     comma = bool(dev_rows.size) and "," in text[starts[dev_rows[0]]:ends[dev_rows[0]]] or \
         bool(cpu_rows.size) and "," in text[starts[cpu_rows[0]]:ends[cpu_rows[0]]]
-    frames = []
     if dev_rows.size:
         vals, name_end, bad = parse_rows(b, starts[dev_rows], ends[dev_rows], len(cols), True, comma)
         if bad >= 0:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
