@@ -138,3 +138,21 @@ def drop_stale_cache(sources: tuple = KERNEL_SOURCES, stamp_name: str = "kwb_ker
         stamp.write_text(digest + "\n")
     except OSError:  # read-only install: Numba then caches elsewhere or not at all
         pass
+
+
+def run_announced(run, args: tuple, what: str, verbose: bool = True) -> None:
+    """Call a jitted ``run(*args)``; before its first compile in this process, say so.
+
+    Compiling a model's loop takes up to a minute, so a notebook cell that
+    seems to hang tells the reader why (``what`` names the model and loop).
+    """
+    if run.signatures or not verbose:
+        run(*args)
+        return
+    import time
+
+    print(f"{what}: compiling with Numba (first call in this process; later processes load it from the cache)...",
+          file=sys.stdout, flush=True)
+    t0 = time.perf_counter()
+    run(*args)
+    print(f"{what}: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)

@@ -24,7 +24,6 @@ fair-zone allocator model adds its per-page CPU cost through it).
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -33,6 +32,7 @@ import pandas as pd
 
 from ..errors import WorkbookParameterError
 from ..workloads.blockio import IOWorkload
+from ._jit import run_announced
 from . import _cfq_layout as L
 from .cfq_params import CFQParams, DeadlineParams, IOParams, cfq_for_kernel, ms_to_jiffies
 from .disk import SECTOR, DiskParams, seek_table_ns
@@ -269,16 +269,8 @@ def is_compiled() -> bool:
     return bool(_kernel().run.signatures)
 
 
-def _run_compiled(a: Arrays, verbose: bool = True) -> float:
-    k = _kernel()
-    if not k.run.signatures and verbose:
-        print("disk/CFQ model: compiling the event loop with Numba (first call in this process; "
-              "later calls reuse it, later processes load it from the cache)...", file=sys.stdout, flush=True)
-        t0 = time.perf_counter()
-        k.run(*a.args())
-        print(f"disk/CFQ model: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)
-        return 0.0
-    return k.run(*a.args())
+def _run_compiled(a: Arrays, verbose: bool = True) -> None:
+    run_announced(_kernel().run, a.args(), "disk/CFQ model, event loop", verbose)
 
 
 def _simulate_reference(a: Arrays):

@@ -27,7 +27,6 @@ and gives identical arrays.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -36,6 +35,7 @@ import pandas as pd
 
 from ..errors import WorkbookParameterError
 from ..workloads.pagecache import PHASE_NAMES, PageCacheWorkload
+from ._jit import run_announced
 from . import _fairzone_layout as L
 from .fairzone_params import (
     COST_TERMS, MACHINES, PAGES_PER_MB, VARIANT_DOC, VARIANTS, AllocatorCosts, FairZoneParams, Machine,
@@ -190,15 +190,7 @@ def build_arrays(params: FairZoneParams, workload: PageCacheWorkload, seed: int 
 
 
 def _run_compiled(a: Arrays, verbose: bool = True) -> None:
-    k = _kernel()
-    if not k.run.signatures and verbose:
-        print("fair-zone model: compiling the allocator loop with Numba (first call in this process; later "
-              "processes load it from the cache)...", file=sys.stdout, flush=True)
-        t0 = time.perf_counter()
-        k.run(*a.args())
-        print(f"fair-zone model: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)
-        return
-    k.run(*a.args())
+    run_announced(_kernel().run, a.args(), "fair-zone model, allocator loop", verbose)
 
 
 def run_reference(a: Arrays) -> None:
