@@ -22,6 +22,19 @@ def _fresh(a):
     return type(a)(**{f: (getattr(a, f).copy() if f != "SEEK" else a.SEEK) for f in a.__dataclass_fields__})
 
 
+def _loop_timer(case, run):
+    """pyperf time function: ``run(arrays)`` on a fresh copy of ``case`` each loop, timing the run alone."""
+    def time_func(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            a = _fresh(case)
+            t0 = time.perf_counter()
+            run(a)
+            total += time.perf_counter() - t0
+        return total
+    return time_func
+
+
 def benchmarks() -> list[Bench]:
     from kernel_workbook.models import cfq as model
     from kernel_workbook.models.cfq_params import cfq_for_kernel
@@ -35,35 +48,13 @@ def benchmarks() -> list[Bench]:
     nreq = float(case.R.shape[0])
     kernel.run(*_fresh(case).args())  # compile (or load from the cache) outside the timing
 
-    def jitted(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            a = _fresh(case)
-            t0 = time.perf_counter()
-            kernel.run(*a.args())
-            total += time.perf_counter() - t0
-        return total
-
-    def reference(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            a = _fresh(case)
-            t0 = time.perf_counter()
-            model._simulate_reference(a)
-            total += time.perf_counter() - t0
-        return total
+    jitted = _loop_timer(case, lambda a: kernel.run(*a.args()))
+    reference = _loop_timer(case, model._simulate_reference)
 
     raid = model.IOParams(cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
     big = model.build_arrays(raid, aio_stress.patlasov_2011(usleep_us=1000, file_mb=4), seed=1)
 
-    def raid_run(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            a = _fresh(big)
-            t0 = time.perf_counter()
-            kernel.run(*a.args())
-            total += time.perf_counter() - t0
-        return total
+    raid_run = _loop_timer(big, lambda a: kernel.run(*a.args()))
 
     df_readers_sweep(desk)  # warm
 
