@@ -1,0 +1,244 @@
+"""One engine for every model: the same kernel source, compiled or run as Python.
+
+A model's kernel is a few modules of plain-array functions decorated with
+:func:`kernel` (and :func:`leaf` for small hot helpers inlined into their
+callers).  :class:`KernelGroup` names those modules and runs their entry
+function in one of three engines:
+
+``"jit"``
+    ``numba.njit(cache=True)``, compiled lazily on the first call (never at
+    import), announced once per process (:func:`run_announced`), cached on
+    disk; a hash of the model package's sources (and of this framework)
+    drops a stale cache (Numba keys its cache on one file, but the entry
+    function inlines its siblings and reads generated layouts).
+``"python"``
+    The same source files loaded a second time under ``<module>_pure`` with
+    the decorators as the identity: plain Python running *the same loop*.
+    The exact-agreement tests compare it with ``"jit"`` (they catch every
+    place where Numba's semantics differ from Python's: integer overflow,
+    integer/float promotion, division), and benchmarks report the speed-up.
+``"reference"``
+    An independent implementation written from the kernel source without the
+    arrays (NUMA has one); a model without one refuses this engine by name.
+
+Kernel modules find their siblings in the same mode with :func:`sibling`.
+Random numbers are never drawn inside a kernel: :func:`rng` turns a seed
+(an int or a ``numpy.random.Generator``) into the generator the Python side
+draws from before calling it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import WorkbookParameterError
+
+ENGINES = ("jit", "python", "reference")
+_PURE = "_pure"
+_FRAMEWORK = [Path(__file__).resolve().parent / n for n in ("engine.py", "layout.py", "knobs.py")]
+
+
+# --------------------------------------------------------------------------- decorators of kernel functions
+
+def _is_pure(module_name: str) -> bool:
+    mod = sys.modules.get(module_name)
+    return module_name.endswith(_PURE) or bool(getattr(mod, "__kwb_pure__", False))
+
+
+def kernel(fn):
+    """A kernel function: ``numba.njit(cache=True)``, or itself in the Python copy."""
+    if _is_pure(fn.__module__):
+        return fn
+    import numba
+
+    return numba.njit(cache=True, error_model="numpy")(fn)
+
+
+def leaf(fn):
+    """A small hot helper, inlined into its callers at Numba-IR level (itself in the Python copy).
+
+    A call that passes arrays costs reference-count updates; leaves run on
+    every event, so inlining them is where the compiled loop gains most.
+    """
+    if _is_pure(fn.__module__):
+        return fn
+    import numba
+
+    return numba.njit(cache=True, error_model="numpy", inline="always")(fn)
+
+
+def borrowed(caller: str):
+    """A function returning a view of an array without reference counting (compiled mode).
+
+    Arrays that come from Python carry a Numba meminfo, and every call that
+    passes them costs an atomic increment and decrement.  An entry function
+    takes views with a null meminfo of the arrays it was given (the caller
+    holds the arrays for the whole call, so the views stay valid).  In the
+    Python copy this is the identity.
+    """
+    if _is_pure(caller):
+        return lambda a: a
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _borrow(typingctx, arr):
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+            ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+            return ary._getvalue()
+
+        return arr(arr), codegen
+
+    return _borrow
+
+
+def sibling(caller: str, name: str):
+    """The kernel module ``name`` of ``caller``'s package, in the same mode (compiled or Python)."""
+    pkg = caller[: -len(_PURE)] if caller.endswith(_PURE) else caller
+    pkg = pkg.rsplit(".", 1)[0]
+    if _is_pure(caller):
+        return _load_pure(f"{pkg}.{name}")
+    return importlib.import_module(f"{pkg}.{name}")
+
+
+def _load_pure(full: str):
+    pure_name = full + _PURE
+    if pure_name in sys.modules:
+        return sys.modules[pure_name]
+    spec0 = importlib.util.find_spec(full)
+    if spec0 is None or spec0.origin is None:
+        raise ImportError(f"no kernel module {full}")
+    spec = importlib.util.spec_from_file_location(pure_name, spec0.origin)
+    mod = importlib.util.module_from_spec(spec)
+    mod.__kwb_pure__ = True
+    sys.modules[pure_name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --------------------------------------------------------------------------- the engine
+
+class KernelGroup:
+    """The kernel modules of one model and the entry function that runs them.
+
+    ``KernelGroup("kernel_workbook.models.cfq", modules=("disk_kernel", "sched_kernel", "loop_kernel"),
+    entry="loop_kernel:run", what="disk/CFQ event loop")``.  ``reference`` is
+    ``"module:function"`` of an independent implementation, if the model has
+    one.
+    """
+
+    def __init__(self, package: str, modules: tuple, entry: str, what: str, reference: str | None = None):
+        self.package = package
+        self.modules = tuple(modules)
+        self.entry_module, self.entry_name = entry.split(":")
+        self.what = what
+        self.reference = reference
+        self._checked = False
+
+    # ---- choosing a function
+    def function(self, engine: str = "jit"):
+        check_engine(engine)
+        if engine == "jit":
+            self._drop_stale_cache()
+            return getattr(importlib.import_module(f"{self.package}.{self.entry_module}"), self.entry_name)
+        if engine == "python":
+            return getattr(_load_pure(f"{self.package}.{self.entry_module}"), self.entry_name)
+        if self.reference is None:
+            raise WorkbookParameterError("engine", engine, f"'jit' or 'python' ({self.what} has no independent "
+                                                           "reference implementation)")
+        mod, fn = self.reference.split(":")
+        return getattr(importlib.import_module(mod), fn)
+
+    def module(self, name: str, engine: str = "jit"):
+        """A kernel module of the group in the engine's mode (for its helper functions)."""
+        if engine == "python":
+            return _load_pure(f"{self.package}.{name}")
+        self._drop_stale_cache()
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def run(self, *args, engine: str = "jit", verbose: bool = True):
+        """Call the entry function; the first compiled call of a process says it is compiling."""
+        fn = self.function(engine)
+        if engine == "jit":
+            return run_announced(fn, args, self.what, verbose)
+        return fn(*args)
+
+    def is_compiled(self) -> bool:
+        """Has this process compiled (or loaded from the cache) the entry function yet?"""
+        fn = self.function("jit")
+        return bool(getattr(fn, "signatures", None))
+
+    # ---- the on-disk cache
+    def sources(self) -> list[Path]:
+        pkg_dir = Path(importlib.util.find_spec(self.package).origin).parent
+        return sorted(pkg_dir.glob("*.py")) + _FRAMEWORK
+
+    def _drop_stale_cache(self) -> None:
+        """Remove Numba's cache files of this package when any of its sources changed."""
+        if self._checked:
+            return
+        self._checked = True
+        drop_stale_cache(self.sources(), Path(importlib.util.find_spec(self.package).origin).parent / "__pycache__")
+
+
+def drop_stale_cache(sources: list[Path], cache: Path) -> None:
+    """Delete ``*.nbi``/``*.nbc`` in ``cache`` unless the hash of ``sources`` matches its stamp."""
+    h = hashlib.sha256()
+    for p in sources:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    digest = h.hexdigest()
+    stamp = cache / "kwb_kernels.sha256"
+    try:
+        if stamp.exists() and stamp.read_text().strip() == digest:
+            return
+        if cache.is_dir():
+            for f in cache.iterdir():
+                if f.suffix in (".nbi", ".nbc"):
+                    f.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest + "\n")
+    except OSError:  # a read-only install: Numba then caches elsewhere or not at all
+        pass
+
+
+def run_announced(fn, args: tuple, what: str, verbose: bool = True):
+    """Call a jitted ``fn(*args)``; before its first compile in this process, say so.
+
+    Compiling a model's loop takes up to a minute, so a notebook cell that
+    seems to hang tells the reader why.
+    """
+    if getattr(fn, "signatures", None) or not verbose:
+        return fn(*args)
+    print(f"{what}: compiling with Numba (first call in this process; later processes load it from the cache)...",
+          flush=True)
+    t0 = time.perf_counter()
+    out = fn(*args)
+    print(f"{what}: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)
+    return out
+
+
+def check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise WorkbookParameterError("engine", engine, "one of " + ", ".join(repr(e) for e in ENGINES))
+
+
+def rng(seed) -> np.random.Generator:
+    """The generator a run draws its random numbers from: ``seed`` is an int >= 0 or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise WorkbookParameterError("seed", seed, "an integer >= 0 or a numpy.random.Generator")
+    return np.random.default_rng(int(seed))
+
+
+__all__ = ["ENGINES", "KernelGroup", "kernel", "leaf", "borrowed", "sibling", "run_announced", "check_engine",
+           "rng", "drop_stale_cache"]
