@@ -1,0 +1,104 @@
+"""One explorer for every model: widgets built from the knob declaration.
+
+:func:`explorer` takes a parameter set, the names of the knobs to expose and
+a ``draw(params, **controls)`` function, and lays out one widget per knob --
+labelled with the knob's full kernel name and unit, its kernel variable and
+source in the tooltip, its range from the declaration -- above the live
+output.  Controls that are not knobs (a machine preset, a reader count) are
+passed as ready-made widgets and reach ``draw`` by name.
+
+The layout is a grid of controls above the output, so a chart may use the
+whole width of a 1280x720 projector; sliders redraw when released.  In
+``WORKBOOK_MODE=ci`` there is no widget JavaScript: the default settings are
+drawn once, statically, and nothing is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from ..config import mode
+from ..errors import WorkbookParameterError
+
+
+def knob_widget(params, name: str):
+    """The widget of knob ``name`` of ``params``, set to its current value."""
+    import ipywidgets as w
+
+    k = type(params).knob(name)
+    v = params.value(name)
+    common = dict(description=k.label, tooltip=f"{k.label}: {k.tooltip}", style={"description_width": "initial"},
+                  layout=w.Layout(width="98%"))
+    if k.kind == "bool":
+        return w.Checkbox(value=bool(v), indent=False, **common)
+    if k.kind == "choice":
+        return w.Dropdown(options=list(k.choices), value=v, **common)
+    if k.kind in ("int", "float"):
+        lo, hi, step = k.slider()
+        if v is None:
+            raise WorkbookParameterError(name, v, "a value to start the slider at (this knob is None)")
+        lo, hi = min(lo, v), max(hi, v)
+        cls = w.IntSlider if k.kind == "int" else w.FloatSlider
+        return cls(value=v, min=lo, max=hi, step=step, continuous_update=False, **common)
+    raise WorkbookParameterError(name, v, "a knob with a widget (bool, int, float or choice)")
+
+
+def _show(out) -> None:
+    from IPython.display import display
+
+    if isinstance(out, (tuple, list)):
+        for o in out:
+            display(o)
+    elif out is not None:
+        display(out)
+
+
+def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
+             title: str = "", columns: int = 2):
+    """Widgets for ``knobs`` of ``params`` (and extra ``controls``) above ``draw(params, **controls)``.
+
+    ``draw`` returns what to show: an Altair chart, an HTML object, a frame,
+    or a tuple of them.  Returns the widget box (``None`` in CI mode, where
+    the defaults are drawn statically).
+    """
+    controls = dict(controls or {})
+    for n in knobs:
+        type(params).knob(n)  # an unknown knob is an error now, not at the first redraw
+    if mode().name == "ci":
+        _show(draw(params, **{k: c.value for k, c in controls.items()}))
+        return None
+    import ipywidgets as w
+
+    widgets = {n: knob_widget(params, n) for n in knobs}
+    status = w.HTML()
+    out = w.Output()
+
+    def current():
+        kw = {n: (bool(wd.value) if type(params).knob(n).kind == "bool" else wd.value) for n, wd in widgets.items()}
+        return params.with_(**kw)
+
+    def update(_=None):
+        t0 = time.perf_counter()
+        try:
+            p = current()
+            shown = draw(p, **{k: c.value for k, c in controls.items()})
+        except WorkbookParameterError as e:  # a combination the kernel refuses: say which knob, keep the old chart
+            status.value = f"<span style='color:#b00'>{e}</span>"
+            return
+        out.clear_output(wait=True)
+        with out:
+            _show(shown)
+        status.value = f"<small>redrawn in {1000 * (time.perf_counter() - t0):.0f} ms; {p.echo(params)}</small>"
+
+    for wd in [*widgets.values(), *controls.values()]:
+        wd.observe(update, names="value")
+    update()
+    grid = w.GridBox(list(controls.values()) + list(widgets.values()),
+                     layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))", width="100%",
+                                     grid_gap="2px 16px"))
+    head = [w.HTML(f"<b>{title}</b>")] if title else []
+    return w.VBox([*head, grid, status, out], layout=w.Layout(width="100%"))
+
+
+__all__ = ["explorer", "knob_widget"]
