@@ -77,7 +77,7 @@ def _cmd_reproduce(a) -> int:
             docs.append(json.loads(rep.to_json()))
             continue
         print(f"######## {th}")
-        for block in rep.text:
+        for block in rep.printed():
             print(block)
             print()
         print(format_summary(rep))

@@ -40,11 +40,73 @@ CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pc
 
 
 @dataclass
+class Block:
+    """One printed block of a reproduction, rendered from its frame (never stored as text).
+
+    ``kind`` says how: ``"mmtests"`` -- a cells frame (``tables`` shape),
+    printed by :func:`kernel_workbook.tables.render` as the thread printed
+    it; ``"cells"`` -- cells of the reproduction (published beside model,
+    the changes and the error), printed by :func:`cells_text`; ``"frame"`` --
+    any other tidy frame, printed with ``to_string``; ``"text"`` -- prose
+    (notes), kept in ``text``.  ``key`` is stable, for notebooks:
+    ``"cfq600-seqread/published"``, ``"cfq600-seqread/model"``,
+    ``"cfq600-seqread/cells"``, ``"notes"``.
+    """
+
+    key: str
+    title: str
+    kind: str = "frame"
+    frame: pd.DataFrame | None = None
+    text: str = ""
+
+    def render(self) -> str:
+        head = f"== {self.title}\n" if self.title else ""
+        if self.kind == "text":
+            return head + self.text
+        if self.kind == "mmtests":
+            return head + render(self.frame)
+        if self.kind == "cells":
+            from ._side_by_side import delta_text
+
+            return head + delta_text(self.frame.to_dict("records"))
+        if self.frame is None or not len(self.frame):
+            return head + "(nothing)"
+        return head + self.frame.to_string(index=False)
+
+
+@dataclass
 class Reproduction:
     thread: str
     cells: list[dict] = field(default_factory=list)  # CELL_KEYS (+ "stat")
-    text: list[str] = field(default_factory=list)  # printed blocks, published beside model
+    text: list[str] = field(default_factory=list)  # LEGACY pre-rendered blocks, printed after `blocks`; going away
     notes: list[str] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)  # what `kwb reproduce` prints, in order
+    fitted: list[dict] = field(default_factory=list)  # {"parameter", "value", "unit", "fitted_to": [cell keys]}
+
+    # ---- building
+    def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
+            text: str = "") -> Block:
+        b = Block(key, title, kind, frame, text)
+        self.blocks.append(b)
+        return b
+
+    # ---- reading
+    def printed(self) -> list[str]:
+        """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
+        out = [b.render() for b in self.blocks] + list(self.text)
+        if self.notes and not any(t.startswith("== notes\n") for t in self.text):
+            out.append("== notes\n" + "\n".join(f" * {n}" for n in self.notes))
+        return out
+
+    def block(self, key: str) -> Block:
+        """The block ``key`` (see :class:`Block`); an unknown key lists the known ones."""
+        for b in self.blocks:
+            if b.key == key:
+                return b
+        raise WorkbookParameterError("key", key, "one of " + ", ".join(b.key for b in self.blocks))
+
+    def keys(self) -> list[str]:
+        return [b.key for b in self.blocks]
 
     def summary(self) -> dict:
         return summarise(self.cells)
@@ -54,21 +116,28 @@ class Reproduction:
         return json.dumps({"thread": self.thread, "cells": cells, "summary": self.summary()}, indent=1)
 
     def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.cells, columns=["stat"] + CELL_KEYS if any("stat" in c for c in self.cells) else CELL_KEYS)
+        """One row per cell.  Columns: ``thread, table, stat, row, kernel, published, model,
+        published_delta_pct, model_delta_pct, calibrated``."""
+        cols = ["table", "stat", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct",
+                "calibrated"]
+        df = pd.DataFrame([{k: c.get(k, "") if k == "stat" else c.get(k) for k in cols} for c in self.cells],
+                          columns=cols)
+        df.insert(0, "thread", self.thread)
+        return df
 
     @classmethod
     def from_parts(cls, thread: str, parts: list[str], **kw) -> "Reproduction":
-        """Run each ``"module:function"`` of ``parts`` (called with ``**kw``; each returns an object with
-        ``cells``, ``text`` and ``notes``) and join them in order, the notes of all parts last."""
+        """Run each ``"module:function"`` of ``parts`` (called with ``**kw``; each returns a
+        :class:`Reproduction` of its part) and join them in order."""
         rep = cls(thread)
         for target in parts:
             mod, fn = target.split(":")
             part = getattr(importlib.import_module(mod), fn)(**kw)
             rep.cells.extend(part.cells)
-            rep.text.extend(part.text)
+            rep.blocks.extend(getattr(part, "blocks", []))
+            rep.text.extend(getattr(part, "text", []))
             rep.notes.extend(part.notes)
-        if rep.notes:
-            rep.text.append("== notes\n" + "\n".join(f" * {n}" for n in rep.notes))
+            rep.fitted.extend(getattr(part, "fitted", []))
         return rep
 
 
@@ -116,8 +185,7 @@ def published_only(thread: str) -> Reproduction:
     meta = published_tables(thread)
     rep = Reproduction(thread)
     for r in meta.itertuples():
-        t = cells[cells["table"] == r.table]
-        rep.text.append(f"== {r.table}: {r.title}\n{render(t)}")
+        rep.add(f"{r.table}/published", f"{r.table}: {r.title}", cells[cells["table"] == r.table], kind="mmtests")
     rep.notes.append("no model of this thread yet: the tables above are the published ones")
     return rep
 
