@@ -1,7 +1,7 @@
 """``kwb``: the workbook from a shell.
 
     kwb tables [THREAD] [--table ID] [--format text|markdown|html|csv] [--list]
-    kwb reproduce THREAD [--json]      |  kwb reproduce --all
+    kwb reproduce THREAD [--json] [--seeds N]  |  kwb reproduce --all
     kwb bench [--json] [--suites S,...] [--rigorous]
     kwb report [--out DIR]
 
@@ -72,7 +72,7 @@ def _cmd_reproduce(a) -> int:
     threads = list(THREADS) if a.all else [a.thread]
     docs = []
     for th in threads:
-        rep = reproduce(th)
+        rep = reproduce(th, seeds=a.seeds, workers=a.workers)
         if a.json:
             docs.append(json.loads(rep.to_json()))
             continue
@@ -134,6 +134,16 @@ def _cmd_report(a) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {v}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="kwb", description="Kernel Heuristics Workbook")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -149,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("thread", nargs="?")
     p.add_argument("--all", action="store_true", help="every thread")
     p.add_argument("--json", action="store_true", help="machine-readable cells and summary")
+    p.add_argument("--seeds", type=_positive_int, default=8,
+                   help="seed bases to score (0..N-1; the strict score's mean and range); default 8")
+    p.add_argument("--workers", type=_positive_int, default=None, help="processes for the other seed bases "
+                   "(default: one per core)")
     p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("bench", help="run the pyperf benchmarks")

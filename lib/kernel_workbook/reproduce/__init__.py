@@ -6,14 +6,21 @@ published tables alone, and says so.
 
 Schema of ``kwb reproduce THREAD --json`` (shared by every thread)::
 
-    {"thread": str,
-     "cells": [{"table", "row", "kernel", "published", "model",
-                "published_delta_pct", "model_delta_pct", "calibrated"}],
-     "summary": {"predicted_cells", "direction_agreement", "median_abs_error_pts"}}
+    {"thread": str, "seed_base": int,
+     "cells": [{"table", "stat", "row", "kernel", "published", "model",
+                "published_delta_pct", "model_delta_pct", "calibrated",
+                "status" ("hit" | "miss" | "excluded"), "reason", "noise_pts", "ratio"}],
+     "unmodelled": [{"table", "cells", "reason"}],     # published tables no cell addresses
+     "fitted": [{"parameter", "value", "unit", "fitted_to": ["table|stat|row|kernel", ...]}],
+     "summary": {"strict": {"hits", "scored", "score", "excluded": {reason: count}},
+                 "lenient": {"predicted_cells", "direction_agreement", "median_abs_error_pts"},
+                 "per_table": [{"table", "hits", "scored", "score"}],
+                 "seeds": {"bases", "n", "mean", "min", "max", "per_seed"}}}
 
 A cell's delta is ``100 * (value / baseline_value - 1)``, against the
-baseline column of its table (``tables.csv: baseline``); ``calibrated`` marks
-the cells a model was fitted to, which the summary leaves out.
+baseline column of its table (``tables.csv: baseline``).  The strict score
+and the exclusions are defined in :mod:`.score`; the lenient one is the
+older direction agreement, kept beside it and labelled so.
 """
 
 from __future__ import annotations
@@ -82,6 +89,9 @@ class Reproduction:
     notes: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)  # what `kwb reproduce` prints, in order
     fitted: list[dict] = field(default_factory=list)  # {"parameter", "value", "unit", "fitted_to": [cell keys]}
+    unmodelled: dict = field(default_factory=dict)  # "table" or "table|row" -> why the model does not address it
+    seed_base: int = 0
+    seed_runs: dict = field(default_factory=dict)  # other seed bases: {base: (cells, fitted)}
 
     # ---- building
     def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
@@ -108,12 +118,46 @@ class Reproduction:
     def keys(self) -> list[str]:
         return [b.key for b in self.blocks]
 
+    def scored(self) -> pd.DataFrame:
+        """Every cell scored or excluded with its reason (columns: see :func:`.score.score_cells`)."""
+        from .score import score_cells
+
+        return score_cells(self.thread, self.cells, self.fitted)
+
+    def df_unmodelled(self) -> pd.DataFrame:
+        """Published tables of the thread that no cell addresses.  Columns: ``table, cells, reason``."""
+        pub = published(self.thread)
+        have = {c["table"] for c in self.cells}
+        rows = []
+        for t, g in pub.groupby("table", sort=False):
+            if t in have:
+                continue
+            why = self.unmodelled.get(t) or "the reproduction does not model this table"
+            rows.append({"table": t, "cells": int(len(g)), "reason": why})
+        return pd.DataFrame(rows, columns=["table", "cells", "reason"])
+
     def summary(self) -> dict:
-        return summarise(self.cells)
+        from .score import over_seeds, per_table, score_cells, strict
+
+        sc = self.scored()
+        out = {"strict": strict(sc), "lenient": summarise(self.cells), "per_table": per_table(sc)}
+        bases = [self.seed_base] + sorted(self.seed_runs)
+        runs = [strict(sc)] + [strict(score_cells(self.thread, *self.seed_runs[b])) for b in sorted(self.seed_runs)]
+        out["seeds"] = over_seeds(runs, bases)
+        return out
 
     def to_json(self) -> str:
-        cells = [{k: _clean(c.get(k)) for k in CELL_KEYS} for c in self.cells]
-        return json.dumps({"thread": self.thread, "cells": cells, "summary": self.summary()}, indent=1)
+        sc = self.scored()
+        cells = []
+        for c, r in zip(self.cells, sc.itertuples()):
+            d = {k: _clean(c.get(k)) for k in CELL_KEYS}
+            d["stat"] = c.get("stat") or ""
+            d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
+            cells.append(d)
+        doc = {"thread": self.thread, "seed_base": self.seed_base, "cells": cells,
+               "unmodelled": self.df_unmodelled().to_dict("records"), "fitted": self.fitted,
+               "summary": self.summary()}
+        return json.dumps(doc, indent=1, default=_json_default)
 
     def frame(self) -> pd.DataFrame:
         """One row per cell.  Columns: ``thread, table, stat, row, kernel, published, model,
@@ -145,6 +189,16 @@ def _clean(v):
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return None
     return v
+
+
+def _json_default(v):
+    import numpy as np
+
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return _clean(float(v))
+    raise TypeError(f"{type(v).__name__} is not JSON")
 
 
 def delta_pct(value: float, base: float) -> float:
@@ -190,19 +244,89 @@ def published_only(thread: str) -> Reproduction:
     return rep
 
 
-def reproduce(thread: str, **kw) -> Reproduction:
+def _target(thread: str):
     if thread not in THREADS:
         raise WorkbookParameterError("thread", thread, "one of " + ", ".join(THREADS))
     target = REGISTRY.get(thread)
     if target is None:
-        return published_only(thread)
+        return None
     mod, fn = target.split(":")
-    return getattr(importlib.import_module(mod), fn)(**kw)
+    return getattr(importlib.import_module(mod), fn)
+
+
+def takes_seed_base(thread: str) -> bool:
+    """Can this thread's reproduction run with another seed base (``seed_base=``)?"""
+    import inspect
+
+    fn = _target(thread)
+    return fn is not None and "seed_base" in inspect.signature(fn).parameters
+
+
+def _one_seed(thread: str, base: int, kw: dict) -> tuple:
+    """A worker's run: only the cells and the fitted parameters travel back, never the arrays."""
+    rep = _target(thread)(seed_base=base, **kw)
+    return rep.cells, rep.fitted
+
+
+def reproduce(thread: str, seeds: int | list | None = None, workers: int | None = None, **kw) -> Reproduction:
+    """The reproduction of ``thread``: published beside model, scored (see :mod:`.score`).
+
+    ``seeds``: how many seed bases (``0..seeds-1``) or which ones; the first
+    gives the cells and blocks, the others only their score, so the summary
+    reports the strict score's mean and range over seeds.  The runs of other
+    seed bases go to ``workers`` processes (default: one per core).  A thread
+    whose reproduction does not take a seed base yet runs once and says so.
+    """
+    fn = _target(thread)
+    if fn is None:
+        return published_only(thread)
+    bases = list(range(seeds)) if isinstance(seeds, int) else list(seeds or [0])
+    if not bases or any((not isinstance(b, int)) or b < 0 for b in bases):
+        raise WorkbookParameterError("seeds", seeds, "a count >= 1 or a list of seed bases >= 0")
+    if not takes_seed_base(thread):
+        rep = fn(**kw)
+        if len(bases) > 1:
+            rep.notes.append(f"one seed base only: this reproduction does not take seed bases yet ({len(bases)} asked)")
+        return rep
+    rep = fn(seed_base=bases[0], **kw)
+    rep.seed_base = bases[0]
+    rest = bases[1:]
+    if rest:
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        n = workers or min(len(rest), os.cpu_count() or 1)
+        if n <= 1:
+            runs = [_one_seed(thread, b, kw) for b in rest]
+        else:
+            with ProcessPoolExecutor(max_workers=n) as ex:
+                runs = list(ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest)))
+        rep.seed_runs = dict(zip(rest, runs))
+    return rep
 
 
 def format_summary(rep: Reproduction) -> str:
+    """The fidelity lines ``kwb reproduce`` prints: strict score (over seeds), lenient score, per table."""
     s = rep.summary()
-    if not s["predicted_cells"]:
+    st, le, sd = s["strict"], s["lenient"], s["seeds"]
+    if not st["scored"] and not le["predicted_cells"]:
         return "fidelity: no predicted cells (" + "; ".join(rep.notes or ["no model"]) + ")"
-    return (f"fidelity: {s['predicted_cells']} predicted cells, direction agrees on "
-            f"{100 * s['direction_agreement']:.1f}%, median |model - published| = {s['median_abs_error_pts']:.2f} points")
+    ex = ", ".join(f"{v} {k}" for k, v in st["excluded"].items()) or "none"
+    lines = [f"fidelity (strict): {st['hits']}/{st['scored']} scored cells hit = {_pct(st['score'])} "
+             f"(same sign, size within x2, beyond the thread's noise, repeats once); excluded: {ex}"]
+    if sd["n"] > 1:
+        lines.append(f"  over {sd['n']} seed bases: mean {_pct(sd['mean'])}, range {_pct(sd['min'])} .. {_pct(sd['max'])}")
+    else:
+        lines.append("  one seed base only")
+    if le["predicted_cells"]:
+        lines.append(f"fidelity (lenient, direction only): {le['predicted_cells']} predicted cells, direction agrees on "
+                     f"{100 * le['direction_agreement']:.1f}%, median |model - published| = "
+                     f"{le['median_abs_error_pts']:.2f} points")
+    for t in s["per_table"]:
+        if t["scored"]:
+            lines.append(f"  {t['table']:28s} {t['hits']:3d}/{t['scored']:<3d} {_pct(t['score'])}")
+    return "\n".join(lines)
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{100 * v:.1f}%"
