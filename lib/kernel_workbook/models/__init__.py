@@ -1,7 +1,8 @@
-"""Simulations of the kernel heuristics, one module per heuristic.
+"""Simulations of the kernel heuristics, one package per heuristic.
 
-Each follows the QuantEcon shape: a frozen parameter set named after the
-kernel's knobs, a thin public ``simulate(params, workload, seed)``, a private
-``@numba.njit(cache=True)`` kernel fed with pre-drawn random numbers, and a
-pure-Python reference of the same loop (see docs/DEVELOPING.md).
+Every model has the same shape (docs/ARCHITECTURE.md): its knobs declared once
+(:mod:`.knobs`), the kernel's arrays laid out from that declaration
+(:mod:`.layout`), one engine that runs the same kernel source compiled or as
+Python (:mod:`.engine`), and a :class:`~.spec.ModelSpec` through which sweeps,
+explorers and tests reach it (:func:`.spec.get_model`).
 """
