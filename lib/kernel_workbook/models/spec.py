@@ -47,7 +47,7 @@ class ModelSpec:
     simulate: Callable  # simulate(params, workload, seed=0, engine="jit") -> result
     summary: Callable  # result -> dict of scalar outputs named as the kernel counts them
     variants: dict = field(default_factory=dict)  # kernel name -> {knob: value}
-    workloads: dict = field(default_factory=dict)  # workload name -> builder(**kw) -> workload
+    workloads: dict = field(default_factory=dict)  # workload name -> builder(**kw) or "module:function"
     default_variant: str | None = None
     default_workload: str | None = None
     base: Callable | None = None  # variant name -> params (when a variant is more than knob overrides)
@@ -76,7 +76,11 @@ class ModelSpec:
         name = name or self.default_workload
         if name not in self.workloads:
             raise WorkbookParameterError("workload", name, "one of " + ", ".join(self.workloads))
-        return self.workloads[name](**kw)
+        builder = self.workloads[name]
+        if isinstance(builder, str):  # "module:function": a generator of kernel_workbook.workloads, which the
+            mod, fn = builder.split(":")  # model package may not import (layering), looked up when asked for
+            builder = getattr(importlib.import_module(mod), fn)
+        return builder(**kw)
 
     def run(self, variant: str | None = None, workload: str | None = None, seed=0, knobs: dict | None = None,
             workload_kw: dict | None = None, engine: str = "jit") -> dict:
