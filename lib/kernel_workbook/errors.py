@@ -39,6 +39,9 @@ class WorkbookParseError(WorkbookError, ValueError):
             msg += f"; found {self.text!r}"
         super().__init__(msg)
 
+    def __reduce__(self):  # pickled whole (a Dask worker's error reaches the client as this same error)
+        return (type(self), (self.source, self.line, self.expected, self.text), self.__dict__)
+
 
 class WorkbookParameterError(WorkbookError, ValueError):
     """A model or function parameter outside its valid range.
@@ -52,3 +55,6 @@ class WorkbookParameterError(WorkbookError, ValueError):
         self.value = value
         self.expected = expected
         super().__init__(f"parameter {name}={value!r}: expected {expected}")
+
+    def __reduce__(self):  # pickled whole (a Dask worker's error reaches the client as this same error)
+        return (type(self), (self.name, self.value, self.expected), self.__dict__)
