@@ -1,16 +1,16 @@
-"""The disk/CFQ event loop: the pure-Python reference equals the compiled loop; the invariants hold;
+"""The disk/CFQ event loop: the compiled loop equals the same source run as Python; the invariants hold;
 the mechanisms do what block/cfq-iosched.c does; bad knobs are refused by name."""
 
 import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models import _cfq_layout as L
-from kernel_workbook.models.cfq import IOParams, seqread_throughput, simulate, simulate_reference
-from kernel_workbook.models.cfq_params import CFQParams, cfq_for_kernel, scaled_slice_ms
-from kernel_workbook.models.disk import DESKTOP_2014, RAID_LSI1078_2011, SERVER_SATA_2011
+from kernel_workbook.models.cfq import (
+    DESKTOP_2014, MODEL, RAID_LSI1078_2011, SERVER_SATA_2011, CFQParams, IOParams, IOWorkload, Process, Stream,
+    cfq_for_kernel, for_variant, scaled_slice_ms, simulate,
+)
+from kernel_workbook.models.cfq.layout import I, PR_, Q_, R_, RS, S_
 from kernel_workbook.workloads import aio_stress, tiobench
-from kernel_workbook.workloads.blockio import IOWorkload, Process, Stream
 
 DESK = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 RAID = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
@@ -31,13 +31,32 @@ SMALL_CASES = {
 
 
 @pytest.mark.parametrize("case", list(SMALL_CASES))
-def test_reference_equals_compiled(case):
+def test_python_engine_equals_compiled(case):
     p, w = SMALL_CASES[case]
-    a = simulate(p, w, seed=11, log_events=400, audit=True).arrays
-    b = simulate_reference(p, w, seed=11, log_events=400, audit=True).arrays
+    a = simulate(p, w, seed=11, log_events=400, audit=True, engine="jit").arrays
+    b = simulate(p, w, seed=11, log_events=400, audit=True, engine="python").arrays
     for name in ("S", "R", "Q", "QR", "ST", "EL", "EV", "SP", "RA", "WC", "PR", "FI"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), f"{case}: array {name} differs"
-    assert a.S[L.S_NEXT_RID] > 0 and a.S[L.S_C_COMPLETE if p.scheduler == "cfq" else L.S_EVENTS] > 0
+    assert a.S[S_.next_rid] > 0 and a.S[S_.c_complete if p.scheduler == "cfq" else S_.events] > 0
+
+
+def test_engines_seeds_and_the_spec():
+    w = tiobench.seqread(2, mb_total=4)
+    # a seed is an int or a Generator; the same Generator state gives the same run
+    a = simulate(DESK, w, seed=np.random.default_rng(3))
+    b = simulate(DESK, w, seed=3)
+    assert np.array_equal(a.arrays.R, b.arrays.R)
+    with pytest.raises(WorkbookParameterError, match="no independent reference"):
+        simulate(DESK, w, engine="reference")
+    with pytest.raises(WorkbookParameterError, match="engine"):
+        simulate(DESK, w, engine="numba")
+    # the spec reaches the generators by name (the model may not import kernel_workbook.workloads)
+    assert MODEL.workload("tiobench-seqread", threads=3, mb_total=4).meta["threads"] == 3
+    assert MODEL.params_for("3.16 cfq600").cfq.cfq_target_latency == 600.0
+    assert for_variant("3.1 noop").scheduler == "noop"
+    s = MODEL.run("3.1 mark_cfqq_deep commented out", "aio-stress-2011",
+                  workload_kw={"file_mb": 0.25, "instances": 3}, seed=2)
+    assert s["mark_deep"] == 0 and s["MB/s"] > 0 and s["finished"]
 
 
 INVARIANT_CASES = {
@@ -61,24 +80,24 @@ def test_invariants(case):
     assert r.finished, "every process finished"
     # counts never negative and consistent after every event; time never went backward
     assert r.counters["audit_violations"] == 0, f"invariant {r.counters['audit_first_code']} broken"
-    n = int(a.S[L.S_NEXT_RID])
+    n = int(a.S[S_.next_rid])
     R = a.R[:n]
     # every request issued is served exactly once
     assert n == w.total_requests
-    assert set(np.unique(R[:, L.R_STATE])) <= {L.RS_DONE, L.RS_PCHIT}
-    disk = R[R[:, L.R_STATE] == L.RS_DONE]
+    assert set(np.unique(R[:, R_.state])) <= {RS.done, RS.page_cache}
+    disk = R[R[:, R_.state] == RS.done]
     if p.scheduler == "cfq":
         assert r.counters["dispatched"] == r.counters["completed"] == len(disk)
-    assert a.S[L.S_DEV_N] == 0 and a.S[L.S_WW_N] == 0
+    assert a.S[S_.dev_n] == 0 and a.S[S_.ww_n] == 0
     # bytes served equal bytes requested
-    assert a.PR[:, L.PR_BYTES].sum() == R[:, L.R_NSECT].sum() * 512 == w.total_bytes
+    assert a.PR[:, PR_.bytes].sum() == R[:, R_.nsect].sum() * 512 == w.total_bytes
     # a request's times never go backward
-    ti, tn, td, tc = (disk[:, c] for c in (L.R_T_ISSUE, L.R_T_INSERT, L.R_T_DISPATCH, L.R_T_COMPLETE))
+    ti, tn, td, tc = (disk[:, c] for c in (R_.t_issue, R_.t_insert, R_.t_dispatch, R_.t_complete))
     assert (ti <= tn).all() and (tn <= td).all() and (td <= tc).all()
     ev = r.events
     assert (np.diff(ev["t_ms"].to_numpy()) >= 0).all()
     # queues end empty
-    assert (a.Q[:, L.Q_N] == 0).all() and (a.Q[:, L.Q_DISPATCHED] == 0).all()
+    assert (a.Q[:, Q_.n] == 0).all() and (a.Q[:, Q_.dispatched] == 0).all()
 
 
 def test_same_seed_same_run_other_seed_other_run():
@@ -104,7 +123,7 @@ def test_low_latency_slices_follow_cfq_scaled_cfqq_slice(readers, target, expect
     steady = s[readers:-readers]  # after the average caught up, before readers start finishing
     assert np.median(steady) == expected
     assert steady.min() >= 16  # the 2 * slice_idle floor
-    # the notebook's table (cfq_params.scaled_slice_ms) says the same as the event loop
+    # the notebook's table (analytic.scaled_slice_ms) says the same as the event loop
     assert scaled_slice_ms(CFQParams(cfq_target_latency=target), readers) == expected
 
 
@@ -164,18 +183,26 @@ def test_result_frames_are_named_as_the_tools_name_them():
     assert list(t.columns) == ["thread", "name", "requests", "MB", "start_s", "end_s", "elapsed_s", "MB/s"]
     lat = r.await_percentiles()
     assert list(lat["op"]) == ["read", "write"] and lat.loc[0, "p50"] <= lat.loc[0, "p99"]
-    assert "target_latency=300" in r.caption()
+    # the caption echoes every knob changed from the machine's defaults, and the seed (OSTEP's ARG lines)
+    assert r.caption().startswith("cfq on desktop-2014: defaults, seed=1; tiobench SeqRead")
+    c = simulate(DESK.with_(cfq_target_latency=600, HZ=250), tiobench.seqread(2, mb_total=8), seed=4).caption()
+    assert "HZ=250" in c and "cfq_target_latency=600" in c and "seed=4" in c
+    s = r.summary()
+    assert s["MB/s"] == r.throughput_mb_s and s["r_await_p50"] <= s["r_await_p99"] and s["set_active"] > 0
 
 
-@pytest.mark.parametrize("kw,name", [
-    ({"cfq_slice_idle": -1.0}, "cfq_slice_idle"), ({"cfq_target_latency": 0}, "cfq_target_latency"),
-    ({"cfq_quantum": 0}, "cfq_quantum"), ({"scheduler": "bfq"}, "scheduler"), ({"HZ": 123}, "HZ"),
-    ({"spindles": 0}, "spindles"), ({"seek_track_ms": -1.0}, "seek_track_ms"), ({"nonsense": 1}, "nonsense"),
+@pytest.mark.parametrize("kw,name,words", [
+    ({"cfq_slice_idle": -1.0}, "cfq_slice_idle", "a number >= 0 (ms); cfq_slice_idle, block/cfq-iosched.c"),
+    ({"cfq_target_latency": 0}, "cfq_target_latency", ">= 1 (ms)"),
+    ({"cfq_quantum": 0}, "cfq_quantum", "an integer >= 1"), ({"cfq_quantum": 2.5}, "cfq_quantum", "an integer"),
+    ({"scheduler": "bfq"}, "scheduler", "one of 'noop', 'deadline', 'cfq'"), ({"HZ": 123}, "HZ", "CONFIG_HZ"),
+    ({"spindles": 0}, "spindles", "an integer in 1..64"), ({"seek_track_ms": -1.0}, "seek_track_ms", ">= 0.001"),
+    ({"cfq_latency": "yes"}, "cfq_latency", "True or False"), ({"nonsense": 1}, "nonsense", "a knob of IOParams"),
 ])
-def test_bad_knobs_are_refused_by_name(kw, name):
+def test_bad_knobs_are_refused_by_name(kw, name, words):
     with pytest.raises(WorkbookParameterError) as e:
         DESK.with_(**kw)
-    assert e.value.name == name
+    assert e.value.name == name and words in str(e.value)
 
 
 def test_bad_workloads_and_seeds_are_refused_by_name():
@@ -194,17 +221,30 @@ def test_bad_workloads_and_seeds_are_refused_by_name():
 
 def test_kernel_presets():
     assert cfq_for_kernel("3.1").cfq_io_thinktime_big is False
+    assert cfq_for_kernel("3.16", cfq_target_latency=600).cfq_target_latency == 600
     assert cfq_for_kernel("3.16") == CFQParams()
     with pytest.raises(WorkbookParameterError, match="version"):
         cfq_for_kernel("4.0")
 
 
-def test_seqread_throughput_is_the_hook_for_the_allocator_model():
-    fast = seqread_throughput(DESK, 2, cpu_cost_per_page=0.0, mb_total=32)
-    slow = seqread_throughput(DESK, 2, cpu_cost_per_page=8.0, mb_total=32)
-    assert 0 < slow < fast
-    with pytest.raises(WorkbookParameterError, match="cpu_cost_per_page"):
-        seqread_throughput(DESK, 2, cpu_cost_per_page=-1.0)
+def test_knobs_are_declared_with_their_kernel_source_and_packed_in_kernel_units():
+    decl = IOParams.declared()
+    for name, k in decl.items():
+        assert k.source, name
+        if name.startswith("cfq_"):
+            assert k.source.startswith("block/cfq-iosched.c"), name
+    # one knob, one slot, in jiffies: the kernel's HZ expression for the default, msecs_to_jiffies otherwise
+    from kernel_workbook.models.cfq import pack
+
+    w = tiobench.seqread(1, mb_total=4)
+    for HZ, default, other in ((1000, 8, 3), (250, 2, 1), (100, 1, 1)):
+        p = DESK.with_(HZ=HZ)
+        assert pack(p, w)[0][I.cfq_slice_idle] == default
+        assert pack(p.with_(cfq_slice_idle=3.0), w)[0][I.cfq_slice_idle] == other
+    # fifo_expire_sync = HZ / 8 at 250 Hz is 31 jiffies, while msecs_to_jiffies(125) would be 32
+    assert pack(DESK.with_(HZ=250), w)[0][I.cfq_fifo_expire_sync] == 31
+    assert pack(DESK.with_(HZ=250, cfq_fifo_expire_sync=126), w)[0][I.cfq_fifo_expire_sync] == 32
+    assert pack(DESK.with_(cmd_overhead_us=7.5), w)[0][I.cmd_overhead_us] == 7500  # disk times in ns
 
 
 @pytest.mark.parametrize("scheduler", ["noop", "cfq"])

@@ -1,13 +1,14 @@
-"""The disk/CFQ panels and charts, driven the way a person would in the lab."""
+"""The disk/CFQ explorers and charts, driven the way a person would in the lab."""
+
+import json
 
 import ipywidgets as w
 import vl_convert as vlc
 
-from kernel_workbook.models.cfq import IOParams, simulate
-from kernel_workbook.models.cfq_params import cfq_for_kernel
-from kernel_workbook.models.disk import DESKTOP_2014
+from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel, simulate
+from kernel_workbook.tables import published
 from kernel_workbook.ui.cfq_charts import (
-    cfq_explorer, deep_idle_explorer, df_readers_sweep, df_timeline, plot_await_percentiles,
+    SERIES, cfq_explorer, deep_idle_explorer, df_counters, df_readers_sweep, df_timeline, plot_await_percentiles,
     plot_throughput_vs_readers, plot_timeline, sweep_table,
 )
 from kernel_workbook.workloads import tiobench
@@ -25,29 +26,49 @@ def _find(box, cls, description):
     raise AssertionError(f"no {cls.__name__} {description!r}")
 
 
-def _html(box):
+def _all(box, cls):
     stack, out = [box], []
     while stack:
         x = stack.pop()
-        if isinstance(x, w.HTML):
-            out.append(x.value)
+        if isinstance(x, cls):
+            out.append(x)
         stack.extend(getattr(x, "children", ()))
-    return "\n".join(out)
+    return out
+
+
+def _shown(box):
+    """The status line and what the last redraw showed (outside a kernel an Output widget records nothing)."""
+    parts = [h.value for h in _all(box, w.HTML)]
+    parts += [str(v) for k, v in box.kwb_shown.items() if k in ("table", "line")]
+    return "\n".join(parts)
+
+
+def test_explorer_labels_are_full_kernel_names_with_unit_and_source(monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    box = cfq_explorer(P, readers=(1, 4))
+    sl = _find(box, w.FloatSlider, "cfq_target_latency (ms)")
+    assert sl.value == 600.0  # the widgets start at Mel Gorman's patch, the curve 'defaults' is 3.16's
+    assert "block/cfq-iosched.c cfq_group_slice()" in sl.tooltip
+    idle = _find(box, w.FloatSlider, "cfq_slice_idle (ms)")
+    assert "cfq_arm_slice_timer()" in idle.tooltip and (idle.min, idle.max) == (0, 20)
+    assert _find(box, w.Dropdown, "scheduler").options == ("noop", "deadline", "cfq")
+    assert _find(box, w.Checkbox, "cfq_latency").value is True
+    for wd in _all(box, (w.FloatSlider, w.IntSlider, w.Dropdown, w.Checkbox)):
+        assert wd.style.description_width == "initial"  # the label takes the room it needs: never cut
 
 
 def test_explorer_recomputes_when_a_knob_moves(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     box = cfq_explorer(P, readers=(1, 4))
-    assert isinstance(box, w.HBox)
-    assert "yours" in _html(box) and "SeqRead-MB/sec-4" in _html(box)
-    before = _html(box)
-    _find(box, w.IntSlider, "target_latency ms").value = 100
-    after = _html(box)
-    assert after != before and "simulated" in after
-    _find(box, w.ToggleButtons, "scheduler").value = "deadline"
-    _find(box, w.Dropdown, "deep variant").value = "w/o 8e1ac6655104"
+    before = _shown(box)
+    assert "yours" in before and "SeqRead-MB/sec-4" in before
+    _find(box, w.FloatSlider, "cfq_target_latency (ms)").value = 100.0
+    after = _shown(box)
+    assert after != before and "redrawn in" in after and "cfq_target_latency=100.0" in after
+    _find(box, w.Dropdown, "scheduler").value = "deadline"
+    _find(box, w.Dropdown, "deep-queue variant (2011 thread)").value = "w/o 8e1ac6655104"
     _find(box, w.Dropdown, "machine").value = "laptop-2014"
-    assert "SeqRead-MB/sec-1" in _html(box)
+    assert "SeqRead-MB/sec-1" in _shown(box)
 
 
 def test_explorer_is_static_in_ci(monkeypatch):
@@ -59,11 +80,57 @@ def test_explorer_is_static_in_ci(monkeypatch):
 def test_deep_idle_explorer_in_the_lab(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     box = deep_idle_explorer(small=True)
-    assert "MB/s" in _html(box)
-    _find(box, w.Dropdown, "deep variant").value = "mark_cfqq_deep commented out"
-    assert "mark_deep 0" in _html(box)
+    assert "MB/s" in _shown(box)
+    _find(box, w.Dropdown, "deep-queue variant").value = "mark_cfqq_deep commented out"
+    assert "mark_deep 0" in _shown(box)
     _find(box, w.Dropdown, "machine").value = "aio-stress-slow-hdd"
-    assert _find(box, w.IntSlider, "usleep us").value == 0
+    assert _find(box, w.IntSlider, "usleep after io_submit (us)").value == 0
+    _find(box, w.FloatSlider, "cfq_slice_idle (ms)").value = 0.0
+    assert "cfq_slice_idle=0.0" in _shown(box)
+
+
+def _spec(chart):
+    return json.loads(chart.to_json())
+
+
+def _scales(spec, channel):
+    out = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            enc = x.get("encoding", {})
+            if channel in enc and "scale" in enc[channel]:
+                out.append(enc[channel]["scale"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(spec)
+    return out
+
+
+def test_charts_keep_colours_shapes_and_whole_legends(monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "slides")
+    sw = df_readers_sweep(P, (1, 2), mb_total=16, label="yours")
+    pub = published("2014-seqread-fairzone-cfq", "cfq600-seqread")
+    with_pub = _spec(plot_throughput_vs_readers(sw, pub))
+    without = _spec(plot_throughput_vs_readers(sw))
+    # one colour per series name whether or not the published points are drawn
+    assert _scales(with_pub, "color")[0] == _scales(without, "color")[0]
+    dom = _scales(with_pub, "color")[0]["domain"]
+    assert dom[: len(SERIES)] == list(SERIES) and "published: 3.0.0 vanilla" in dom
+    svg = vlc.vegalite_to_svg(plot_throughput_vs_readers(sw, pub).to_json())
+    assert "published: 3.16.0-rc1 cfq600" in svg  # the legend label whole, never "publishe..."
+    # the percentiles: distinct shapes (and dashes), not one black dot each
+    pct = _spec(plot_await_percentiles(sw))
+    shapes = _scales(pct, "shape")[0]
+    assert shapes["domain"] == ["p50", "p90", "p99"] and len(set(shapes["range"])) == 3
+    # slides size: the chart and its legend (under the plot) fit a 1280 px projector
+    assert with_pub["width"] == 900 and '"orient": "bottom"' in json.dumps(with_pub)
+    width = float(svg.split('width="', 1)[1].split('"', 1)[0])
+    assert width <= 1200
 
 
 def test_charts_render_offline_and_the_timeline_pairs_slices():
@@ -81,3 +148,5 @@ def test_charts_render_offline_and_the_timeline_pairs_slices():
     s = sl.sort_values("start_ms")
     assert (s["start_ms"].to_numpy()[1:] >= s["end_ms"].to_numpy()[:-1] - 1e-9).all()
     assert vlc.vegalite_to_svg(plot_timeline(r, 0, 100).to_json()).startswith("<svg")
+    c = df_counters({"a": r, "b": r})
+    assert list(c.columns) == ["a", "b"] and "set_active" in c.index

@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models.cfq import MB, IOParams, simulate
-from kernel_workbook.models.disk import (
-    DESKTOP_2014, PRESETS, SERVER_SATA_2011, DiskParams, df_presets, preset, random_op_ms, seek_ms,
-    seek_table_ns, sequential_rate_mb_s,
+from kernel_workbook.models.cfq import (
+    DESKTOP_2014, MB, PRESETS, SERVER_SATA_2011, DiskParams, IOParams, df_presets, preset, random_op_ms, seek_ms,
+    seek_table_ns, sequential_rate_mb_s, simulate,
 )
 from kernel_workbook.workloads import tiobench
 
@@ -54,7 +53,9 @@ def test_unknown_preset_and_unknown_field():
     with pytest.raises(WorkbookParameterError, match="rpmm"):
         DESKTOP_2014.with_(rpmm=5400)
     with pytest.raises(WorkbookParameterError, match="seek_avg_ms"):
-        DiskParams(seek_track_ms=5.0, seek_avg_ms=2.0).validate()
+        DiskParams(seek_track_ms=5.0, seek_avg_ms=2.0)
+    # two knobs changed together are checked together
+    assert DESKTOP_2014.with_(seek_track_ms=9.0, seek_avg_ms=10.0).seek_avg_ms == 10.0
 
 
 def test_one_sequential_reader_on_noop_runs_at_the_media_rate():

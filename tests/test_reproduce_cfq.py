@@ -1,8 +1,8 @@
-"""The two CFQ reproductions: the JSON schema, what is fitted (baseline only), and what is printed."""
+"""The two CFQ reproductions: the JSON schema, what is fitted (baseline only), the blocks and frames."""
 
 import json
-from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from kernel_workbook.reproduce import CELL_KEYS, format_summary, reproduce
@@ -12,13 +12,12 @@ from literals import literals_equal_to_published
 
 from kernel_workbook.tables import baseline_of, published
 
-ROOT = Path(__file__).resolve().parent.parent
 CFQ_TABLES = {"cfq600-seqread", "cfq600-iostat"}
 
 
 @pytest.fixture(scope="module")
-def rep14():
-    return reproduce("2014-seqread-fairzone-cfq", small=True)
+def part14():
+    return s14.cfq_part(small=True)
 
 
 @pytest.fixture(scope="module")
@@ -28,23 +27,22 @@ def rep11():
 
 def _check_schema(rep):
     doc = json.loads(rep.to_json())
-    assert set(doc) == {"thread", "cells", "summary"}
-    assert set(doc["summary"]) == {"predicted_cells", "direction_agreement", "median_abs_error_pts"}
+    assert {"thread", "cells", "summary", "fitted"} <= set(doc)
     for c in doc["cells"]:
-        assert list(c) == CELL_KEYS
+        assert list(c)[: len(CELL_KEYS)] == CELL_KEYS
+    assert rep.text == []  # every printed block is rendered from a frame
     return doc
 
 
-def test_2014_schema_and_what_is_fitted(rep14):
-    doc = _check_schema(rep14)
-    # the CFQ part's cells (the allocator part, issue 5, fits its own vanilla cells: tests/test_fairzone_reproduce.py)
-    cells = [c for c in doc["cells"] if c["table"] in CFQ_TABLES]
+def test_2014_cfq_part_what_is_fitted(part14):
+    cells = [c for c in part14.cells if c["table"] in CFQ_TABLES]
     fitted = [c for c in cells if c["calibrated"]]
-    # one cell fitted, in the baseline column the issue names
+    # one cell fitted, in the baseline column the issue names, and rep.fitted says which parameter
     assert [(c["table"], c["row"], c["kernel"]) for c in fitted] == [
         ("cfq600-seqread", "SeqRead-MB/sec-1", "3.16.0-rc1 vanilla")]
+    assert [f["parameter"] for f in part14.fitted] == ["media_rate_mb_s"]
+    assert part14.fitted[0]["fitted_to"] == ["cfq600-seqread|Mean|SeqRead-MB/sec-1|3.16.0-rc1 vanilla"]
     assert baseline_of("2014-seqread-fairzone-cfq", "cfq600-seqread") == "3.16.0-rc1 vanilla"
-    # every published number of the cfq600 table is there, with its provenance value
     pub = published("2014-seqread-fairzone-cfq", "cfq600-seqread")
     mine = {(c["row"], c["kernel"]): c for c in cells if c["table"] == "cfq600-seqread"}
     for r in pub.itertuples():
@@ -56,24 +54,36 @@ def test_2014_schema_and_what_is_fitted(rep14):
         if c["kernel"] == "3.16.0-rc1 cfq600" and c["table"] == "cfq600-seqread":
             assert c["model"] is not None and c["model_delta_pct"] is not None
             assert c["model"] != c["published"]
-    s = doc["summary"]
-    assert s["predicted_cells"] >= 7 and 0 <= s["direction_agreement"] <= 1
+    assert any("3.0.0 column not predicted" in n for n in part14.notes)
 
 
-def test_2014_prints_published_and_model_side_by_side(rep14):
-    text = "\n".join(rep14.text)
-    assert "== cfq600-seqread, published" in text and "== cfq600-seqread, model" in text
-    assert "Mean   SeqRead-MB/sec-16         68.90" in text  # the published table as printed
-    assert "fitted: media_rate_mb_s" in text and "nothing else is fitted" in text
-    assert "sda-r_await" in text and "other machines" in text
-    assert format_summary(rep14).startswith("fidelity: ")
-    assert any("3.0.0 column not predicted" in n for n in rep14.notes)
+def test_2014_cfq_part_prints_blocks_rendered_from_frames(part14):
+    keys = [b.key for b in part14.blocks]
+    assert keys[:4] == ["cfq/fitted", "cfq600-seqread/published", "cfq600-seqread/model", "cfq600-seqread/cells"]
+    assert {"cfq600-iostat/cells", "lessdirty-tiobench-min/model", "cfq/other-machines"} <= set(keys)
+    assert part14.text == []
+    text = "\n".join(b.render() for b in part14.blocks)
+    assert "Mean   SeqRead-MB/sec-16         68.90" in text  # the published table as the thread printed it
+    assert "media_rate_mb_s" in text and "nothing else is fitted" in text
+    assert "sda-r_await" in text and "laptop-tiobench" in text
+    cells = next(b for b in part14.blocks if b.key == "cfq600-seqread/cells")
+    assert "nan" not in cells.render()  # the 3.0 column has no model value: printed "-", not nan
+    om = s14.df_other_machines(small=True)
+    assert list(om.columns) == ["table", "row", "published_vanilla", "published_cfq600", "published_pct",
+                                "model_vanilla", "model_cfq600", "model_pct", "err_pts", "sign_agrees"]
 
 
 def test_2014_is_a_list_of_parts():
     assert s14.PARTS[0] == "kernel_workbook.reproduce.seqread_2014:cfq_part"
-    part = s14.cfq_part(small=True)
-    assert isinstance(part, s14.Part) and part.cells and part.text
+    assert "kernel_workbook.reproduce.fairzone_2014:fairzone_part" in s14.PARTS
+
+
+def test_2014_frames_for_the_notebook():
+    sl = s14.df_slices()
+    assert list(sl.columns) == ["readers", "slice_ms target 300", "slice_ms target 600"]
+    assert sl.set_index("readers").loc[16].tolist() == [18.0, 37.0]
+    assert s14.seqread_throughput(s14.desktop_params(small=True), 2, cpu_cost_per_page=0.0, mb_total=32) > \
+        s14.seqread_throughput(s14.desktop_params(small=True), 2, cpu_cost_per_page=8.0, mb_total=32) > 0
 
 
 def test_2011_schema_and_what_is_fitted(rep11):
@@ -83,12 +93,17 @@ def test_2011_schema_and_what_is_fitted(rep11):
     fitted = {(c["table"], c["kernel"]) for c in cells if c["calibrated"]}
     assert fitted == {("aio-stress-fast-raid", "Pristine 3.1.0-rc2 (CFQ)"),
                       ("aio-stress-slow-hdd", "Pristine 3.1.0-rc2 (CFQ)")}
-    assert doc["summary"]["predicted_cells"] == 8
+    assert [f["parameter"] for f in doc["fitted"]] == ["raid-lsi1078-2011.cmd_overhead_us",
+                                                       "server-sata-2011.write_cache_kb"]
+    assert doc["summary"]["lenient"]["predicted_cells"] == 8
     for c in cells:
         assert c["model"] is not None and c["model"] > 0
-    text = "\n".join(rep11.text)
-    assert "fitted: cmd_overhead_us" in text and "fitted: write_cache_kb" in text
-    assert "the thread's targets" in text
+    assert rep11.block("aio-stress-fast-raid/fitted").frame["parameter"].tolist() == ["cmd_overhead_us"]
+    t = rep11.block("aio-stress-slow-hdd/targets").frame
+    assert list(t.columns) == ["variant", "published_ratio", "model_ratio", "error_pct", "within_15pct",
+                               "published_rank", "model_rank"]
+    assert "the thread's targets" in rep11.block("aio-stress-fast-raid/targets").title
+    assert format_summary(rep11).startswith("fidelity")
 
 
 def test_2011_calibration_uses_only_the_baseline():
@@ -99,14 +114,19 @@ def test_2011_calibration_uses_only_the_baseline():
     assert abs(cal["model"] / cal["published"] - 1) < 0.1
     f = d11.fidelity_2011("aio-stress-fast-raid", small=True)
     assert f["pairs"] == 15 and len(f["ratios"]) == 5
-
+    assert d11.short_name("3.1.0-rc2 (CFQ, mark_cfqq_deep commented out)") == "no mark_deep"
+    wi = d11.df_what_if_per_command_destage(small=True)
+    assert list(wi.columns) == ["variant", "published", "model (coalescing cache)", "model (per-command)",
+                                "write_cache_kb"]
+    assert isinstance(wi, pd.DataFrame) and len(wi) == 3
 
 
 MY_FILES = [
-    "models/disk.py", "models/cfq.py", "models/cfq_params.py", "models/_cfq_layout.py", "models/_disk_kernel.py",
-    "models/_sched_kernel.py", "models/_sim_kernel.py", "models/_jit.py", "reproduce/seqread_2014.py",
+    "models/cfq/params.py", "models/cfq/analytic.py", "models/cfq/simulate.py", "models/cfq/result.py",
+    "models/cfq/layout.py", "models/cfq/disk_kernel.py", "models/cfq/cfq_kernel.py", "models/cfq/elevator_kernel.py",
+    "models/cfq/event_loop.py", "models/cfq/workload.py", "models/cfq/__init__.py", "reproduce/seqread_2014.py",
     "reproduce/deep_idle_2011.py", "reproduce/_side_by_side.py", "workloads/tiobench.py", "workloads/aio_stress.py",
-    "workloads/blockio.py",
+    "ui/cfq_charts.py",
 ]
 
 

@@ -1,7 +1,7 @@
 """The disk/CFQ model: how fast the event loop runs (``make bench``).
 
-* the compiled event loop against the pure-Python reference of the same
-  source (``models._jit``), on the notebook's case (tiobench SeqRead, 8
+* the compiled event loop against the same source run as Python (the
+  model engine's ``"python"``), on the notebook's case (tiobench SeqRead, 8
   readers, CFQ, the desktop), timing the loop alone on fresh copies of the
   same arrays; target: the compiled loop at least 100 times faster;
 * simulated requests per second on the 2011 RAID run (eight aio-stress with
@@ -18,16 +18,12 @@ import time
 from kernel_workbook.bench import Bench
 
 
-def _fresh(a):
-    return type(a)(**{f: (getattr(a, f).copy() if f != "SEEK" else a.SEEK) for f in a.__dataclass_fields__})
-
-
 def _loop_timer(case, run):
     """pyperf time function: ``run(arrays)`` on a fresh copy of ``case`` each loop, timing the run alone."""
     def time_func(loops: int) -> float:
         total = 0.0
         for _ in range(loops):
-            a = _fresh(case)
+            a = case.copy()
             t0 = time.perf_counter()
             run(a)
             total += time.perf_counter() - t0
@@ -36,25 +32,24 @@ def _loop_timer(case, run):
 
 
 def benchmarks() -> list[Bench]:
-    from kernel_workbook.models import cfq as model
-    from kernel_workbook.models.cfq_params import cfq_for_kernel
-    from kernel_workbook.models.disk import DESKTOP_2014, RAID_LSI1078_2011
+    from kernel_workbook.models.cfq import DESKTOP_2014, KERNELS, RAID_LSI1078_2011, IOParams, build_arrays, \
+        cfq_for_kernel
     from kernel_workbook.ui.cfq_charts import READERS, df_readers_sweep
     from kernel_workbook.workloads import aio_stress, tiobench
 
-    kernel = model._kernel()
-    desk = model.IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
-    case = model.build_arrays(desk, tiobench.seqread(8, mb_total=64), seed=1)
+    run, run_python = KERNELS.function("jit"), KERNELS.function("python")
+    desk = IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
+    case = build_arrays(desk, tiobench.seqread(8, mb_total=64), seed=1)
     nreq = float(case.R.shape[0])
-    kernel.run(*_fresh(case).args())  # compile (or load from the cache) outside the timing
+    run(*case.copy().args())  # compile (or load from the cache) outside the timing
 
-    jitted = _loop_timer(case, lambda a: kernel.run(*a.args()))
-    reference = _loop_timer(case, model._simulate_reference)
+    jitted = _loop_timer(case, lambda a: run(*a.args()))
+    python = _loop_timer(case, lambda a: run_python(*a.args()))
 
-    raid = model.IOParams(cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
-    big = model.build_arrays(raid, aio_stress.patlasov_2011(usleep_us=1000, file_mb=4), seed=1)
+    raid = IOParams(cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
+    big = build_arrays(raid, aio_stress.patlasov_2011(usleep_us=1000, file_mb=4), seed=1)
 
-    raid_run = _loop_timer(big, lambda a: kernel.run(*a.args()))
+    raid_run = _loop_timer(big, lambda a: run(*a.args()))
 
     df_readers_sweep(desk)  # warm
 
@@ -66,7 +61,7 @@ def benchmarks() -> list[Bench]:
 
     return [
         Bench("cfq.event loop: tiobench SeqRead, 8 readers, CFQ (compiled)", jitted, nreq, "requests",
-              baseline="pure-Python reference (same source)", baseline_time_func=reference, target_ratio=100.0),
+              baseline="pure-Python reference (same source)", baseline_time_func=python, target_ratio=100.0),
         Bench("cfq.event loop: 8 x aio-stress + usleep on the LSI RAID, CFQ", raid_run, float(big.R.shape[0]),
               "requests", target_per_s=200_000.0),
         Bench("cfq.slider update: SeqRead 1..16 readers, 64 MB each, simulate + frames", slider, 1.0, "updates",

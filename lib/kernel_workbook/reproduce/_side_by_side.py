@@ -46,6 +46,7 @@ def delta_text(cells: list[dict], title: str = "") -> str:
     """A compact table: row, kernel, published and model values and changes, the error in points."""
     rows = []
     for c in cells:
+        c = {k: _none(v) for k, v in c.items()}  # cells may come back from a frame, None as NaN
         pd_, md_ = c.get("published_delta_pct"), c.get("model_delta_pct")
         err = abs(md_ - pd_) if (pd_ is not None and md_ is not None) else None
         sign = ""
@@ -64,6 +65,10 @@ def delta_text(cells: list[dict], title: str = "") -> str:
     df = pd.DataFrame(rows)
     body = df.to_string(index=False) if len(df) else "(no cells)"
     return (title + "\n" if title else "") + body
+
+
+def _none(v):
+    return None if isinstance(v, float) and math.isnan(v) else v
 
 
 def _fmt(v, sign: bool = False) -> str:

@@ -21,6 +21,10 @@ machine's "Pristine 3.1.0-rc2 (CFQ)" figure only --
 Every other variant is a prediction.  The thread's targets: the ranking of
 the variants on each machine, and each variant's ratio to pristine CFQ
 within 15%.
+
+Blocks (``rep.block(key)``), for each machine's table: ``<table>/fitted``,
+``<table>/published``, ``<table>/model``, ``<table>/cells`` and
+``<table>/targets`` (:func:`df_targets`).
 """
 
 from __future__ import annotations
@@ -31,13 +35,14 @@ from functools import lru_cache
 import numpy as np
 
 from .. import config
-from ..models.cfq import IOParams, simulate
-from ..models.cfq_params import cfq_for_kernel
-from ..models.disk import RAID_LSI1078_2011, SERVER_SATA_2011
-from ..tables import compare, published, render
+import pandas as pd
+
+from ..models.cfq import RAID_LSI1078_2011, SERVER_SATA_2011, DiskParams, IOParams, cfq_for_kernel, simulate
+from ..tables import compare, published
 from ..workloads import aio_stress
 from . import Reproduction
-from ._side_by_side import delta_text, make_cell, samples_frame
+from ._side_by_side import make_cell, samples_frame
+from .score import cell_key
 from .seqread_2014 import Part
 
 THREAD = "2011-cfq-deep-idle"
@@ -188,24 +193,58 @@ def fidelity_2011(table: str, small: bool | None = None) -> dict:
             "pairs_in_order": in_order, "pairs": len(pairs), "ratios": ratios}
 
 
+def df_fitted(small: bool | None = None) -> pd.DataFrame:
+    """What is fitted on each machine, and to what.
+
+    Columns: ``table, machine, parameter, value, data_sheet, fitted_to, model, published``.
+    """
+    rows = []
+    for table, (disk, _, _, name) in MACHINES.items():
+        cal = calibrate(table, small)
+        rows.append({"table": table, "machine": disk.name, "parameter": name, "value": cal["value"],
+                     "data_sheet": getattr(disk, name), "fitted_to": BASELINE, "model": round(cal["model"], 2),
+                     "published": cal["published"]})
+    # one machine fits microseconds, the other KiB: keep each value as it was fitted (no float upcast)
+    return pd.DataFrame({k: pd.Series([r[k] for r in rows], dtype=object) for k in rows[0]})
+
+
+def df_targets(table: str, small: bool | None = None) -> pd.DataFrame:
+    """The thread's own targets on one machine: each variant's ratio to pristine CFQ, and its rank.
+
+    Columns: ``variant, published_ratio, model_ratio, error_pct, within_15pct, published_rank, model_rank``
+    (``variant`` is the short name, :func:`short_name`; rank 1 = fastest).
+    """
+    f = fidelity_2011(table, small)
+    rank_p = {k: i + 1 for i, k in enumerate(f["ranking_published"])}
+    rank_m = {k: i + 1 for i, k in enumerate(f["ranking_model"])}
+    rows = [{"variant": short_name(BASELINE), "published_ratio": 1.0, "model_ratio": 1.0, "error_pct": 0.0,
+             "within_15pct": True, "published_rank": rank_p[BASELINE], "model_rank": rank_m[BASELINE]}]
+    for x in f["ratios"]:
+        rows.append({"variant": short_name(x["variant"]), "published_ratio": x["published_ratio"],
+                     "model_ratio": x["model_ratio"], "error_pct": x["error_pct"], "within_15pct": x["within"],
+                     "published_rank": rank_p[x["variant"]], "model_rank": rank_m[x["variant"]]})
+    return pd.DataFrame(rows)
+
+
 def cfq_part(small: bool | None = None) -> Part:
     part = Part("cfq")
     sz = sizes(small)
+    fit = df_fitted(small)
     for table in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
         disk, usleep, variants, name = MACHINES[table]
         cal = calibrate(table, small)
         pub = published(THREAD, table)
-        part.text.append(
-            f"== {table}: what was fitted, and to what\n"
-            f"   machine: {disk.name}; workload: {workload(table, small).description}\n"
-            f"   fitted: {name} = {cal['value']} (data-sheet start {getattr(disk, name)}) so that '{BASELINE}' "
-            f"= {cal['model']:.2f} MB/s (published {cal['published']:.2f}); nothing else is fitted\n"
-            f"   runs: {sz.iterations} iterations (seeds) per variant, {sz.file_mb(table):g} MB per file (16 in the thread)")
+        part.add(f"{table}/fitted", f"{table}: what was fitted, and to what (nothing else is fitted; workload: "
+                 f"{workload(table, small).description}; {sz.iterations} iterations (seeds) per variant, "
+                 f"{sz.file_mb(table):g} MB per file, 16 in the thread)", fit[fit["table"] == table])
+        part.fitted.append({"parameter": f"{disk.name}.{name}", "value": cal["value"],
+                            "unit": DiskParams.knob(name).unit,
+                            "fitted_to": [cell_key({"table": table, "stat": "", "row": ROW, "kernel": BASELINE})]})
         samples = model_samples(table, small)
         mt = compare(samples_frame(samples), baseline=BASELINE, stats=("Mean",), era="2014", significance=None,
                      kernels=list(variants), table=f"model-{table}", title="model")
-        part.text.append(f"== {table}, published\n" + render(pub))
-        part.text.append(f"== {table}, model\n" + render(mt))
+        part.add(f"{table}/published", f"{table}, published", pub, kind="mmtests")
+        part.add(f"{table}/model", f"{table}, model", mt, kind="mmtests")
         cells = []
         mbase = float(np.mean(samples[BASELINE][ROW]))
         pbase = _pub(table, BASELINE)
@@ -214,25 +253,21 @@ def cfq_part(small: bool | None = None) -> Part:
             cells.append(make_cell(table, "", r.row, r.kernel, r.value, m, pbase, mbase,
                                    calibrated=(r.kernel == BASELINE)))
         part.cells += cells
-        part.text.append(delta_text(cells, "   published and model change against pristine CFQ:"))
+        part.add(f"{table}/cells", f"{table}: published and model change against pristine CFQ",
+                 pd.DataFrame(cells), kind="cells")
         f = fidelity_2011(table, small)
-        lines = [f"   ranking matches: {'yes' if f['ranking_matches'] else 'NO'} "
-                 f"({f['pairs_in_order']} of {f['pairs']} pairs in the published order)",
-                 "   published order: " + " > ".join(_short(k) for k in f["ranking_published"]),
-                 "   model order:     " + " > ".join(_short(k) for k in f["ranking_model"])]
-        for x in f["ratios"]:
-            lines.append(f"   ratio to pristine CFQ, {_short(x['variant']):28s} published {x['published_ratio']:.3f}"
-                         f"  model {x['model_ratio']:.3f}  error {x['error_pct']:+6.1f}%  "
-                         f"{'within 15%' if x['within'] else 'MISSES 15%'}")
-        part.text.append(f"== {table}: the thread's targets\n" + "\n".join(lines))
+        part.add(f"{table}/targets", f"{table}: the thread's targets -- ranking "
+                 f"{'matches' if f['ranking_matches'] else 'DIFFERS'} ({f['pairs_in_order']} of {f['pairs']} "
+                 "pairs in the published order); each variant's ratio to pristine CFQ within 15%",
+                 df_targets(table, small))
         miss = [x for x in f["ratios"] if not x["within"]]
         if miss:
             part.notes.append(f"{table}: ratio outside 15% for " + "; ".join(
-                f"{_short(x['variant'])} (published {x['published_ratio']:.2f}, model {x['model_ratio']:.2f})"
+                f"{short_name(x['variant'])} (published {x['published_ratio']:.2f}, model {x['model_ratio']:.2f})"
                 for x in miss))
         if not f["ranking_matches"]:
             part.notes.append(f"{table}: ranking differs ({f['pairs_in_order']}/{f['pairs']} pairs in order); "
-                              "published order " + " > ".join(_short(k) for k in f["ranking_published"]))
+                              "published order " + " > ".join(short_name(k) for k in f["ranking_published"]))
     return part
 
 
@@ -280,7 +315,21 @@ def what_if_per_command_destage(small: bool | None = None) -> dict:
     return {"write_cache_kb": kb, "model": model, "ratios": ratios}
 
 
-_SHORT = {
+def df_what_if_per_command_destage(small: bool | None = None) -> pd.DataFrame:
+    """The per-command write-back hypothesis beside the reproduction's coalescing cache (slow disk).
+
+    Columns: ``variant, published, model (coalescing cache), model (per-command), write_cache_kb``
+    (ratios to pristine CFQ; ``write_cache_kb``: the hypothesis's own fit).
+    """
+    wi = what_if_per_command_destage(small)
+    base = {x["variant"]: x for x in fidelity_2011("aio-stress-slow-hdd", small)["ratios"]}
+    return pd.DataFrame([{"variant": short_name(x["variant"]), "published": x["published_ratio"],
+                          "model (coalescing cache)": base[x["variant"]]["model_ratio"],
+                          "model (per-command)": x["model_ratio"], "write_cache_kb": wi["write_cache_kb"]}
+                         for x in wi["ratios"]])
+
+
+SHORT_NAMES = {
     "Pristine 3.1.0-rc2 (CFQ)": "CFQ", "Pristine 3.1.0-rc2 (noop)": "noop",
     "Pristine 3.1.0-rc2 (CFQ, slice_idle=0)": "slice_idle=0",
     "3.1.0-rc2 (CFQ, mark_cfqq_deep commented out)": "no mark_deep",
@@ -289,8 +338,10 @@ _SHORT = {
 }
 
 
-def _short(k: str) -> str:
-    return _SHORT.get(k, k)
+def short_name(kernel: str) -> str:
+    """The short name of a published column (``"no mark_deep"`` for "3.1.0-rc2 (CFQ, mark_cfqq_deep commented
+    out)")."""
+    return SHORT_NAMES.get(kernel, kernel)
 
 
 def reproduce(small: bool | None = None) -> Reproduction:

@@ -62,9 +62,7 @@ import numpy as np
 import pandas as pd
 
 from .. import config
-from ..models.cfq import IOParams, seqread_throughput
-from ..models.cfq_params import cfq_for_kernel
-from ..models.disk import DESKTOP_2014, LAPTOP_2014
+from ..models.cfq import DESKTOP_2014, LAPTOP_2014, IOParams, cfq_for_kernel
 from ..models.fairzone import AllocatorCosts, simulate, variant_params
 from ..models.fairzone_params import PAGES_PER_MB, MACHINES, Machine
 from ..tables import baseline_of, compare, published, render
@@ -72,7 +70,7 @@ from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
 from . import _sign, summarise
 from ._side_by_side import delta_text, make_cell, samples_frame
-from .seqread_2014 import Part, calibrate_media_rate
+from .seqread_2014 import Part, calibrate_media_rate, seqread_throughput
 
 THREAD = "2014-seqread-fairzone-cfq"
 ITERATIONS = 3  # tiobench runs per thread count in Mel's spread run (assumption, see module doc)

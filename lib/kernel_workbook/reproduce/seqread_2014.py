@@ -2,9 +2,9 @@
 
 The thread has two halves: CFQ's ``target_latency`` raised from 300 to 600
 ms (patch 1/4, :func:`cfq_part`, built on the disk/CFQ model) and the fair
-zone allocation policy (patches 3-4/4, the allocator model of a later
-issue).  The reproduction is the list :data:`PARTS`; each part returns its
-cells and printed blocks, and a part for the allocator is one more line.
+zone allocation policy (patches 3-4/4, ``fairzone_2014.fairzone_part``, the
+allocator model).  The reproduction is the list :data:`PARTS`; each part
+returns its cells, its blocks (rendered from frames) and what it fitted.
 
 What the CFQ part fits, and to what
 -----------------------------------
@@ -13,17 +13,21 @@ Only the baseline column (3.16.0-rc1 vanilla) is used, and of it only
 that one reader on the model gets what one reader got on the machine (with
 one reader CFQ's slices do not matter, so this is the disk's rate as
 tiobench sees it, page-allocation costs included).  Everything else comes
-from the data sheet of a 2014 7200 rpm 1 TB desktop disk (``disk.DESKTOP_2014``)
-and the kernel's defaults.  The seek curve is *not* fitted to the vanilla
-N > 1 points: the thread itself shows (fairzone-seqread) that much of
-vanilla's decline with more readers is the page allocator's, which would
-otherwise be booked to the disk.
+from the data sheet of a 2014 7200 rpm 1 TB desktop disk
+(``models.cfq.DESKTOP_2014``) and the kernel's defaults.  The seek curve is
+*not* fitted to the vanilla N > 1 points: the thread itself shows
+(fairzone-seqread) that much of vanilla's decline with more readers is the
+page allocator's, which would otherwise be booked to the disk.
 
 Then predicted: the cfq600 column (Mean and Min SeqRead, Min RandRead), the
 iostat ``r_await`` rows.  The 3.0 column's difference is the allocator's,
 not CFQ's (the model's 3.0 CFQ is within noise of 3.16's), so its cells are
 printed but not predicted; ``avgqz``, ``await`` and ``w_await`` are set by
 the write phases' writeback, which the model does not simulate.
+
+Blocks (``rep.block(key)``): ``cfq/fitted``, ``cfq600-seqread/published``,
+``cfq600-seqread/model``, ``cfq600-seqread/cells``, the same three for
+``lessdirty-tiobench-min`` and ``cfq600-iostat``, and ``cfq/other-machines``.
 """
 
 from __future__ import annotations
@@ -32,15 +36,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 
 from .. import config
-from ..models.cfq import IOParams, simulate
-from ..models.cfq_params import cfq_for_kernel
-from ..models.disk import DESKTOP_2014, LAPTOP_2014, DiskParams
-from ..tables import compare, published, render
+from ..errors import WorkbookParameterError
+from ..models.cfq import DESKTOP_2014, LAPTOP_2014, DiskParams, IOParams, cfq_for_kernel, scaled_slice_ms, simulate
+from ..tables import compare, published
 from ..workloads import tiobench
-from . import Reproduction, _sign
-from ._side_by_side import delta_text, make_cell, samples_frame
+from . import Block, Reproduction, _sign
+from ._side_by_side import make_cell, samples_frame
+from .score import cell_key
 
 THREAD = "2014-seqread-fairzone-cfq"
 
@@ -69,12 +74,20 @@ RANDOM_OPS_REAL = 1000  # tiotest random I/Os per thread [R]
 
 @dataclass
 class Part:
-    """What one part of a reproduction contributes."""
+    """What one part of a reproduction contributes (joined by ``Reproduction.from_parts``)."""
 
     name: str
     cells: list = field(default_factory=list)
-    text: list = field(default_factory=list)
+    blocks: list = field(default_factory=list)
+    text: list = field(default_factory=list)  # legacy pre-rendered blocks (parts not yet moved to blocks)
     notes: list = field(default_factory=list)
+    fitted: list = field(default_factory=list)
+
+    def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
+            text: str = "") -> Block:
+        b = Block(key, title, kind, frame, text)
+        self.blocks.append(b)
+        return b
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,25 @@ def sizes(small: bool | None = None) -> Sizes:
 def _seed(kernel_index: int, it: int) -> int:
     # every kernel is its own boot: independent seeds per kernel and iteration
     return 1000 * (kernel_index + 1) + it
+
+
+# --------------------------------------------------------------------------- the hook for the allocator model
+
+def seqread_throughput(params: IOParams, readers: int, cpu_cost_per_page: float | None = None,
+                       seeds=(0,), ram_mb: int = 4096, mb_total: float = 256.0) -> float:
+    """Mean tiobench SeqRead throughput (MB/s) of the disk/CFQ model for ``readers`` threads.
+
+    The hook the fair-zone allocator part calls: ``cpu_cost_per_page`` is
+    the microseconds of CPU each reader spends per page before it submits
+    its next read-ahead window (page allocation, page-cache insertion); by
+    default the workload's (``tiobench.seqread``).  ``seeds``: one run per
+    seed, the result is their mean.
+    """
+    if cpu_cost_per_page is not None and not cpu_cost_per_page >= 0:
+        raise WorkbookParameterError("cpu_cost_per_page", cpu_cost_per_page, "microseconds >= 0")
+    kw = {} if cpu_cost_per_page is None else {"cpu_per_page_us": float(cpu_cost_per_page)}
+    w = tiobench.seqread(int(readers), ram_mb=ram_mb, mb_total=mb_total, **kw)
+    return float(np.mean([simulate(params, w, seed=int(s), verbose=False).throughput_mb_s for s in seeds]))
 
 
 # --------------------------------------------------------------------------- calibration
@@ -131,6 +163,32 @@ def desktop_params(kernel: str = BASELINE, small: bool | None = None) -> IOParam
     version, tl = KERNELS[kernel]
     return IOParams(scheduler="cfq", cfq=cfq_for_kernel(version, cfq_target_latency=tl),
                     disk=DESKTOP_2014.with_(media_rate_mb_s=rate))
+
+
+def df_fitted(small: bool | None = None) -> pd.DataFrame:
+    """What the CFQ part fits, and to what.
+
+    Columns: ``parameter, value, unit, data_sheet, fitted_to, model, published``.
+    """
+    sz = sizes(small)
+    target = _pub_value("cfq600-seqread", "Mean", "SeqRead-MB/sec-1", BASELINE)
+    rate, got = calibrate_media_rate(DESKTOP_2014, target, DESKTOP_RAM_MB, sz.mb_total, sz.iterations)
+    return pd.DataFrame([{"parameter": "media_rate_mb_s", "value": rate, "unit": "MB/s",
+                          "data_sheet": DESKTOP_2014.media_rate_mb_s,
+                          "fitted_to": f"{BASELINE} Mean SeqRead-MB/sec-1", "model": round(got, 2),
+                          "published": target}])
+
+
+def df_slices(readers=READERS, target_latencies=(300.0, 600.0), HZ: int = 1000) -> pd.DataFrame:
+    """A sync queue's slice in steady state (``cfq_scaled_cfqq_slice()``) for each reader count.
+
+    Columns: ``readers``, then ``slice_ms target <T>`` for each target latency.
+    """
+    out = {"readers": list(readers)}
+    for t in target_latencies:
+        c = cfq_for_kernel("3.16", cfq_target_latency=float(t))
+        out[f"slice_ms target {t:g}"] = [scaled_slice_ms(c, int(n), HZ=HZ) for n in readers]
+    return pd.DataFrame(out)
 
 
 # --------------------------------------------------------------------------- model runs
@@ -174,16 +232,13 @@ def model_runs(small: bool | None = None, kernels: tuple = tuple(KERNELS), ram_m
                     vals.append(mbs)
                     io = r.iostat(IOSTAT_INTERVAL_S)
                     ra = io.loc[io["r/s"] > 0, "r_await"].to_numpy()
-                    if phase == "SeqRead":
-                        real_s = 2 * ram_mb / mbs
-                    else:
-                        real_s = RANDOM_OPS_REAL * n * 4 / 1024 / mbs
+                    real_s = 2 * ram_mb / mbs if phase == "SeqRead" else RANDOM_OPS_REAL * n * 4 / 1024 / mbs
                     rawait[k].extend(_weighted_samples(ra, real_s / sz.iterations))
                 thr[k][row] = vals
     return PhaseRuns(thr, rawait)
 
 
-def model_table(runs: PhaseRuns, rows: list[str], stats=("Mean",), kernels=None, table="model") -> "pd.DataFrame":
+def model_table(runs: PhaseRuns, rows: list[str], stats=("Mean",), kernels=None, table="model") -> pd.DataFrame:
     """The model's runs through ``compare`` in the thread's layout (era 2014)."""
     ks = list(kernels or runs.throughput)
     samples = {k: {r: runs.throughput[k][r] for r in rows} for k in ks}
@@ -191,7 +246,8 @@ def model_table(runs: PhaseRuns, rows: list[str], stats=("Mean",), kernels=None,
                    kernels=ks, table=table, title="model")
 
 
-def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600")):
+def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600")) -> pd.DataFrame:
+    """The model's read latency as the thread's iostat table (lower is better)."""
     samples = {k: {"sda-r_await": runs.r_await[k]} for k in kernels}
     return compare(samples_frame(samples), baseline=kernels[0], higher_is_better=False, stats=("Mean", "Max"),
                    era="2014", significance=None, kernels=list(kernels), table="model-iostat", title="model")
@@ -204,28 +260,7 @@ def _val(t, stat: str, row: str, kernel: str):
 
 # --------------------------------------------------------------------------- the CFQ part
 
-def cfq_part(small: bool | None = None) -> Part:
-    """Calibrate on vanilla SeqRead-1, predict cfq600; the 3.0 column and the other machines as checks."""
-    sz = sizes(small)
-    part = Part("cfq")
-    target = _pub_value("cfq600-seqread", "Mean", "SeqRead-MB/sec-1", BASELINE)
-    rate, got = calibrate_media_rate(DESKTOP_2014, target, DESKTOP_RAM_MB, sz.mb_total, sz.iterations)
-    part.text.append(
-        "== CFQ model (disk/CFQ event loop): what was fitted, and to what\n"
-        f"   machine: {DESKTOP_2014.name} (7200 rpm 1 TB SATA disk, data sheet), RAM {DESKTOP_RAM_MB} MB "
-        "(from fairzone-spread), HZ=1000\n"
-        f"   fitted: media_rate_mb_s = {rate:.2f} (data sheet start {DESKTOP_2014.media_rate_mb_s:g}) so that "
-        f"{BASELINE} Mean SeqRead-MB/sec-1 = {got:.2f} (published {target:.2f}); nothing else is fitted\n"
-        f"   runs: {sz.iterations} iterations (seeds) per kernel and thread count, {sz.mb_total:g} MB per SeqRead run, "
-        f"{sz.rand_ops} random reads per thread")
-    runs = model_runs(small)
-
-    # ---- cfq600-seqread (Mean), with the 3.0 column
-    seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
-    mt = model_table(runs, seq_rows, ("Mean",))
-    pub = published(THREAD, "cfq600-seqread")
-    part.text.append("== cfq600-seqread, published\n" + render(pub))
-    part.text.append("== cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)\n" + render(mt))
+def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
     cells = []
     for r in pub.itertuples():
         m = _val(mt, r.stat, r.row, r.kernel)
@@ -240,8 +275,55 @@ def cfq_part(small: bool | None = None) -> Part:
             cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, None, pb, None))
         else:
             cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb))
+    return cells
+
+
+def _lessdirty_cells(ld: pd.DataFrame, sub: pd.DataFrame, mmin: pd.DataFrame) -> list[dict]:
+    return [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value, _val(mmin, r.stat, r.row, r.kernel),
+                      _val(ld, r.stat, r.row, BASELINE), _val(mmin, r.stat, r.row, BASELINE))
+            for r in sub.itertuples() if r.kernel != BASELINE]
+
+
+def _iostat_cells(io_pub: pd.DataFrame, iot: pd.DataFrame) -> list[dict]:
+    cells = []
+    for r in io_pub.itertuples():
+        if r.kernel.startswith("3.0.0"):
+            cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
+                                   _val(io_pub, r.stat, r.row, BASELINE), None))
+            continue
+        speaks = r.row == "sda-r_await"
+        m = _val(iot, r.stat, r.row, r.kernel) if speaks else None
+        mb = _val(iot, r.stat, r.row, BASELINE) if speaks else None
+        cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
+                               _val(io_pub, r.stat, r.row, BASELINE), mb, reference=(r.kernel == BASELINE)))
+    return cells
+
+
+def cfq_part(small: bool | None = None) -> Part:
+    """Calibrate on vanilla SeqRead-1, predict cfq600; the 3.0 column and the other machines as checks."""
+    sz = sizes(small)
+    part = Part("cfq")
+    fit = df_fitted(small)
+    part.add("cfq/fitted", "CFQ model (disk/CFQ event loop): what was fitted, and to what (nothing else is "
+             f"fitted; machine {DESKTOP_2014.name}, RAM {DESKTOP_RAM_MB} MB from fairzone-spread, HZ=1000; "
+             f"{sz.iterations} iterations per kernel and thread count, {sz.mb_total:g} MB per SeqRead run, "
+             f"{sz.rand_ops} random reads per thread)", fit)
+    part.fitted.append({"parameter": "media_rate_mb_s", "value": float(fit["value"].iloc[0]), "unit": "MB/s",
+                        "fitted_to": [cell_key({"table": "cfq600-seqread", "stat": "Mean",
+                                                   "row": "SeqRead-MB/sec-1", "kernel": BASELINE})]})
+    runs = model_runs(small)
+
+    # ---- cfq600-seqread (Mean), with the 3.0 column
+    seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
+    mt = model_table(runs, seq_rows, ("Mean",))
+    pub = published(THREAD, "cfq600-seqread")
+    cells = _seqread_cells(pub, mt)
+    part.add("cfq600-seqread/published", "cfq600-seqread, published", pub, kind="mmtests")
+    part.add("cfq600-seqread/model", "cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)", mt,
+             kind="mmtests")
+    part.add("cfq600-seqread/cells", "cfq600-seqread: published and model change against 3.16.0-rc1 vanilla",
+             pd.DataFrame(cells), kind="cells")
     part.cells += cells
-    part.text.append(delta_text(cells, "   published and model change against 3.16.0-rc1 vanilla:"))
     k30 = [(_val(mt, "Mean", row, "3.0.0 vanilla"), _val(mt, "Mean", row, BASELINE)) for row in seq_rows]
     d30 = ", ".join(f"{100 * (a / b - 1):+.1f}%" for a, b in k30)
     part.notes.append(f"3.0.0 column not predicted: the model's 3.0 CFQ differs from 3.16's by {d30} "
@@ -255,60 +337,55 @@ def cfq_part(small: bool | None = None) -> Part:
     kk = ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"]
     mmin = model_table(runs, rows_min, ("Min",), kernels=kk, table="model-min")
     sub = ld[ld["kernel"].isin(kk) & (ld["stat"] == "Min") & ld["row"].isin(rows_min)].copy()
-    part.text.append("== lessdirty-tiobench (Min rows, vanilla and cfq600), published\n" + render(sub))
-    part.text.append("== lessdirty-tiobench (Min rows), model\n" + render(mmin))
-    cells = []
-    for r in sub.itertuples():
-        if r.kernel == BASELINE:
-            continue
-        cells.append(make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value, _val(mmin, r.stat, r.row, r.kernel),
-                               _val(ld, r.stat, r.row, BASELINE), _val(mmin, r.stat, r.row, BASELINE)))
+    cells = _lessdirty_cells(ld, sub, mmin)
+    part.add("lessdirty-tiobench-min/published", "lessdirty-tiobench (Min rows, vanilla and cfq600), published", sub,
+             kind="mmtests")
+    part.add("lessdirty-tiobench-min/model", "lessdirty-tiobench (Min rows), model", mmin, kind="mmtests")
+    part.add("lessdirty-tiobench-min/cells", "lessdirty-tiobench (Min rows): published and model change against "
+             "3.16.0-rc1 vanilla", pd.DataFrame(cells), kind="cells")
     part.cells += cells
-    part.text.append(delta_text(cells, "   published and model change against 3.16.0-rc1 vanilla:"))
 
     # ---- cfq600-iostat: r_await over the read phases
     io_pub = published(THREAD, "cfq600-iostat")
     iot = iostat_table(runs)
-    part.text.append("== cfq600-iostat, published\n" + render(io_pub))
-    part.text.append("== cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples weighted by "
-                     "each phase's real length)\n" + render(iot))
-    cells = []
-    for r in io_pub.itertuples():
-        if r.kernel.startswith("3.0.0"):
-            cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
-                                   _val(io_pub, r.stat, r.row, BASELINE), None))
-            continue
-        speaks = r.row == "sda-r_await"
-        m = _val(iot, r.stat, r.row, r.kernel) if speaks else None
-        mb = _val(iot, r.stat, r.row, BASELINE) if speaks else None
-        cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
-                               _val(io_pub, r.stat, r.row, BASELINE), mb, reference=(r.kernel == BASELINE)))
+    cells = _iostat_cells(io_pub, iot)
+    part.add("cfq600-iostat/published", "cfq600-iostat, published", io_pub, kind="mmtests")
+    part.add("cfq600-iostat/model", "cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples "
+             "weighted by each phase's real length)", iot, kind="mmtests")
+    part.add("cfq600-iostat/cells", "cfq600-iostat: published and model change against 3.16.0-rc1 vanilla (r_await)",
+             pd.DataFrame([c for c in cells if c["model"] is not None]), kind="cells")
     part.cells += cells
-    part.text.append(delta_text([c for c in cells if c["model"] is not None],
-                                "   published and model change against 3.16.0-rc1 vanilla (r_await):"))
     part.notes.append("cfq600-iostat avgqz, await and w_await not predicted: they are set by the write phases "
                       "(w_await ~13 s: the writeback queue), which the model does not simulate")
 
     # ---- out-of-sample check: the laptop and the slightly better desktop
     if sz.others:
-        part.text.append(_other_machines(sz))
+        part.add("cfq/other-machines", "other machines (laptop-tiobench, desktop2-tiobench): cfq600-v2r38 against "
+                 "3.16.0-rc1 vanilla, each machine's media rate fitted to its own vanilla SeqRead-1; not in the "
+                 "fidelity summary (their tables' baseline is 3.0)", df_other_machines(small))
 
     part.notes.extend(_misses(part.cells))
     return part
 
 
-def _other_machines(sz: Sizes) -> str:
+def df_other_machines(small: bool | None = None) -> pd.DataFrame:
     """cfq600-v2r38 against 3.16-rc1 vanilla on the laptop and the better desktop (not in the summary).
 
     Those tables' baseline column is 3.0, an allocator difference, so their
     cells stay out of the fidelity summary; here the change is taken
     against the 3.16.0-rc1 vanilla column, each machine fitted on its own
     vanilla SeqRead-1 as above.
+
+    Columns: ``table, row, published_vanilla, published_cfq600, published_pct, model_vanilla, model_cfq600,
+    model_pct, err_pts, sign_agrees``.
     """
-    out = ["== other machines (laptop-tiobench, desktop2-tiobench): cfq600-v2r38 against 3.16.0-rc1 vanilla, "
-           "each machine's media rate fitted to its own vanilla SeqRead-1; not in the fidelity summary (their "
-           "tables' baseline is 3.0)"]
-    lines = []
+    return pd.DataFrame(_other_machines(small))
+
+
+@lru_cache(maxsize=4)
+def _other_machines(small: bool | None) -> tuple:
+    sz = sizes(small)
+    rows = []
     for table, disk, ram in (("laptop-tiobench", LAPTOP_2014, 4096), ("desktop2-tiobench", DESKTOP_2014, 8192)):
         pub = published(THREAD, table)
         van, c6 = "3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600-v2r38"
@@ -323,10 +400,11 @@ def _other_machines(sz: Sizes) -> str:
             row = f"SeqRead-MB/sec-{n}"
             pv, pc = _val(pub, "Mean", row, van), _val(pub, "Mean", row, c6)
             dp, dm = 100 * (pc / pv - 1), 100 * (b / a - 1)
-            lines.append(f"   {table:18s} {row:18s} published {pv:7.2f} -> {pc:7.2f} ({dp:+6.2f}%)   "
-                         f"model {a:7.2f} -> {b:7.2f} ({dm:+6.2f}%)   |err| {abs(dm - dp):5.2f} pts"
-                         f"   sign {'agrees' if _sign(dp) == _sign(dm) else 'DIFFERS'}")
-    return "\n".join(out + lines)
+            rows.append({"table": table, "row": row, "published_vanilla": pv, "published_cfq600": pc,
+                         "published_pct": round(dp, 2), "model_vanilla": round(float(a), 2),
+                         "model_cfq600": round(float(b), 2), "model_pct": round(float(dm), 2),
+                         "err_pts": round(abs(dm - dp), 2), "sign_agrees": _sign(dp) == _sign(dm)})
+    return tuple(rows)
 
 
 def _misses(cells: list[dict]) -> list[str]:
@@ -348,6 +426,29 @@ def _misses(cells: list[dict]) -> list[str]:
             f"{c['stat']} {c['row']} {c['kernel'].split()[-1]} {c['published_delta_pct']:+.2f}% vs "
             f"{c['model_delta_pct']:+.2f}%" for c in big))
     return notes
+
+
+def df_cfq_cells(rep: Reproduction) -> pd.DataFrame:
+    """The CFQ part's cells of the thread's reproduction (the allocator's are part 2's).
+
+    Columns: those of :meth:`Reproduction.frame`.
+    """
+    df = rep.frame()
+    keep = df["table"].isin(["cfq600-seqread", "cfq600-iostat"]) | (
+        (df["table"] == "lessdirty-tiobench") & (df["kernel"] == "3.16.0-rc1 cfq600"))
+    return df[keep].reset_index(drop=True)
+
+
+def cfq_summary(rep: Reproduction) -> Reproduction:
+    """A reproduction holding only the CFQ part's cells, for its own fidelity summary."""
+    cells = [c for c, k in zip(rep.cells, _cfq_mask(rep.cells)) if k]
+    fitted = [f for f in rep.fitted if f["parameter"] == "media_rate_mb_s"]
+    return Reproduction(rep.thread, cells=cells, fitted=fitted)
+
+
+def _cfq_mask(cells):
+    return [c["table"] in ("cfq600-seqread", "cfq600-iostat")
+            or (c["table"] == "lessdirty-tiobench" and c["kernel"] == "3.16.0-rc1 cfq600") for c in cells]
 
 
 # --------------------------------------------------------------------------- a sensitivity check
@@ -394,6 +495,19 @@ def alternative_seek_fit(small: bool | None = None) -> dict:
         van[f"SeqRead-MB/sec-{n}"] = float(a)
         d6[f"SeqRead-MB/sec-{n}"] = float(100 * (b / a - 1))
     return {"factor": f, "vanilla": van, "cfq600_delta": d6}
+
+
+def df_alternative_seek_fit(small: bool | None = None) -> pd.DataFrame:
+    """The road not taken beside the thread: cfq600's change per row, published and with the seek curve
+    fitted to vanilla SeqRead-16 (:func:`alternative_seek_fit`).
+
+    Columns: ``row, published cfq600 %, model cfq600 % (seek fitted), seek_factor``.
+    """
+    fit = alternative_seek_fit(small)
+    pub = published(THREAD, "cfq600-seqread").query("kernel == '3.16.0-rc1 cfq600'").set_index("row")["pct"]
+    rows = [{"row": r, "published cfq600 %": float(pub[r]), "model cfq600 % (seek fitted)": round(d, 2),
+             "seek_factor": fit["factor"]} for r, d in fit["cfq600_delta"].items()]
+    return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- the thread

@@ -1,4 +1,4 @@
-"""Charts and panels of the disk/CFQ model (LISA naming: ``df_*`` data, ``plot_*`` charts).
+"""Charts and explorers of the disk/CFQ model (LISA naming: ``df_*`` data, ``plot_*`` charts).
 
 * :func:`df_readers_sweep` / :func:`plot_throughput_vs_readers` /
   :func:`plot_await_percentiles` -- tiobench SeqRead against the number of
@@ -6,26 +6,31 @@
 * :func:`df_timeline` / :func:`plot_timeline` -- which queue held the disk,
   when CFQ idled, what was dispatched, for a few queues;
 * :func:`df_aio_variants` / :func:`plot_aio_variants` -- the 2011 variants;
-* :func:`cfq_explorer` and :func:`deep_idle_explorer` -- the knobs as widgets
-  (in ``WORKBOOK_MODE=ci`` a static default, as ``table_explorer`` does).
+* :func:`df_counters` -- CFQ's counters of a few runs side by side;
+* :func:`df_capture_beside_model` / :func:`plot_capture_beside_model` -- a
+  real iostat capture and the model on one chart;
+* :func:`cfq_explorer` and :func:`deep_idle_explorer` -- the knobs as widgets,
+  built by :func:`kernel_workbook.ui.explorer.explorer` from the knob
+  declaration (in ``WORKBOOK_MODE=ci`` drawn once, statically).
+
+Every chart's width comes from ``config.mode()`` and its legend sits under
+the plot, so a chart fits a 1280x720 projector at the slides size.  A
+series keeps its colour whatever else is drawn (fixed scale domains).
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import replace
 
 import altair as alt
 import numpy as np
 import pandas as pd
 
 from ..config import mode
-from ..models import _cfq_layout as L
-from ..models.cfq import IOParams, simulate
-from ..models.cfq_params import cfq_for_kernel
-from ..models.disk import PRESETS
+from ..models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
+from .explorer import explorer
 
 READERS = (1, 2, 4, 8, 16)
 SWEEP_MB = 64.0  # MB per SeqRead run in a slider update (the benchmark's "default-size run")
@@ -37,6 +42,32 @@ DEEP_VARIANTS = {
     "always clear deep": {"cfq_clear_cfqq_deep_unconditional": True},
     "2011 patch (our reading)": {"patlasov_2011": True},
 }
+
+# one colour per series name, whatever the chart draws (a fixed domain: switching the machine or
+# dropping the published points never repaints the others)
+SERIES = {
+    "defaults": "#4c78a8",
+    "yours": "#f58518",
+    "published: 3.16.0-rc1 vanilla": "#1b3a5c",
+    "published: 3.16.0-rc1 cfq600": "#b3541e",
+    "published: 3.0.0 vanilla": "#54a24b",
+}
+PERCENTILES = {"p50": "circle", "p90": "square", "p99": "triangle-up"}
+PERCENTILE_DASH = {"p50": [1, 0], "p90": [6, 3], "p99": [2, 2]}
+SOURCES = {"published": "#555555", "model": "#4c78a8"}
+
+
+def _legend(title=None, columns: int = 3) -> alt.Legend:
+    # under the plot, labels never cut ("published: 3.16.0-rc1 cfq600" in full)
+    return alt.Legend(title=title, orient="bottom", labelLimit=0, columns=columns, symbolLimit=0)
+
+
+def _series_scale(labels) -> alt.Scale:
+    extra = sorted(set(labels) - set(SERIES))
+    palette = ["#72b7b2", "#e45756", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"]
+    dom = list(SERIES) + extra
+    rng = list(SERIES.values()) + [palette[i % len(palette)] for i in range(len(extra))]
+    return alt.Scale(domain=dom, range=rng)
 
 
 # --------------------------------------------------------------------------- readers sweep
@@ -53,46 +84,54 @@ def df_readers_sweep(params: IOParams, readers=READERS, mb_total: float = SWEEP_
         w = tiobench.seqread(int(n), ram_mb=ram_mb, mb_total=mb_total)
         for s in seeds:
             r = simulate(params, w, seed=int(s), verbose=False)
-            R = r.arrays.R[: int(r.arrays.S[L.S_NEXT_RID])]
-            lat = (R[:, L.R_T_COMPLETE] - R[:, L.R_T_INSERT]) / 1e6
-            p = np.percentile(lat, [50, 90, 99, 100]) if lat.size else [np.nan] * 4
+            lat = r.await_percentiles((50, 90, 99, 100)).set_index("op").loc["read"]
             rows.append({"label": label, "readers": int(n), "seed": int(s), "MB/s": r.throughput_mb_s,
-                         "p50_ms": p[0], "p90_ms": p[1], "p99_ms": p[2], "max_ms": p[3]})
+                         "p50_ms": lat["p50"], "p90_ms": lat["p90"], "p99_ms": lat["p99"], "max_ms": lat["p100"]})
     return pd.DataFrame(rows, columns=["label", "readers", "seed", "MB/s", "p50_ms", "p90_ms", "p99_ms", "max_ms"])
 
 
 def plot_throughput_vs_readers(sweep: pd.DataFrame, published_cells: pd.DataFrame | None = None,
                                title: str = "tiobench SeqRead") -> alt.Chart:
-    """Lines of MB/s against readers, one per ``label``; published means as points."""
+    """Lines of MB/s against readers, one per ``label``; published means as diamonds."""
     m = mode()
     d = sweep.groupby(["label", "readers"], as_index=False)["MB/s"].mean()
-    layers = [alt.Chart(d).mark_line(point=True).encode(
-        x=alt.X("readers:O", title="tiobench threads (readers)"),
-        y=alt.Y("MB/s:Q", title="MB/s", scale=alt.Scale(zero=False)),
-        color=alt.Color("label:N", title=None),
-        tooltip=["label", "readers", alt.Tooltip("MB/s:Q", format=".2f")])]
+    labels = list(d["label"])
+    p = None
     if published_cells is not None and len(published_cells):
         p = published_cells.copy()
         p["readers"] = p["row"].str.extract(r"-(\d+)$")[0].astype(int)
         p["label"] = "published: " + p["kernel"]
+        labels += list(p["label"])
+    color = alt.Color("label:N", scale=_series_scale(labels), legend=_legend())
+    x = alt.X("readers:O", title="tiobench threads (readers)", axis=alt.Axis(labelAngle=0))
+    layers = [alt.Chart(d).mark_line(point=True).encode(
+        x=x, y=alt.Y("MB/s:Q", title="MB/s", scale=alt.Scale(zero=False)), color=color,
+        tooltip=["label", "readers", alt.Tooltip("MB/s:Q", format=".2f")])]
+    if p is not None:
         layers.append(alt.Chart(p).mark_point(shape="diamond", size=90, filled=True).encode(
-            x="readers:O", y="value:Q", color=alt.Color("label:N", title=None),
-            tooltip=["label", "readers", alt.Tooltip("value:Q", format=".2f")]))
+            x=x, y="value:Q", color=color, tooltip=["label", "readers", alt.Tooltip("value:Q", format=".2f")]))
     return alt.layer(*layers).properties(width=m.width, height=m.height, title=title)
 
 
 def plot_await_percentiles(sweep: pd.DataFrame, title: str = "read latency (await), percentiles") -> alt.Chart:
-    """p50/p90/p99 of the reads' await against readers, one panel line per ``label``."""
+    """p50/p90/p99 of the reads' await against readers: colour by ``label``, shape and dash by percentile."""
     m = mode()
     d = sweep.groupby(["label", "readers"], as_index=False)[["p50_ms", "p90_ms", "p99_ms"]].mean()
     long = d.melt(["label", "readers"], var_name="percentile", value_name="ms")
     long["percentile"] = long["percentile"].str.replace("_ms", "")
-    return alt.Chart(long).mark_line(point=True).encode(
-        x=alt.X("readers:O", title="tiobench threads (readers)"),
+    long["series"] = long["label"] + " " + long["percentile"]
+    pct = alt.Scale(domain=list(PERCENTILES), range=list(PERCENTILES.values()))
+    dash = alt.Scale(domain=list(PERCENTILE_DASH), range=list(PERCENTILE_DASH.values()))
+    base = alt.Chart(long).encode(
+        x=alt.X("readers:O", title="tiobench threads (readers)", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("ms:Q", title="await, ms", scale=alt.Scale(type="symlog")),
-        color=alt.Color("label:N", title=None), strokeDash=alt.StrokeDash("percentile:N"),
-        tooltip=["label", "readers", "percentile", alt.Tooltip("ms:Q", format=".1f")],
-    ).properties(width=m.width, height=int(m.height * 0.8), title=title)
+        color=alt.Color("label:N", scale=_series_scale(long["label"]), legend=_legend()),
+        tooltip=["label", "readers", "percentile", alt.Tooltip("ms:Q", format=".1f")])
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("percentile:N", scale=dash, legend=None),
+                                    detail="series:N")
+    points = base.mark_point(size=60, filled=True).encode(
+        shape=alt.Shape("percentile:N", scale=pct, legend=_legend("percentile")))
+    return alt.layer(lines, points).properties(width=m.width, height=int(m.height * 0.8), title=title)
 
 
 def sweep_table(sweeps: pd.DataFrame, baseline: str) -> pd.DataFrame:
@@ -105,7 +144,7 @@ def sweep_table(sweeps: pd.DataFrame, baseline: str) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- timeline
 
-def df_timeline(result, t0_ms: float | None = None, t1_ms: float | None = None, queues=None) -> pd.DataFrame:
+def df_timeline(result: Result, t0_ms: float | None = None, t1_ms: float | None = None, queues=None) -> pd.DataFrame:
     """Segments and marks of CFQ's log, for a timeline picture.
 
     Columns: ``kind`` (``slice``, ``idle``, ``dispatch``, ``complete``,
@@ -121,11 +160,10 @@ def df_timeline(result, t0_ms: float | None = None, t1_ms: float | None = None, 
     rows = []
     active = {}
     idle = {}
-    wl = {0: "ASYNC", 1: "SYNC_NOIDLE", 2: "SYNC"}
     for r in ev.itertuples():
         q = int(r.queue)
         if r.event == "set_active":
-            active[q] = (r.t_ms, wl.get(int(r.a), ""))
+            active[q] = (r.t_ms, WL_TYPE_NAMES.get(int(r.a), ""))
         elif r.event == "slice_expired" and q in active:
             t, tree = active.pop(q)
             rows.append(("slice", q, t, r.t_ms, f"{tree} tree, expired ({'timed out' if r.a else 'done'})"))
@@ -149,7 +187,7 @@ def df_timeline(result, t0_ms: float | None = None, t1_ms: float | None = None, 
     return df.reset_index(drop=True)
 
 
-def plot_timeline(result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
+def plot_timeline(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
                   title: str | None = None) -> alt.Chart:
     """Who held the disk: a row per queue, its slices as bars, idle windows, dispatches as ticks.
 
@@ -163,8 +201,6 @@ def plot_timeline(result, t0_ms: float = 0.0, t1_ms: float | None = None, queues
         d = d.assign(start_ms=d["start_ms"].clip(lower=t0_ms, upper=t1_ms), end_ms=d["end_ms"].clip(t0_ms, t1_ms))
     d["queue"] = "queue " + d["queue"].astype(str)
     marks = d[d["kind"].isin(["dispatch", "preempt"])]
-    # one dispatch tick per queue per 1/150 of the window (the count in the tooltip): the
-    # picture cannot show more, and a static export stays small
     disp = marks[marks["kind"] == "dispatch"]
     if len(disp):
         lo = t0_ms
@@ -180,17 +216,35 @@ def plot_timeline(result, t0_ms: float = 0.0, t1_ms: float | None = None, queues
     tip = ["queue", "kind", "detail", alt.Tooltip("start_ms:Q", format=".2f"), alt.Tooltip("end_ms:Q", format=".2f")]
     x = alt.X("start_ms:Q", title="time, ms", scale=alt.Scale(domain=[t0_ms, t1_ms]) if t1_ms is not None else alt.Undefined)
     y = alt.Y("queue:N", title=None)
-    color = alt.Color("kind:N", scale=colors, title=None)
+    color = alt.Color("kind:N", scale=colors, legend=_legend(columns=4))
     # slices full height; idle windows as thin bars on top, so both stay visible
-    slices = alt.Chart(d[d["kind"] == "slice"]).mark_bar(height=16, opacity=0.85).encode(x=x, x2="end_ms:Q", y=y,
+    slices = alt.Chart(d[d["kind"] == "slice"]).mark_bar(height=16, opacity=0.8).encode(x=x, x2="end_ms:Q", y=y,
                                                                                          color=color, tooltip=tip)
     span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
     idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
     idle = alt.Chart(idles).mark_bar(height=6).encode(x=x, x2="end_ms:Q", y=y, color=color, tooltip=tip)
     ticks = alt.Chart(marks).mark_tick(thickness=1, size=10, opacity=0.6).encode(x=x, y=y, color=color, tooltip=tip)
     nq = max(1, d["queue"].nunique())
-    return alt.layer(slices, idle, ticks).properties(width=m.width, height=max(90, 26 * nq),
-                                                     title=title or result.caption()[:110])
+    head = title or f"{result.params.scheduler} on {result.params.disk.name}"
+    return alt.layer(slices, idle, ticks).properties(
+        width=m.width, height=max(90, 26 * nq),
+        title=alt.TitleParams(head, subtitle=[_wrap(result.caption(), m)] if not title else []))
+
+
+def _wrap(text: str, m) -> str:
+    # a subtitle never wider than the chart: cut at the width a line of the mode's font holds
+    limit = max(40, int(m.width / (0.6 * m.font_size)))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------- counters
+
+def df_counters(runs: dict, counters=("mark_deep", "clear_deep", "preempt", "arm_idle", "set_active")) -> pd.DataFrame:
+    """CFQ's counters of a few runs side by side: one row per counter, one column per run.
+
+    ``runs``: ``{name: Result}``.  Counters are named as CFQ's blktrace messages.
+    """
+    return pd.DataFrame({name: {c: r.counters[c] for c in counters} for name, r in runs.items()})
 
 
 # --------------------------------------------------------------------------- 2011 variants
@@ -204,171 +258,194 @@ def df_aio_variants(table: str, small: bool | None = None) -> pd.DataFrame:
     from ..tables import published
 
     s = d11.model_samples(table, small)
-    pub = published("2011-cfq-deep-idle", table)
+    pub = published(d11.THREAD, table)
     rows = []
     for k in s:
         pv = float(pub[pub["kernel"] == k]["value"].iloc[0])
         mv = float(np.mean(s[k][d11.ROW]))
-        rows += [{"variant": d11._short(k), "source": "published", "MB/s": pv},
-                 {"variant": d11._short(k), "source": "model", "MB/s": mv}]
+        rows += [{"variant": d11.short_name(k), "source": "published", "MB/s": pv},
+                 {"variant": d11.short_name(k), "source": "model", "MB/s": mv}]
     df = pd.DataFrame(rows)
-    base = df[df["variant"] == "CFQ"].set_index("source")["MB/s"]
+    base = df[df["variant"] == d11.short_name(d11.BASELINE)].set_index("source")["MB/s"]
     df["ratio"] = df["MB/s"] / df["source"].map(base)
     return df
 
 
 def plot_aio_variants(df: pd.DataFrame, title: str = "") -> alt.Chart:
+    """Bars of each variant's throughput relative to pristine CFQ, published beside model."""
     m = mode()
     order = list(dict.fromkeys(df["variant"]))
     return alt.Chart(df).mark_bar().encode(
         y=alt.Y("variant:N", sort=order, title=None), x=alt.X("ratio:Q", title="throughput / pristine CFQ"),
-        yOffset=alt.YOffset("source:N"), color=alt.Color("source:N", title=None),
+        yOffset=alt.YOffset("source:N"),
+        color=alt.Color("source:N", scale=alt.Scale(domain=list(SOURCES), range=list(SOURCES.values())),
+                        legend=_legend()),
         tooltip=["variant", "source", alt.Tooltip("MB/s:Q", format=".2f"), alt.Tooltip("ratio:Q", format=".3f")],
     ).properties(width=m.width, height=30 * len(order) + 20, title=title)
 
 
-# --------------------------------------------------------------------------- the panels
+# --------------------------------------------------------------------------- a capture beside the model
+
+def df_capture_beside_model(params: IOParams, readers=READERS, ram_mb: int = 8192, mb_total: float = 64.0,
+                            seed: int = 1) -> pd.DataFrame:
+    """iostat's read rate and latency of the shipped tiobench-like capture and of the model, per reader count.
+
+    The capture (``data/traces/tiobench-seqread``) is fio on a virtual
+    machine with a virtio disk; its busy samples (``r/s`` above half the
+    peak) are averaged.  The model's ``iostat()`` names its columns as
+    sysstat does, so the two share the columns.
+
+    Columns: ``readers, source, rkB/s, r_await``.
+    """
+    from .. import traces
+
+    rows = []
+    for n in readers:
+        cap = traces.load(traces.shipped_captures() / "tiobench-seqread" / f"readers-{int(n):02d}").load("iostat")
+        busy = cap[cap["r/s"] > cap["r/s"].max() * 0.5]
+        rows.append({"readers": int(n), "source": "capture (virtio VM)", "rkB/s": busy["rkB/s"].mean(),
+                     "r_await": busy["r_await"].mean()})
+        io = simulate(params, tiobench.seqread(int(n), ram_mb=ram_mb, mb_total=mb_total), seed=seed,
+                      verbose=False).iostat(0.25)
+        io = io[io["r/s"] > 0]
+        rows.append({"readers": int(n), "source": f"model ({params.disk.name}, {params.scheduler})",
+                     "rkB/s": io["rkB/s"].mean(), "r_await": io["r_await"].mean()})
+    return pd.DataFrame(rows, columns=["readers", "source", "rkB/s", "r_await"])
+
+
+def plot_capture_beside_model(df: pd.DataFrame, title: str = "iostat rkB/s: a capture and the model") -> alt.Chart:
+    m = mode()
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("readers:O", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("rkB/s:Q", scale=alt.Scale(type="log"), title="read kB/s (iostat rkB/s)"),
+        color=alt.Color("source:N", legend=_legend(columns=2)),
+        tooltip=["source", "readers", alt.Tooltip("rkB/s:Q", format=",.0f"), alt.Tooltip("r_await:Q", format=".2f")],
+    ).properties(width=m.width, height=m.height, title=title)
+
+
+# --------------------------------------------------------------------------- the explorers
 
 def _pre(text: str) -> str:
-    return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
+    m = mode()
+    return f"<pre style='font-size:{max(11, m.font_size - 2)}px;line-height:1.25;overflow-x:auto'>{html.escape(text)}</pre>"
 
 
-def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | None = None,
-                 readers=READERS, seeds=(0,)):
-    """Sliders for CFQ's knobs, the scheduler, the deep-flag variant, the machine and the readers;
-    a live chart (throughput against readers, latency percentiles) and the mmtests table beside it.
-
-    The baseline curve is ``base`` (by default 3.16's CFQ on the desktop); the
-    other curve follows the widgets.  In ``WORKBOOK_MODE=ci`` there is no
-    widget JavaScript: the default settings are drawn statically and nothing
-    is returned.
-    """
-    from IPython.display import HTML, display
-
-    base = base or IOParams(cfq=cfq_for_kernel("3.16"))
-    if mode().name == "ci":
-        yours = base.with_(cfq_target_latency=600)
-        sw = pd.concat([df_readers_sweep(base, readers, seeds=seeds, label="defaults"),
-                        df_readers_sweep(yours, readers, seeds=seeds, label="target_latency=600")])
-        display(HTML(_pre(render(sweep_table(sw, "defaults")))))
-        display(alt.vconcat(plot_throughput_vs_readers(sw, published_cells), plot_await_percentiles(sw)))
-        return None
+def _dropdown(options, value, description):
     import ipywidgets as w
 
-    style = {"description_width": "120px"}
-    lay = w.Layout(width="340px")
-    c = base.cfq
-    knobs = {
-        "cfq_target_latency": w.IntSlider(value=int(c.cfq_target_latency), min=50, max=1200, step=50,
-                                          description="target_latency ms", style=style, layout=lay),
-        "cfq_slice_sync": w.IntSlider(value=int(c.cfq_slice_sync), min=10, max=300, step=10,
-                                      description="slice_sync ms", style=style, layout=lay),
-        "cfq_slice_idle": w.IntSlider(value=int(c.cfq_slice_idle), min=0, max=20, step=1,
-                                      description="slice_idle ms", style=style, layout=lay),
-        "cfq_quantum": w.IntSlider(value=c.cfq_quantum, min=1, max=32, step=1, description="quantum",
-                                   style=style, layout=lay),
-        "cfq_latency": w.Checkbox(value=bool(c.cfq_latency), description="low_latency", style=style),
+    return w.Dropdown(options=list(options), value=value, description=description,
+                      style={"description_width": "initial"}, layout=w.Layout(width="98%"))
+
+
+CFQ_KNOBS = ["scheduler", "cfq_target_latency", "cfq_slice_sync", "cfq_slice_idle", "cfq_quantum", "cfq_latency"]
+
+
+def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | None = None, readers=READERS,
+                 seeds=(0,), start: dict | None = None):
+    """CFQ's knobs (full kernel names, unit and source in the tooltip), the deep-flag variant, the
+    machine and the readers; a chart of SeqRead against readers and the read latency percentiles, your
+    settings beside ``base``'s, and the mmtests table of the two.
+
+    ``base`` is the curve labelled ``defaults`` (by default 3.16's CFQ on the
+    desktop); the widgets start at ``base`` changed by ``start`` (by default
+    Mel Gorman's patch, ``cfq_target_latency=600``), which is also what a
+    static export (``WORKBOOK_MODE=ci``) shows.
+    """
+    from IPython.display import HTML
+
+    base = base or IOParams(cfq=cfq_for_kernel("3.16"))
+    start = {"cfq_target_latency": 600.0} if start is None else start
+    machines = [base.disk.name] + [k for k in PRESETS if k != base.disk.name]
+    counts = sorted(set(readers) | {n for n in (1, 2, 4, 8, 16, 32) if n >= min(readers)})
+    controls = {
+        "machine": _dropdown(machines, base.disk.name, "machine"),
+        "variant": _dropdown(DEEP_VARIANTS, "pristine (3.1/3.16)", "deep-queue variant (2011 thread)"),
+        "readers_max": _dropdown(counts, max(readers), "readers up to"),
     }
-    sched = w.ToggleButtons(options=["cfq", "deadline", "noop"], value=base.scheduler, description="scheduler",
-                            style=style)
-    variant = w.Dropdown(options=list(DEEP_VARIANTS), value="pristine (3.1/3.16)", description="deep variant",
-                         style=style, layout=lay)
-    machine = w.Dropdown(options=list(PRESETS), value=base.disk.name if base.disk.name in PRESETS else "desktop-2014",
-                         description="machine", style=style, layout=lay)
-    nmax = w.SelectionSlider(options=[2, 4, 8, 16, 32], value=max(readers), description="readers up to",
-                             style=style, layout=lay)
-    table = w.HTML()
-    chart = w.Output()
-    status = w.HTML()
-    cache = {}
+    cache: dict = {}
 
-    def params_now() -> IOParams:
-        disk = base.disk if machine.value == base.disk.name else PRESETS[machine.value]
-        kw = {k: (v.value if k != "cfq_latency" else bool(v.value)) for k, v in knobs.items()}
-        kw.update(DEEP_VARIANTS[variant.value])
-        return replace(base, disk=disk, scheduler=sched.value).with_(**kw)
-
-    def rs():
-        return [n for n in (1, 2, 4, 8, 16, 32) if n <= nmax.value]
-
-    def update(_=None):
-        import time
-
-        t0 = time.perf_counter()
-        p = params_now()
-        key = (machine.value, tuple(rs()))
+    def draw(p: IOParams, machine=base.disk.name, variant="pristine (3.1/3.16)", readers_max=max(readers)):
+        disk = base.disk if machine == base.disk.name else PRESETS[machine]
+        rs = [n for n in counts if n <= readers_max]
+        key = (machine, tuple(rs))
         if key not in cache:
-            bp = base if machine.value == base.disk.name else replace(base, disk=PRESETS[machine.value])
-            cache[key] = df_readers_sweep(bp, rs(), seeds=seeds, label="defaults")
-        sw = pd.concat([cache[key], df_readers_sweep(p, rs(), seeds=seeds, label="yours")])
-        t_sim = time.perf_counter() - t0
-        table.value = _pre(render(sweep_table(sw, "defaults")))
-        chart.clear_output(wait=True)
-        with chart:
-            display(alt.vconcat(plot_throughput_vs_readers(sw, published_cells if machine.value == "desktop-2014" else None),
-                                plot_await_percentiles(sw)))
-        status.value = f"<small>simulated {len(rs()) * len(seeds) * 2} runs in {1000 * t_sim:.0f} ms</small>"
+            cache[key] = df_readers_sweep(base.with_(disk=disk), rs, seeds=seeds, label="defaults")
+        yours = p.with_(disk=disk, **DEEP_VARIANTS[variant])
+        sw = pd.concat([cache[key], df_readers_sweep(yours, rs, seeds=seeds, label="yours")])
+        pub = published_cells if machine == base.disk.name else None
+        chart = alt.vconcat(plot_throughput_vs_readers(sw, pub), plot_await_percentiles(sw))
+        shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
+        return HTML(_pre(shown["table"])), chart
 
-    for wd in [*knobs.values(), sched, variant, machine, nmax]:
-        wd.observe(update, names="value")
-    update()
-    left = w.VBox([sched, machine, variant, *knobs.values(), nmax, status])
-    return w.HBox([left, w.VBox([chart, table])])
+    shown: dict = {}
+    box = explorer(base.with_(**start) if start else base, CFQ_KNOBS, draw, controls=controls,
+                   title="CFQ in front of a disk: tiobench SeqRead", columns=3)
+    if box is not None:
+        box.kwb_shown = shown  # what the last redraw showed: the sweep, the table and the chart
+    return box
+
+
+DEEP_KNOBS = ["scheduler", "cfq_slice_idle", "cfq_quantum", "cfq_group_idle"]
 
 
 def deep_idle_explorer(small: bool | None = None):
-    """The 2011 experiment with knobs: machine, usleep think time, deep variant, slice_idle, quantum."""
-    from IPython.display import HTML, display
+    """The 2011 experiment with knobs: machine, deep variant, the ``usleep`` think time, scheduler,
+    ``cfq_slice_idle``, ``cfq_quantum``, ``cfq_group_idle``; the aggregate throughput and CFQ's counters,
+    and a 40 ms timeline of four instances.  A static export shows the variants on the RAID."""
+    from IPython.display import HTML
 
     from ..reproduce import deep_idle_2011 as d11
 
-    def run(table, variant, usleep, slice_idle, quantum, scheduler="cfq"):
-        p = d11.machine_params(table, small=small).with_(
-            scheduler=scheduler, cfq_slice_idle=float(slice_idle), cfq_quantum=int(quantum), **DEEP_VARIANTS[variant])
-        wl = aio_stress.patlasov_2011(usleep_us=float(usleep), file_mb=d11.sizes(small).file_mb(table))
-        return simulate(p, wl, seed=1, verbose=False)
+    def machine_run(table, variant, usleep, p: IOParams, **wkw):
+        knobs = {k: p.value(k) for k in DEEP_KNOBS}
+        pm = d11.machine_params(table, small=small).with_(**knobs, **DEEP_VARIANTS[variant])
+        if not wkw:
+            wkw = {"file_mb": d11.sizes(small).file_mb(table)}
+        return simulate(pm, aio_stress.patlasov_2011(usleep_us=float(usleep), **wkw), seed=1, verbose=False,
+                        log_events=4000 if "instances" in wkw else 0)
 
+    base = d11.machine_params("aio-stress-fast-raid", small=small)
     if mode().name == "ci":
         rows = []
         for v in DEEP_VARIANTS:
-            r = run("aio-stress-fast-raid", v, 1000, 8, 8)
-            rows.append({"variant": v, "MB/s": round(r.throughput_mb_s, 2), "preempt": r.counters["preempt"],
-                         "arm_idle": r.counters["arm_idle"], "mark_deep": r.counters["mark_deep"],
-                         "clear_deep": r.counters["clear_deep"]})
-        display(HTML(_pre(pd.DataFrame(rows).to_string(index=False))))
-        return None
+            r = machine_run("aio-stress-fast-raid", v, 1000, base)
+            c = r.counters
+            rows.append({"variant": v, "MB/s": round(r.throughput_mb_s, 2), "preempt": c["preempt"],
+                         "arm_idle": c["arm_idle"], "mark_deep": c["mark_deep"], "clear_deep": c["clear_deep"]})
+        return explorer(base, DEEP_KNOBS, lambda p: HTML(_pre(pd.DataFrame(rows).to_string(index=False))))
     import ipywidgets as w
 
-    style = {"description_width": "110px"}
-    table = w.Dropdown(options=list(d11.MACHINES), value="aio-stress-fast-raid", description="machine", style=style)
-    variant = w.Dropdown(options=list(DEEP_VARIANTS), value="pristine (3.1/3.16)", description="deep variant",
-                         style=style)
-    sched = w.ToggleButtons(options=["cfq", "deadline", "noop"], value="cfq", description="scheduler", style=style)
-    usleep = w.IntSlider(value=1000, min=0, max=3000, step=250, description="usleep us", style=style)
-    si = w.IntSlider(value=8, min=0, max=20, description="slice_idle ms", style=style)
-    qu = w.IntSlider(value=8, min=1, max=32, description="quantum", style=style)
-    out = w.HTML()
-    tl = w.Output()
+    machine = _dropdown(d11.MACHINES, "aio-stress-fast-raid", "machine")
+    variant = _dropdown(DEEP_VARIANTS, "pristine (3.1/3.16)", "deep-queue variant")
+    usleep = w.IntSlider(value=1000, min=0, max=3000, step=250, description="usleep after io_submit (us)",
+                         style={"description_width": "initial"}, layout=w.Layout(width="98%"),
+                         continuous_update=False,
+                         tooltip="aio-stress patched with usleep() after run_built(): the RAID runs of the thread")
 
-    def update(_=None):
-        r = run(table.value, variant.value, usleep.value, si.value, qu.value, sched.value)
-        c = r.counters
-        out.value = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
-                     f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
-        tl.clear_output(wait=True)
-        with tl:
-            p = d11.machine_params(table.value, small=small).with_(
-                scheduler=sched.value, cfq_slice_idle=float(si.value), cfq_quantum=int(qu.value),
-                **DEEP_VARIANTS[variant.value])
-            wl = aio_stress.patlasov_2011(usleep_us=float(usleep.value), file_mb=0.25, instances=4)
-            display(plot_timeline(simulate(p, wl, seed=1, log_events=4000, verbose=False), 0, 40))
-
-    def on_machine(_=None):
+    def on_machine(change):
         # the thread ran the RAID with usleep(1000) and the slow disk without
-        usleep.value = 1000 if table.value == "aio-stress-fast-raid" else 0
+        usleep.value = 1000 if change["new"] == "aio-stress-fast-raid" else 0
 
-    table.observe(on_machine, names="value")
-    for wd in (table, variant, sched, usleep, si, qu):
-        wd.observe(update, names="value")
-    update()
-    return w.VBox([w.HBox([w.VBox([table, variant, sched]), w.VBox([usleep, si, qu])]), out, tl])
+    machine.observe(on_machine, names="value")
+
+    def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
+        r = machine_run(machine, variant, usleep, p)
+        c = r.counters
+        line = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
+                f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
+        tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
+        chart = plot_timeline(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
+        shown.update(line=line, result=r, chart=chart)
+        return HTML(line), chart
+
+    shown: dict = {}
+    box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
+                   title="The 2011 experiment: idling on deep seeky queues", columns=3)
+    box.kwb_shown = shown  # what the last redraw showed
+    return box
+
+
+__all__ = ["READERS", "DEEP_VARIANTS", "SERIES", "df_readers_sweep", "plot_throughput_vs_readers",
+           "plot_await_percentiles", "sweep_table", "df_timeline", "plot_timeline", "df_counters",
+           "df_aio_variants", "plot_aio_variants", "df_capture_beside_model", "plot_capture_beside_model",
+           "cfq_explorer", "deep_idle_explorer"]

@@ -53,7 +53,7 @@ barriers it also flushes the drive's cache).
 from __future__ import annotations
 
 from ..errors import WorkbookParameterError
-from .blockio import IOWorkload, Process, Stream
+from ..models.cfq.workload import IOWorkload, Process, Stream
 
 SECTOR = 512
 MB = 1024 * 1024

@@ -16,7 +16,7 @@ phases:
   memory is partly cached, so a fraction of the reads never reach the disk.
 * SeqWrite / RandWrite go through the page cache and writeback; their
   throughput is set by the dirty-page throttling, which this model does not
-  simulate (see README, "CFQ model": what it does not speak to).
+  simulate (``docs/models/cfq.md``: what it does not speak to).
 
 The simulated amount is scaled down (``mb_total``): the steady state of
 slices and seeks is reached after a few rounds of every reader; the file
@@ -26,7 +26,7 @@ layout keeps the full size, so seek distances are those of the real run.
 from __future__ import annotations
 
 from ..errors import WorkbookParameterError
-from .blockio import IOWorkload, Process, Stream
+from ..models.cfq.workload import IOWorkload, Process, Stream
 
 SECTOR = 512
 MB = 1024 * 1024
@@ -42,7 +42,7 @@ def _layout(threads: int, ram_mb: int, base_sector: int) -> tuple[int, int]:
     return file_sectors, base_sector
 
 
-def seqread(threads: int, ram_mb: int = 4096, mb_total: float = 256.0, read_ahead_kb: int = 128,
+def seqread(threads: int = 4, ram_mb: int = 4096, mb_total: float = 256.0, read_ahead_kb: int = 128,
             cpu_per_page_us: float = 0.25, think_us: float = 15.0, think_jitter_us: float = 10.0,
             base_sector: int = 2048, t_max_s: float = 600.0) -> IOWorkload:
     """tiobench SeqRead with ``threads`` threads.
@@ -89,7 +89,7 @@ def seqread(threads: int, ram_mb: int = 4096, mb_total: float = 256.0, read_ahea
     )
 
 
-def randread(threads: int, ram_mb: int = 4096, ops_per_thread: int = 500, page_cache_hit: float = 0.5,
+def randread(threads: int = 4, ram_mb: int = 4096, ops_per_thread: int = 500, page_cache_hit: float = 0.5,
              block_kb: int = 4, think_us: float = 15.0, think_jitter_us: float = 10.0, base_sector: int = 2048,
              t_max_s: float = 600.0) -> IOWorkload:
     """tiobench RandRead: ``block_kb`` reads at random offsets of each thread's file.

@@ -1,6 +1,8 @@
-"""The shape of a block-I/O workload: processes, each with the files it reads or writes.
+"""The disk/CFQ model's workload types: processes, each with the files it reads or writes.
 
-A workload is plain data.  The disk/CFQ model (``models.cfq.simulate``)
+The generators of the benchmarks (``kernel_workbook.workloads.tiobench``,
+``.aio_stress``) build these; the model never imports a generator.  A
+workload is plain data.  The model (:func:`~kernel_workbook.models.cfq.simulate`)
 draws the run's random numbers (think-time jitter, random offsets, page-cache
 hits, small shifts of where each file starts) from its seed; the workload
 only says how much of each there may be.
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import WorkbookParameterError
+from ...errors import WorkbookParameterError
 
 SECTOR = 512
 

@@ -1,7 +1,9 @@
 """The device half of the event loop: spindles, NCQ, the drive's caches.
 
-Plain functions over int64 arrays (see ``_cfq_layout``), compiled by Numba
-or run as Python (``_jit``).  Time is in ns, positions in sectors.
+Plain functions over int64 arrays (their columns: ``layout``), compiled by
+Numba or run as Python (``models.engine``).  Time is in ns, positions in
+sectors; ``P[I.<knob>]`` holds a disk knob in those units (``P[I.cmd_overhead_us]``
+is ns).
 
 Geometry.  A sector's angular position is ``off(lba) = lba * T_rot // spt``
 (mod ``T_rot``): consecutive sectors follow one another under the head with
@@ -9,10 +11,10 @@ no gap, across track boundaries too (perfect track skew), so a request that
 starts exactly where the head is costs no rotation and one that arrives a
 moment too late costs almost a whole turn -- the missed-rotation effect of a
 synchronous sequential stream.  The cylinder is ``lba // spt // heads``;
-seek time comes from a table indexed by cylinder distance (``disk.py`` builds
-it from the data-sheet track-to-track, average and full-stroke times).
+seek time comes from a table indexed by cylinder distance (``analytic.py``
+builds it from the data-sheet track-to-track, average and full-stroke times).
 
-Reads.  After a media read the drive keeps reading ahead (``P_RA_SECT``)
+Reads.  After a media read the drive keeps reading ahead (``readahead_kb``)
 while it has nothing else to do, like every drive's segment read-ahead; a
 read of data already fetched is a cache hit, one a little further on the
 same stream is served by the still-running read-ahead (no seek, no rotation).
@@ -26,71 +28,61 @@ back (shortest positioning first), reads going first.  Without room the
 write waits until a write-back frees some.  With the cache off a write is a
 media operation like a read.
 
-RAID-0.  ``P_NSPIN`` spindles, stripe unit ``P_STRIPE``; a request goes to
+RAID-0.  ``spindles`` spindles, stripe unit ``stripe_kb``; a request goes to
 the spindle holding its first sector (requests are not split: keep the
 stripe unit at least as large as the largest request).
 """
 
-from ._cfq_layout import (
-    DS_DONE, DS_MEDIA, DS_WAIT, DS_WCWAIT,
-    P_CMD_OVH, P_HEADS, P_MEDIA_OVH, P_WC_COALESCE, P_IF_PS_SECT, P_NCQ_MAX_AGE, P_NCQ_REORDER, P_NSPIN, P_RA_SECT,
-    P_RA_SEGS, P_SPT, P_STRIPE, P_TROT, P_WC_CAP, P_WC_EXT, P_WC_ON, P_WRITE_SETTLE,
-    R_ANG, R_CACHED, R_CYL, R_DONE_T, R_DSTATE, R_MLBA, R_NSECT, R_RA_SEEN, R_SECT, R_SPIN, R_T_DEV, R_WRITE,
-    R_XFER,
-    S_C_CACHE_HIT, S_C_DESTAGE, S_C_MEDIA_OPS, S_C_WC_FULL, S_DEV_N, S_WC_LIVE, S_WC_USED, S_WW_N,
-    SP_BUSY_NS, SP_BUSY_UNTIL, SP_CYL, SP_OP, SP_OP_ID, SP_PF_LIMIT, SP_PF_LO, SP_PF_ON,
-    SP_DIRTY, SP_PF_POS0, SP_PF_T0, SP_RA_NEXT, SP_RA_PUSHES,
-    WC_E, WC_S, WC_SPIN, WC_STATE, WC_T,
-)
-from ._jit import kernel, leaf
+from ..engine import kernel, leaf
+from .layout import DS, I, NEXT, R_, RA_, S_, SP_, SPOP, WC_, WCS
 
 
 @leaf
 def off(P, lba):
     """Time offset (ns, not reduced mod T_rot) at which sector ``lba`` passes under the head."""
-    return (lba * P[P_TROT]) // P[P_SPT]
+    return (lba * P[I.rot_ns]) // P[I.sectors_per_track]
 
 
 @leaf
 def cyl_of(P, lba):
-    return (lba // P[P_SPT]) // P[P_HEADS]
+    return (lba // P[I.sectors_per_track]) // P[I.heads]
 
 
 @leaf
 def spindle_of(P, lba):
-    if P[P_NSPIN] <= 1:
+    if P[I.spindles] <= 1:
         return 0
-    return (lba // P[P_STRIPE]) % P[P_NSPIN]
+    return (lba // P[I.stripe_kb]) % P[I.spindles]
 
 
 @leaf
 def member_lba(P, lba):
     """Sector on the member disk of a RAID-0 (the array sector on a plain disk)."""
-    n = P[P_NSPIN]
+    n = P[I.spindles]
     if n <= 1:
         return lba
-    st = P[P_STRIPE]
+    st = P[I.stripe_kb]
     return (lba // (st * n)) * st + lba % st
 
 
 @leaf
 def if_ns(P, nsect):
     """Interface transfer time of ``nsect`` sectors (ns)."""
-    return (nsect * P[P_IF_PS_SECT]) // 1000
+    return (nsect * P[I.if_ps_per_sector]) // 1000
 
 
 @kernel
 def media_start(P, SP, SEEK, s, mlba, write, now):
     """When the transfer of an op at ``mlba`` can begin if spindle ``s`` starts positioning at ``now``."""
-    d = cyl_of(P, mlba) - SP[s, SP_CYL]
+    d = cyl_of(P, mlba) - SP[s, SP_.cyl]
     if d < 0:
         d = -d
     if d >= SEEK.shape[0]:
         d = SEEK.shape[0] - 1
-    ready = now + P[P_MEDIA_OVH] + SEEK[d]
+    ready = now + P[I.media_overhead_us] + SEEK[d]
     if write != 0 and d > 0:
-        ready += P[P_WRITE_SETTLE]
-    trot = P[P_TROT]
+        ready += P[I.write_settle_ms]
+    trot = P[I.rot_ns]
     wait = (off(P, mlba) - ready) % trot
     return ready + wait
 
@@ -99,34 +91,34 @@ def media_start(P, SP, SEEK, s, mlba, write, now):
 def start_at(P, SP, SEEK, s, cyl, ang, write, now, nowmod):
     """media_start() for a command whose cylinder and angle are known; ``nowmod`` is
     ``(now + media overhead) % T_rot``, computed once per decision (no division here)."""
-    d = cyl - SP[s, SP_CYL]
+    d = cyl - SP[s, SP_.cyl]
     if d < 0:
         d = -d
     if d >= SEEK.shape[0]:
         d = SEEK.shape[0] - 1
     sk = SEEK[d]
     if write != 0 and d > 0:
-        sk += P[P_WRITE_SETTLE]
-    trot = P[P_TROT]
+        sk += P[I.write_settle_ms]
+    trot = P[I.rot_ns]
     m = nowmod + sk
     while m >= trot:
         m -= trot
     wait = ang - m
     if wait < 0:
         wait += trot
-    return now + P[P_MEDIA_OVH] + sk + wait
+    return now + P[I.media_overhead_us] + sk + wait
 
 
 @leaf
 def pf_pos(P, SP, s, t):
     """Sector up to which the running read-ahead of spindle ``s`` has fetched by time ``t``."""
-    pos0 = SP[s, SP_PF_POS0]
-    if t <= SP[s, SP_PF_T0]:
+    pos0 = SP[s, SP_.pf_pos0]
+    if t <= SP[s, SP_.pf_t0]:
         return pos0
-    d = t - SP[s, SP_PF_T0] + off(P, pos0)
-    k = ((d + 1) * P[P_SPT] - 1) // P[P_TROT]
-    if k > SP[s, SP_PF_LIMIT]:
-        k = SP[s, SP_PF_LIMIT]
+    d = t - SP[s, SP_.pf_t0] + off(P, pos0)
+    k = ((d + 1) * P[I.sectors_per_track] - 1) // P[I.rot_ns]
+    if k > SP[s, SP_.pf_limit]:
+        k = SP[s, SP_.pf_limit]
     if k < pos0:
         k = pos0
     return k
@@ -135,44 +127,44 @@ def pf_pos(P, SP, s, t):
 @kernel
 def pf_stop(P, SP, RA, s, t):
     """End read-ahead mode at ``t``: keep what was fetched as a cache segment."""
-    if SP[s, SP_PF_ON] == 0:
+    if SP[s, SP_.pf_on] == 0:
         return
     hi = pf_pos(P, SP, s, t)
-    if P[P_RA_SEGS] > 0:
-        i = SP[s, SP_RA_NEXT]
-        RA[s, i, 0] = SP[s, SP_PF_LO]
-        RA[s, i, 1] = hi
-        SP[s, SP_RA_NEXT] = (i + 1) % P[P_RA_SEGS]
-        SP[s, SP_RA_PUSHES] += 1
-    SP[s, SP_PF_ON] = 0
+    if P[I.read_segments] > 0:
+        i = SP[s, SP_.ra_next]
+        RA[s, i, RA_.lo] = SP[s, SP_.pf_lo]
+        RA[s, i, RA_.hi] = hi
+        SP[s, SP_.ra_next] = (i + 1) % P[I.read_segments]
+        SP[s, SP_.ra_pushes] += 1
+    SP[s, SP_.pf_on] = 0
 
 
 @kernel
 def read_hit(P, S, SP, RA, WC, s, mlba, lba, n, now, seen):
     """Is the read of [mlba, mlba+n) on spindle ``s`` already in a cache?
 
-    Only the ring segments pushed since ``seen`` (SP_RA_PUSHES when this read
+    Only the ring segments pushed since ``seen`` (SP_.ra_pushes when this read
     was last checked) are looked at: pushed segments never change, so the
     older ones cannot have started to hold it.
     """
     e = mlba + n
-    segs = P[P_RA_SEGS]
-    k = SP[s, SP_RA_PUSHES] - seen
+    segs = P[I.read_segments]
+    k = SP[s, SP_.ra_pushes] - seen
     if k > segs:
         k = segs
-    i = SP[s, SP_RA_NEXT]
+    i = SP[s, SP_.ra_next]
     for _ in range(k):
         i -= 1
         if i < 0:
             i += segs
-        if RA[s, i, 1] > RA[s, i, 0] and RA[s, i, 0] <= mlba and e <= RA[s, i, 1]:
+        if RA[s, i, RA_.hi] > RA[s, i, RA_.lo] and RA[s, i, RA_.lo] <= mlba and e <= RA[s, i, RA_.hi]:
             return True
-    if SP[s, SP_PF_ON] != 0 and SP[s, SP_BUSY_UNTIL] < 0:
-        if SP[s, SP_PF_LO] <= mlba and e <= pf_pos(P, SP, s, now):
+    if SP[s, SP_.pf_on] != 0 and SP[s, SP_.busy_until] < 0:
+        if SP[s, SP_.pf_lo] <= mlba and e <= pf_pos(P, SP, s, now):
             return True
-    if P[P_WC_ON] != 0 and S[S_WC_LIVE] > 0:
-        for i in range(P[P_WC_EXT]):
-            if WC[i, WC_STATE] != 0 and WC[i, WC_S] <= lba and lba + n <= WC[i, WC_E]:
+    if P[I.write_cache] != 0 and S[S_.wc_live] > 0:
+        for i in range(P[I.write_cache_extents]):
+            if WC[i, WC_.state] != WCS.free and WC[i, WC_.s] <= lba and lba + n <= WC[i, WC_.e]:
                 return True
     return False
 
@@ -185,12 +177,12 @@ def read_done_time(P, SP, SEEK, s, mlba, n, now):
     other pays seek and rotation.
     """
     e = mlba + n
-    if SP[s, SP_PF_ON] != 0 and SP[s, SP_PF_LO] <= mlba and mlba <= SP[s, SP_PF_LIMIT]:
-        pos0 = SP[s, SP_PF_POS0]
-        lim = SP[s, SP_PF_LIMIT]
-        t_lim = SP[s, SP_PF_T0] + off(P, lim) - off(P, pos0)
+    if SP[s, SP_.pf_on] != 0 and SP[s, SP_.pf_lo] <= mlba and mlba <= SP[s, SP_.pf_limit]:
+        pos0 = SP[s, SP_.pf_pos0]
+        lim = SP[s, SP_.pf_limit]
+        t_lim = SP[s, SP_.pf_t0] + off(P, lim) - off(P, pos0)
         if now <= t_lim or e <= lim:
-            done = SP[s, SP_PF_T0] + off(P, e) - off(P, pos0)
+            done = SP[s, SP_.pf_t0] + off(P, e) - off(P, pos0)
             if done < now:
                 done = now
             return done
@@ -205,111 +197,111 @@ def cmd_done_time(P, R, SP, SEEK, s, rid, now, nowmod):
     """Completion (end of transfer) of command ``rid`` if spindle ``s`` starts it at ``now``:
     a read inside the running read-ahead window continues the stream; any other op pays
     seek and rotation (from the cylinder, angle and transfer time kept with the command)."""
-    mlba = R[rid, R_MLBA]
-    if R[rid, R_WRITE] == 0 and SP[s, SP_PF_ON] != 0 and SP[s, SP_PF_LO] <= mlba and mlba <= SP[s, SP_PF_LIMIT]:
-        return read_done_time(P, SP, SEEK, s, mlba, R[rid, R_NSECT], now)
-    return start_at(P, SP, SEEK, s, R[rid, R_CYL], R[rid, R_ANG], R[rid, R_WRITE], now, nowmod) + R[rid, R_XFER]
+    mlba = R[rid, R_.mlba]
+    if R[rid, R_.write] == 0 and SP[s, SP_.pf_on] != 0 and SP[s, SP_.pf_lo] <= mlba and mlba <= SP[s, SP_.pf_limit]:
+        return read_done_time(P, SP, SEEK, s, mlba, R[rid, R_.nsect], now)
+    return start_at(P, SP, SEEK, s, R[rid, R_.cyl], R[rid, R_.ang], R[rid, R_.write], now, nowmod) + R[rid, R_.xfer]
 
 
 @kernel
 def wc_accept(P, S, R, SP, WC, rid, now):
     """Put a write into the write-back cache if it fits; True if accepted."""
-    lba = R[rid, R_SECT]
-    n = R[rid, R_NSECT]
-    if S[S_WC_USED] + n > P[P_WC_CAP]:
+    lba = R[rid, R_.sect]
+    n = R[rid, R_.nsect]
+    if S[S_.wc_used] + n > P[I.write_cache_kb]:
         return False
     free = -1
-    seg = P[P_WC_CAP] // P[P_WC_EXT]  # a dirty extent lives in one cache segment
-    for i in range(P[P_WC_EXT]):
-        st = WC[i, WC_STATE]
-        if st == 1 and P[P_WC_COALESCE] != 0 and WC[i, WC_E] == lba and WC[i, WC_E] - WC[i, WC_S] + n <= seg:
-            WC[i, WC_E] = lba + n
-            WC[i, WC_T] = now
-            S[S_WC_USED] += n
+    seg = P[I.write_cache_kb] // P[I.write_cache_extents]  # a dirty extent lives in one cache segment
+    for i in range(P[I.write_cache_extents]):
+        st = WC[i, WC_.state]
+        if st == WCS.dirty and P[I.write_coalesce] != 0 and WC[i, WC_.e] == lba and WC[i, WC_.e] - WC[i, WC_.s] + n <= seg:
+            WC[i, WC_.e] = lba + n
+            WC[i, WC_.t] = now
+            S[S_.wc_used] += n
             return True
-        if st == 0 and free < 0:
+        if st == WCS.free and free < 0:
             free = i
     if free < 0:
         return False
-    WC[free, WC_S] = lba
-    WC[free, WC_E] = lba + n
-    WC[free, WC_STATE] = 1
-    WC[free, WC_T] = now
+    WC[free, WC_.s] = lba
+    WC[free, WC_.e] = lba + n
+    WC[free, WC_.state] = WCS.dirty
+    WC[free, WC_.t] = now
     sp = spindle_of(P, lba)
-    WC[free, WC_SPIN] = sp
-    SP[sp, SP_DIRTY] += 1
-    S[S_WC_LIVE] += 1
-    S[S_WC_USED] += n
+    WC[free, WC_.spin] = sp
+    SP[sp, SP_.dirty] += 1
+    S[S_.wc_live] += 1
+    S[S_.wc_used] += n
     return True
 
 
 @leaf
 def finish_cmd(P, S, R, rid, t):
     """The device is done with ``rid`` at ``t`` (plus its command overhead)."""
-    R[rid, R_DSTATE] = DS_DONE
-    R[rid, R_DONE_T] = t + P[P_CMD_OVH]
+    R[rid, R_.dstate] = DS.done
+    R[rid, R_.done_t] = t + P[I.cmd_overhead_us]
 
 
 @kernel
 def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
     """If spindle ``s`` is idle, start its next media op: a host command, else a write-back."""
-    if SP[s, SP_BUSY_UNTIL] >= 0:
+    if SP[s, SP_.busy_until] >= 0:
         return
     best = -1
     best_start = 0
     oldest = -1
     oldest_t = 0
-    nowmod = (now + P[P_MEDIA_OVH]) % P[P_TROT]
-    nd = S[S_DEV_N]
+    nowmod = (now + P[I.media_overhead_us]) % P[I.rot_ns]
+    nd = S[S_.dev_n]
     k = 0
     while k < nd:
         rid = DC[k]
         k += 1
-        if R[rid, R_DSTATE] != DS_WAIT or R[rid, R_SPIN] != s:
+        if R[rid, R_.dstate] != DS.wait or R[rid, R_.spin] != s:
             continue
-        if R[rid, R_WRITE] == 0:
+        if R[rid, R_.write] == 0:
             # read-ahead may have fetched it while it waited
-            n = R[rid, R_NSECT]
-            hit = read_hit(P, S, SP, RA, WC, s, R[rid, R_MLBA], R[rid, R_SECT], n, now, R[rid, R_RA_SEEN])
-            R[rid, R_RA_SEEN] = SP[s, SP_RA_PUSHES]
+            n = R[rid, R_.nsect]
+            hit = read_hit(P, S, SP, RA, WC, s, R[rid, R_.mlba], R[rid, R_.sect], n, now, R[rid, R_.ra_seen])
+            R[rid, R_.ra_seen] = SP[s, SP_.ra_pushes]
             if hit:
-                R[rid, R_CACHED] = 1
-                S[S_C_CACHE_HIT] += 1
+                R[rid, R_.cached] = 1
+                S[S_.c_cache_hit] += 1
                 finish_cmd(P, S, R, rid, now + if_ns(P, n))
                 continue
         done = cmd_done_time(P, R, SP, SEEK, s, rid, now, nowmod)
-        start = done - R[rid, R_XFER]
+        start = done - R[rid, R_.xfer]
         if best < 0 or start < best_start:
             best = rid
             best_start = start
-        if oldest < 0 or R[rid, R_T_DEV] < oldest_t:
+        if oldest < 0 or R[rid, R_.t_dev] < oldest_t:
             oldest = rid
-            oldest_t = R[rid, R_T_DEV]
+            oldest_t = R[rid, R_.t_dev]
     if best >= 0:
         pick = best
-        if P[P_NCQ_REORDER] == 0 or now - oldest_t > P[P_NCQ_MAX_AGE]:
+        if P[I.ncq_reorder] == 0 or now - oldest_t > P[I.ncq_max_age_ms]:
             pick = oldest
-        n = R[pick, R_NSECT]
-        mlba = R[pick, R_MLBA]
+        n = R[pick, R_.nsect]
+        mlba = R[pick, R_.mlba]
         done = cmd_done_time(P, R, SP, SEEK, s, pick, now, nowmod)
         pf_stop(P, SP, RA, s, now)
-        R[pick, R_DSTATE] = DS_MEDIA
-        SP[s, SP_BUSY_UNTIL] = done
-        SP[s, SP_OP] = 1
-        SP[s, SP_OP_ID] = pick
-        SP[s, SP_CYL] = cyl_of(P, mlba + n - 1)
-        SP[s, SP_BUSY_NS] += done - now
-        S[S_C_MEDIA_OPS] += 1
+        R[pick, R_.dstate] = DS.media
+        SP[s, SP_.busy_until] = done
+        SP[s, SP_.op] = SPOP.media
+        SP[s, SP_.op_id] = pick
+        SP[s, SP_.cyl] = cyl_of(P, mlba + n - 1)
+        SP[s, SP_.busy_ns] += done - now
+        S[S_.c_media_ops] += 1
         return
     # nothing from the host: write dirty data back, shortest positioning first
-    if P[P_WC_ON] == 0 or SP[s, SP_DIRTY] == 0:
+    if P[I.write_cache] == 0 or SP[s, SP_.dirty] == 0:
         return
     bext = -1
     bstart = 0
-    for i in range(P[P_WC_EXT]):
-        if WC[i, WC_STATE] != 1 or WC[i, WC_SPIN] != s:
+    for i in range(P[I.write_cache_extents]):
+        if WC[i, WC_.state] != WCS.dirty or WC[i, WC_.spin] != s:
             continue
-        lba = WC[i, WC_S]
+        lba = WC[i, WC_.s]
         mlba = member_lba(P, lba)
         st = media_start(P, SP, SEEK, s, mlba, 1, now)
         if bext < 0 or st < bstart:
@@ -317,142 +309,142 @@ def spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now):
             bstart = st
     if bext < 0:
         return
-    lba = WC[bext, WC_S]
-    n = WC[bext, WC_E] - lba
+    lba = WC[bext, WC_.s]
+    n = WC[bext, WC_.e] - lba
     mlba = member_lba(P, lba)
     done = bstart + off(P, mlba + n) - off(P, mlba)
     pf_stop(P, SP, RA, s, now)
-    WC[bext, WC_STATE] = 2
-    SP[s, SP_DIRTY] -= 1
-    SP[s, SP_BUSY_UNTIL] = done
-    SP[s, SP_OP] = 2
-    SP[s, SP_OP_ID] = bext
-    SP[s, SP_CYL] = cyl_of(P, mlba + n - 1)
-    SP[s, SP_BUSY_NS] += done - now
-    S[S_C_DESTAGE] += 1
+    WC[bext, WC_.state] = WCS.writing
+    SP[s, SP_.dirty] -= 1
+    SP[s, SP_.busy_until] = done
+    SP[s, SP_.op] = SPOP.destage
+    SP[s, SP_.op_id] = bext
+    SP[s, SP_.cyl] = cyl_of(P, mlba + n - 1)
+    SP[s, SP_.busy_ns] += done - now
+    S[S_.c_destage] += 1
 
 
 @kernel
 def kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now):
-    for s in range(P[P_NSPIN]):
-        if SP[s, SP_BUSY_UNTIL] < 0 and SP[s, SP_DIRTY] > 0:
+    for s in range(P[I.spindles]):
+        if SP[s, SP_.busy_until] < 0 and SP[s, SP_.dirty] > 0:
             spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now)
 
 
 @kernel
 def retry_waiting_writes(P, S, R, SP, WC, WW, now):
     """Writes waiting for write-cache room go in, in arrival order."""
-    nw = S[S_WW_N]
+    nw = S[S_.ww_n]
     k = 0
     while k < nw:
         rid = WW[k]
         if not wc_accept(P, S, R, SP, WC, rid, now):
             break
-        finish_cmd(P, S, R, rid, now + if_ns(P, R[rid, R_NSECT]))
+        finish_cmd(P, S, R, rid, now + if_ns(P, R[rid, R_.nsect]))
         k += 1
     if k > 0:
         for j in range(k, nw):
             WW[j - k] = WW[j]
-        S[S_WW_N] = nw - k
+        S[S_.ww_n] = nw - k
 
 
 @kernel
 def dev_submit(P, S, R, SP, RA, WC, WW, DC, SEEK, rid, now):
     """The driver hands ``rid`` to the device (the caller checked there is a free tag)."""
-    DC[S[S_DEV_N]] = rid
-    S[S_DEV_N] += 1
-    lba = R[rid, R_SECT]
-    n = R[rid, R_NSECT]
+    DC[S[S_.dev_n]] = rid
+    S[S_.dev_n] += 1
+    lba = R[rid, R_.sect]
+    n = R[rid, R_.nsect]
     s = spindle_of(P, lba)
     mlba = member_lba(P, lba)
-    R[rid, R_SPIN] = s
-    R[rid, R_MLBA] = mlba
-    R[rid, R_CYL] = cyl_of(P, mlba)
+    R[rid, R_.spin] = s
+    R[rid, R_.mlba] = mlba
+    R[rid, R_.cyl] = cyl_of(P, mlba)
     o = off(P, mlba)
-    R[rid, R_ANG] = o % P[P_TROT]
-    R[rid, R_XFER] = off(P, mlba + n) - o
-    R[rid, R_T_DEV] = now
-    R[rid, R_CACHED] = 0
-    if R[rid, R_WRITE] != 0:
-        if P[P_WC_ON] != 0:
-            if S[S_WW_N] == 0 and wc_accept(P, S, R, SP, WC, rid, now):
-                R[rid, R_CACHED] = 1
+    R[rid, R_.ang] = o % P[I.rot_ns]
+    R[rid, R_.xfer] = off(P, mlba + n) - o
+    R[rid, R_.t_dev] = now
+    R[rid, R_.cached] = 0
+    if R[rid, R_.write] != 0:
+        if P[I.write_cache] != 0:
+            if S[S_.ww_n] == 0 and wc_accept(P, S, R, SP, WC, rid, now):
+                R[rid, R_.cached] = 1
                 finish_cmd(P, S, R, rid, now + if_ns(P, n))
                 kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now)
                 return
-            R[rid, R_DSTATE] = DS_WCWAIT
-            R[rid, R_CACHED] = 1
-            WW[S[S_WW_N]] = rid
-            S[S_WW_N] += 1
-            S[S_C_WC_FULL] += 1
+            R[rid, R_.dstate] = DS.wcwait
+            R[rid, R_.cached] = 1
+            WW[S[S_.ww_n]] = rid
+            S[S_.ww_n] += 1
+            S[S_.c_wc_full] += 1
             return
     else:
-        R[rid, R_RA_SEEN] = SP[s, SP_RA_PUSHES]
+        R[rid, R_.ra_seen] = SP[s, SP_.ra_pushes]
         if read_hit(P, S, SP, RA, WC, s, mlba, lba, n, now, -(1 << 40)):
-            R[rid, R_CACHED] = 1
-            S[S_C_CACHE_HIT] += 1
+            R[rid, R_.cached] = 1
+            S[S_.c_cache_hit] += 1
             finish_cmd(P, S, R, rid, now + if_ns(P, n))
             return
-    R[rid, R_DSTATE] = DS_WAIT
+    R[rid, R_.dstate] = DS.wait
     spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now)
 
 
 @kernel
 def spin_op_end(P, S, R, SP, RA, WC, WW, DC, SEEK, s, now):
     """Spindle ``s`` finished its op at ``now``: complete it, start the next one."""
-    op = SP[s, SP_OP]
-    oid = SP[s, SP_OP_ID]
-    SP[s, SP_BUSY_UNTIL] = -1
-    SP[s, SP_OP] = 0
-    if op == 1:
+    op = SP[s, SP_.op]
+    oid = SP[s, SP_.op_id]
+    SP[s, SP_.busy_until] = -1
+    SP[s, SP_.op] = SPOP.idle
+    if op == SPOP.media:
         finish_cmd(P, S, R, oid, now)
-        if R[oid, R_WRITE] == 0:
-            e = R[oid, R_MLBA] + R[oid, R_NSECT]
-            SP[s, SP_PF_ON] = 1
-            SP[s, SP_PF_T0] = now
-            SP[s, SP_PF_POS0] = e
-            SP[s, SP_PF_LIMIT] = e + P[P_RA_SECT]
-            SP[s, SP_PF_LO] = R[oid, R_MLBA]
-    elif op == 2:
-        S[S_WC_USED] -= WC[oid, WC_E] - WC[oid, WC_S]
-        WC[oid, WC_STATE] = 0
-        S[S_WC_LIVE] -= 1
+        if R[oid, R_.write] == 0:
+            e = R[oid, R_.mlba] + R[oid, R_.nsect]
+            SP[s, SP_.pf_on] = 1
+            SP[s, SP_.pf_t0] = now
+            SP[s, SP_.pf_pos0] = e
+            SP[s, SP_.pf_limit] = e + P[I.readahead_kb]
+            SP[s, SP_.pf_lo] = R[oid, R_.mlba]
+    elif op == SPOP.destage:
+        S[S_.wc_used] -= WC[oid, WC_.e] - WC[oid, WC_.s]
+        WC[oid, WC_.state] = WCS.free
+        S[S_.wc_live] -= 1
         retry_waiting_writes(P, S, R, SP, WC, WW, now)
     spin_start_next(P, S, R, SP, RA, WC, DC, SEEK, s, now)
-    if op == 2:
+    if op == SPOP.destage:
         kick_idle(P, S, R, SP, RA, WC, DC, SEEK, now)
 
 
 @kernel
 def dev_remove(S, DC, rid):
     """Forget a completed command (frees its tag)."""
-    nd = S[S_DEV_N]
+    nd = S[S_.dev_n]
     for k in range(nd):
         if DC[k] == rid:
             for j in range(k + 1, nd):
                 DC[j - 1] = DC[j]
-            S[S_DEV_N] = nd - 1
+            S[S_.dev_n] = nd - 1
             return
 
 
 @kernel
 def dev_next_event(P, S, R, SP, DC):
-    """(time, kind, index) of the device's next event: 0 spindle op end, 1 command completion."""
+    """(time, kind, index) of the device's next event: a spindle's op ends or a command completes (``NEXT``)."""
     t = -1
     kind = -1
     idx = -1
-    for s in range(P[P_NSPIN]):
-        b = SP[s, SP_BUSY_UNTIL]
+    for s in range(P[I.spindles]):
+        b = SP[s, SP_.busy_until]
         if b >= 0 and (t < 0 or b < t):
             t = b
-            kind = 0
+            kind = NEXT.spindle_op_end
             idx = s
-    for k in range(S[S_DEV_N]):
+    for k in range(S[S_.dev_n]):
         rid = DC[k]
-        if R[rid, R_DSTATE] == DS_DONE:
-            d = R[rid, R_DONE_T]
+        if R[rid, R_.dstate] == DS.done:
+            d = R[rid, R_.done_t]
             if t < 0 or d < t:
                 t = d
-                kind = 1
+                kind = NEXT.cmd_done
                 idx = rid
     return t, kind, idx

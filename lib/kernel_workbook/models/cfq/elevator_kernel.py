@@ -1,0 +1,140 @@
+"""noop and deadline, and the block layer's clock and event log that every elevator uses.
+
+Each function mirrors the kernel function of the same name
+(``block/noop-iosched.c``, ``block/deadline-iosched.c``): plain functions
+over the arrays of ``layout``, compiled by Numba or run as Python
+(``models.engine``).  Merging of adjacent requests is not modelled (no
+workload of the threads issues requests that could merge).  CFQ is in
+``cfq_kernel``; the elevator interface the event loop calls
+(``elv_add_request``...) is in ``event_loop``.
+"""
+
+from ..engine import kernel, leaf
+from .layout import DIR, EV_, FIFO, I, R_, S_
+
+
+# ------------------------------------------------------------------ the clock and the log
+
+@leaf
+def jiffies(P, S):
+    return S[S_.now] // P[I.jiffy_ns]
+
+
+@leaf
+def log_ev(P, S, EV, code, who, a, b):
+    n = S[S_.log_n]
+    if n < P[I.log_cap]:
+        EV[n, EV_.t] = S[S_.now]
+        EV[n, EV_.code] = code
+        EV[n, EV_.who] = who
+        EV[n, EV_.a] = a
+        EV[n, EV_.b] = b
+        S[S_.log_n] = n + 1
+
+
+# ------------------------------------------------------------------ noop
+
+@kernel
+def noop_add_request(S, EL, rid):
+    EL[FIFO.noop, S[S_.el_n]] = rid
+    S[S_.el_n] += 1
+
+
+@kernel
+def noop_dispatch(S, EL):
+    n = S[S_.el_n]
+    if n == 0:
+        return -1
+    rid = EL[FIFO.noop, 0]
+    for k in range(1, n):
+        EL[FIFO.noop, k - 1] = EL[FIFO.noop, k]
+    S[S_.el_n] = n - 1
+    return rid
+
+
+# ------------------------------------------------------------------ deadline
+
+@kernel
+def deadline_add_request(P, S, R, EL, rid):
+    d = R[rid, R_.write]
+    j = jiffies(P, S)
+    if d == DIR.READ:
+        R[rid, R_.fifo] = j + P[I.read_expire]
+        EL[FIFO.deadline_read, S[S_.dl_n_r]] = rid
+        S[S_.dl_n_r] += 1
+    else:
+        R[rid, R_.fifo] = j + P[I.write_expire]
+        EL[FIFO.deadline_write, S[S_.dl_n_w]] = rid
+        S[S_.dl_n_w] += 1
+
+
+@kernel
+def deadline_latter_request(R, EL, n, row, rid):
+    """The next request in sector order after ``rid`` (rb_next in the sort list)."""
+    s0 = R[rid, R_.sect]
+    best = -1
+    for k in range(n):
+        r = EL[row, k]
+        if r == rid:
+            continue
+        s = R[r, R_.sect]
+        if s > s0 or (s == s0 and r > rid):
+            if best < 0 or s < R[best, R_.sect] or (s == R[best, R_.sect] and r < best):
+                best = r
+    return best
+
+
+@kernel
+def deadline_dispatch_requests(P, S, R, EL):
+    """deadline_dispatch_requests(): batches in sector order, FIFO deadlines, writes_starved."""
+    reads = S[S_.dl_n_r] > 0
+    writes = S[S_.dl_n_w] > 0
+    rq = S[S_.dl_next_w]
+    if rq < 0:
+        rq = S[S_.dl_next_r]
+    if not (rq >= 0 and S[S_.dl_batching] < P[I.fifo_batch]):
+        ddir = -1
+        if reads:
+            ddir = DIR.READ
+            if writes:
+                st = S[S_.dl_starved]
+                S[S_.dl_starved] = st + 1
+                if st >= P[I.writes_starved]:
+                    ddir = DIR.WRITE
+        elif writes:
+            ddir = DIR.WRITE
+        if ddir < 0:
+            return -1
+        if ddir == DIR.WRITE:
+            S[S_.dl_starved] = 0
+        row = FIFO.deadline_read + ddir
+        nxt = S[S_.dl_next_w] if ddir == DIR.WRITE else S[S_.dl_next_r]
+        first = EL[row, 0]
+        expired = jiffies(P, S) >= R[first, R_.fifo]
+        if expired or nxt < 0:
+            rq = first
+        else:
+            rq = nxt
+        S[S_.dl_batching] = 0
+    # deadline_move_request
+    S[S_.dl_batching] += 1
+    ddir = R[rq, R_.write]
+    row = FIFO.deadline_read + ddir
+    n = S[S_.dl_n_w] if ddir == DIR.WRITE else S[S_.dl_n_r]
+    nxt = deadline_latter_request(R, EL, n, row, rq)
+    S[S_.dl_next_r] = -1
+    S[S_.dl_next_w] = -1
+    if ddir == DIR.WRITE:
+        S[S_.dl_next_w] = nxt
+    else:
+        S[S_.dl_next_r] = nxt
+    for k in range(n):
+        if EL[row, k] == rq:
+            for m in range(k + 1, n):
+                EL[row, m - 1] = EL[row, m]
+            break
+    if ddir == DIR.WRITE:
+        S[S_.dl_n_w] = n - 1
+    else:
+        S[S_.dl_n_r] = n - 1
+    return rq
