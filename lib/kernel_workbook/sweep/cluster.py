@@ -1,0 +1,125 @@
+"""Where a sweep runs: a Dask ``LocalCluster`` of processes, or a cluster that is already up.
+
+``connect()`` gives a ``distributed.Client``:
+
+* ``scheduler="tcp://host:8786"`` (or ``DASK_SCHEDULER_ADDRESS`` in the
+  environment): a running cluster, started with ``dask scheduler`` and
+  ``dask worker ADDRESS --nthreads 1`` on each machine;
+* otherwise a ``LocalCluster`` of ``workers`` processes (default one per core
+  this process may use), one thread each.
+
+One thread per process because a model's loop holds the GIL while it runs
+(Numba releases it only when told to): two threads of one process would
+take turns, two processes run side by side.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from contextlib import contextmanager
+
+from ..errors import WorkbookError, WorkbookParameterError
+
+ENV = "DASK_SCHEDULER_ADDRESS"
+_ADDRESS = re.compile(r"^(tcp|tls|ucx)://[^\s/:]+(:\d{1,5})?/?$|^inproc://\S+$")
+
+
+def need_dask() -> None:
+    """Raise a one-line error when Dask is not installed (it is an optional extra)."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise WorkbookError(f"the sweep engine needs dask and distributed ({e}); install them with "
+                            "pip install 'kernel-workbook[sweep]'") from None
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def scheduler_address(scheduler: str | None = None) -> str | None:
+    """The scheduler to use: ``scheduler``, else ``$DASK_SCHEDULER_ADDRESS``, else None (a local cluster)."""
+    name = "scheduler"
+    if scheduler is None:
+        scheduler, name = os.environ.get(ENV) or None, ENV
+    if scheduler is None:
+        return None
+    if not isinstance(scheduler, str) or not _ADDRESS.match(scheduler.strip()):
+        raise WorkbookParameterError(name, scheduler, "a Dask scheduler address such as tcp://host:8786")
+    return scheduler.strip()
+
+
+def check_workers(workers) -> int | None:
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise WorkbookParameterError("workers", workers, "a whole number of worker processes >= 1 "
+                                     "(0: run in this process, without Dask)")
+    return workers
+
+
+@contextmanager
+def connect(scheduler: str | None = None, workers: int | None = None, timeout: float = 20.0):
+    """A ``distributed.Client`` on a running scheduler or on a new ``LocalCluster`` (closed on exit).
+
+    ``workers`` sizes a local cluster (and overrides ``$DASK_SCHEDULER_ADDRESS``);
+    with ``scheduler`` it is an error (the cluster has the workers it has).  Connecting to a scheduler waits up to
+    ``timeout`` seconds for it and for at least one worker.
+    """
+    need_dask()
+    from distributed import Client, LocalCluster
+
+    workers = check_workers(workers)
+    # $DASK_SCHEDULER_ADDRESS is a default: a worker count asks for a local cluster
+    addr = scheduler_address(scheduler) if scheduler is not None or workers is None else None
+    if addr is not None:
+        if workers is not None:
+            raise WorkbookParameterError("workers", workers, f"no worker count with a scheduler ({addr}): "
+                                         "its cluster has the workers it has")
+        try:
+            client = Client(addr, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; "
+                                         f"connecting failed ({e.__class__.__name__}: {e})") from None
+        try:
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except TimeoutError:
+                raise WorkbookParameterError("scheduler", addr, f"a scheduler with workers; none joined in "
+                                             f"{timeout:g} s (start them with: dask worker {addr} --nthreads 1)") \
+                    from None
+            yield client
+        finally:
+            client.close()
+        return
+    if workers == 0:
+        raise WorkbookParameterError("workers", 0, "at least 1 worker for a Dask cluster (0 runs without one)")
+    n = workers or default_workers()
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL)
+    try:
+        client = Client(cluster, set_as_default=False)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+def describe(client) -> str:
+    """One line: where the client's cluster is and how many worker processes and threads it has."""
+    info = client.scheduler_info()
+    ws = info.get("workers", {})
+    threads = sum(w.get("nthreads", 1) for w in ws.values())
+    return f"{info.get('address', '?')}: {len(ws)} worker process(es), {threads} thread(s)"
+
+
+__all__ = ["connect", "default_workers", "scheduler_address", "check_workers", "need_dask", "describe", "ENV"]

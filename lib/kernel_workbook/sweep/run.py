@@ -1,0 +1,221 @@
+"""Running a sweep: in this process, or as Dask tasks on a cluster, with a progress bar.
+
+:func:`run_sweep` takes a :class:`~.grid.Grid` and gives its table (one row
+per run, see :mod:`.store`), in grid order whatever order the runs finished
+in, so the same grid and seeds give the same table bit for bit in this
+process, on a local cluster or on many machines.  With ``out`` the table is
+written to Parquet as runs finish, and runs already in the file are not run
+again.
+
+On a cluster, the first task runs alone: it compiles the model with Numba (or
+loads it from the on-disk cache) and fills that cache, so the other workers
+of the machine load it instead of compiling it too; then the remaining runs
+are submitted, a bounded number in flight at a time.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pandas as pd
+
+from ..errors import WorkbookParameterError
+from .cluster import check_workers, connect, need_dask
+from .grid import Grid
+from .store import SweepStore
+from .worker import identity, process_stats, run_one, task
+
+FLUSH_S = 5.0  # write finished runs at least this often...
+FLUSH_N = 256  # ...or as soon as this many are waiting
+
+
+def run_sweep(grid: Grid, out=None, *, client=None, scheduler: str | None = None, workers: int | None = None,
+              engine: str = "jit", progress: bool = True, chunk: int | None = None, log=None) -> pd.DataFrame:
+    """Run every run of ``grid`` not yet in ``out``; the grid's table (see :meth:`.store.SweepStore.finish`).
+
+    Where it runs: ``client`` (a ``distributed.Client``); else ``scheduler``;
+    else ``workers=0``: in this process, without Dask; ``workers=N``: a
+    ``LocalCluster`` of N processes; neither: ``$DASK_SCHEDULER_ADDRESS`` if
+    set, else a ``LocalCluster`` of one process per core.  ``chunk``: runs
+    per Dask task (default: as many as make a task last about 0.2 s, timed on
+    the first task, since Dask spends a few milliseconds on each task).
+    ``log`` receives one-line notes (where it runs, compile times).
+
+    Columns: ``variant, workload``, the grid's knobs, ``seed``, then the
+    model's outputs named as the kernel counts them; index: the run's
+    position in the grid; ``attrs["sweep"]``: model, knobs, units, sources.
+    """
+    if not isinstance(grid, Grid):
+        raise WorkbookParameterError("grid", type(grid).__name__, "a Grid (sweep.product, one_at_a_time or sample)")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise WorkbookParameterError("chunk", chunk, "a whole number of runs per task >= 1 (None: chosen from "
+                                     "how long a run takes)")
+    from ..models.engine import check_engine
+
+    check_engine(engine)
+    workers = check_workers(workers)
+    store = SweepStore(out, grid, engine)
+    todo = store.todo()
+    say = log or (lambda line: None)
+    if out is not None and len(todo) < len(grid):
+        say(f"{len(grid) - len(todo)} of {len(grid)} runs already in {out}")
+    bar = _bar(len(grid), len(grid) - len(todo), grid.model.name, progress)
+    writer = _Writer(store, bar)
+    try:
+        if todo:
+            if client is not None:
+                _on_dask(client, grid, todo, engine, chunk, writer, say)
+            elif workers == 0 and scheduler is None:
+                _in_process(grid, todo, engine, writer)
+            else:
+                need_dask()
+                with connect(scheduler, workers) as c:
+                    _on_dask(c, grid, todo, engine, chunk, writer, say)
+    finally:
+        writer.flush()
+        if bar is not None:
+            bar.close()
+    return store.finish()
+
+
+class _Writer:
+    """Finished runs, written to the store in batches."""
+
+    def __init__(self, store: SweepStore, bar):
+        self.store, self.bar = store, bar
+        self.pending: list = []
+        self.last = time.monotonic()
+
+    def add(self, results: list) -> None:
+        self.pending.extend(results)
+        if self.bar is not None:
+            self.bar.update(len(results))
+        if len(self.pending) >= FLUSH_N or time.monotonic() - self.last >= FLUSH_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.store.append(self.pending)
+            self.pending = []
+        self.last = time.monotonic()
+
+
+def _bar(total: int, initial: int, desc: str, progress: bool):
+    if not progress:
+        return None
+    from ..config import mode
+
+    if mode().name == "ci":  # a text bar: a widget's saved state would not survive a stripped notebook
+        from tqdm.std import tqdm
+    else:
+        from tqdm.auto import tqdm
+    return tqdm(total=total, initial=initial, desc=desc, unit="run", dynamic_ncols=True)
+
+
+def _in_process(grid: Grid, todo: list, engine: str, writer: _Writer) -> None:
+    spec = grid.model
+    for r in todo:
+        try:
+            writer.add([(r, run_one(spec, r, grid.workload_kw, engine))])
+        except Exception as e:
+            if hasattr(e, "add_note"):
+                e.add_note(f"in sweep run {r.index}: variant={r.variant!r}, workload={r.workload!r}, seed={r.seed}, "
+                           + ", ".join(f"{k}={v!r}" for k, v in r.knobs))
+            raise
+
+
+def _check_same_code(client) -> None:
+    mine = identity()
+    theirs = client.run(identity)
+    bad = {w: {k: v for k, v in ident.items() if mine.get(k) != v} for w, ident in theirs.items()}
+    bad = {w: d for w, d in bad.items() if d}
+    if bad:
+        w, d = next(iter(bad.items()))
+        raise WorkbookParameterError("scheduler", w, "workers running the same kernel_workbook, numpy, numba and "
+                                     f"Python as this process (results must be the same bit for bit); {w} differs: "
+                                     + ", ".join(f"{k}={v!r} here {mine.get(k)!r}" for k, v in d.items()))
+
+
+def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, writer: _Writer, say) -> None:
+    from distributed import as_completed
+
+    _check_same_code(client)
+    nthreads = sum(client.nthreads().values()) or 1
+    # the spec once per worker; its functions pickle by reference to their modules, so a worker imports the
+    # model (and its Numba dispatchers) once and every task calls the same compiled functions
+    ref = client.scatter(grid.model, broadcast=True, hash=False)
+    by_index = {r.index: r for r in todo}
+    token = uuid.uuid4().hex[:8]
+    inflight: set = set()
+
+    def submit(runs):
+        f = client.submit(task, ref, runs, grid.workload_kw, engine, pure=False,
+                          key=f"kwb-sweep-{grid.model.name}-{token}-{runs[0].index}")
+        inflight.add(f)
+        return f
+
+    def done(f, result) -> None:
+        inflight.discard(f)
+        writer.add([(by_index[i], o) for i, o in result["outputs"]])
+
+    say(f"running on {len(client.nthreads())} worker process(es)")
+    try:
+        # the first task alone: it compiles (or loads Numba's cache) and fills the cache for the other
+        # workers; two runs, so the second is timed without the compile
+        head = todo[:chunk or 2]
+        t0 = time.perf_counter()
+        first = submit(head)
+        result = first.result()
+        done(first, result)
+        if engine == "jit":
+            say(f"first task (compiling with Numba or loading its cache, then {len(head)} run(s)) took "
+                f"{time.perf_counter() - t0:.1f} s")
+        rest = todo[len(head):]
+        size = chunk or _auto_chunk(result["last_run_s"], len(rest), nthreads)
+        if chunk is None and size > 1:
+            say(f"{size} runs per task (a run takes {result['last_run_s'] * 1e3:.1f} ms; Dask's own cost is a "
+                f"few milliseconds per task)")
+        chunks = iter([rest[i:i + size] for i in range(0, len(rest), size)])
+        # a bounded number in flight (a million-run grid is not a million futures at once); results are
+        # gathered by as_completed in batches, not one round trip per task
+        window = max(8 * nthreads, 32)
+        ac = as_completed(loop=client.loop, with_results=True)
+        for runs in chunks:
+            ac.add(submit(runs))
+            if ac.count() >= window:
+                break
+        for batch in ac.batches():
+            for f, result in batch:
+                done(f, result)
+                nxt = next(chunks, None)
+                if nxt is not None:
+                    ac.add(submit(nxt))
+    finally:
+        if inflight:
+            client.cancel(list(inflight))
+
+
+TASK_S = 0.2  # aim for tasks at least this long: Dask's own cost is a few ms per task (measured: 5-10 ms on 2 cores)
+
+
+def _auto_chunk(run_s: float, n: int, nthreads: int) -> int:
+    """Runs per task: enough that a task lasts ``TASK_S``, few enough that every worker gets 4 tasks."""
+    want = int(TASK_S / max(run_s, 1e-6)) or 1
+    spread = max(1, n // (4 * nthreads))
+    return max(1, min(want, spread))
+
+
+def worker_stats(client) -> pd.DataFrame:
+    """What each worker process did: one row per worker.
+
+    Columns: ``worker, pid, tasks, runs, numba_compiles`` (functions Numba
+    compiled in that process; loads from the on-disk cache are not compiles),
+    ``numba_compile_s, first_task_s, compiles_in_first_task, run_s``.
+    """
+    rows = [{"worker": w, **s} for w, s in sorted(client.run(process_stats).items())]
+    return pd.DataFrame(rows, columns=["worker", "pid", "tasks", "runs", "numba_compiles", "numba_compile_s",
+                                       "first_task_s", "compiles_in_first_task", "run_s"])
+
+
+__all__ = ["run_sweep", "worker_stats"]

@@ -1,0 +1,142 @@
+"""What runs inside a worker process: the task, and what the process counts about itself.
+
+A task runs a few :class:`~.grid.Run` s of one model and sends back only
+their summaries (``{output: value}``), never a run's arrays.
+
+Compile once per process, not per task: a worker is a long-lived process with
+one thread, and it receives the sweep's
+:class:`~kernel_workbook.models.spec.ModelSpec` once (scattered), whose
+functions pickle *by reference* to their modules; so the model's module, and
+the Numba dispatchers in it, are imported once per process and every later
+task calls the functions already compiled (or loaded from Numba's on-disk
+cache, which all processes of one installation share).  The process counts Numba's
+``numba:compile`` events (real compiles, not cache loads) and its tasks, so
+a test, ``kwb sweep`` and :func:`~.run.worker_stats` can show that later
+tasks compile nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import threading
+import time
+
+_LOCK = threading.Lock()
+_STATS = {"tasks": 0, "runs": 0, "numba_compiles": 0, "numba_compile_s": 0.0, "first_task_s": None,
+          "compiles_in_first_task": None, "run_s": 0.0}
+_listening = False
+
+
+def _listen_to_numba() -> None:
+    """Count Numba compiles in this process (once per process)."""
+    global _listening
+    if _listening:
+        return
+    with _LOCK:
+        if _listening:
+            return
+        try:
+            from numba.core import event
+        except ImportError:  # no Numba: nothing to count
+            _listening = True
+            return
+
+        class _Counter(event.Listener):
+            depth = 0
+            t0 = 0.0
+
+            def on_start(self, ev):
+                if self.depth == 0:
+                    self.t0 = time.perf_counter()
+                self.depth += 1
+
+            def on_end(self, ev):
+                self.depth -= 1
+                _STATS["numba_compiles"] += 1  # every function compiled, callees included
+                if self.depth == 0:
+                    _STATS["numba_compile_s"] += time.perf_counter() - self.t0
+
+        event.register("numba:compile", _Counter())  # for the life of the process
+        _listening = True
+
+
+def run_one(spec, run, workload_kw: dict, engine: str) -> dict:
+    """One run's summary: ``spec.run`` with the run's kernel, workload, seed and knobs."""
+    return spec.run(variant=run.variant, workload=run.workload, seed=run.seed, knobs=run.knob_dict(),
+                    workload_kw=workload_kw, engine=engine)
+
+
+def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
+    """A Dask task: ``{"outputs": [(grid index, outputs), ...], "last_run_s": seconds}`` for ``runs``.
+
+    ``last_run_s`` (how long the last run took, after any compile) lets the
+    client choose how many runs to put in one task; it is not stored.
+
+    What a model prints while it runs (Numba's first-compile notice) is not
+    passed on: it would land in the middle of the client's progress bar; the
+    process's counters say how long compiling took instead.
+    """
+    _listen_to_numba()
+    compiles0 = _STATS["numba_compiles"]
+    t0 = time.perf_counter()
+    out = []
+    with contextlib.redirect_stdout(io.StringIO()):
+        for r in runs:
+            t1 = time.perf_counter()
+            try:
+                out.append((r.index, run_one(spec, r, workload_kw, engine)))
+            except Exception as e:  # say which run, keep the exception (its type, message and traceback)
+                if hasattr(e, "add_note"):
+                    e.add_note(f"in sweep run {r.index}: variant={r.variant!r}, workload={r.workload!r}, "
+                               f"seed={r.seed}, " + ", ".join(f"{k}={v!r}" for k, v in r.knobs))
+                raise
+    t2 = time.perf_counter()
+    dt = t2 - t0
+    with _LOCK:
+        if _STATS["tasks"] == 0:
+            _STATS["first_task_s"] = dt
+            _STATS["compiles_in_first_task"] = _STATS["numba_compiles"] - compiles0
+        _STATS["tasks"] += 1
+        _STATS["runs"] += len(runs)
+        _STATS["run_s"] += dt
+    return {"outputs": out, "last_run_s": t2 - t1}
+
+
+def process_stats() -> dict:
+    """This process's counters: tasks, runs, Numba compiles and compile seconds, first task's seconds."""
+    return {"pid": os.getpid(), **_STATS}
+
+
+def identity() -> dict:
+    """What must match between the client and its workers for results to be the same bit for bit."""
+    import platform
+
+    import numpy
+
+    from .. import __version__
+
+    try:
+        import numba
+
+        nb = numba.__version__
+    except ImportError:
+        nb = None
+    return {"kernel_workbook": __version__, "sources": _source_digest(), "numpy": numpy.__version__, "numba": nb,
+            "python": platform.python_version(), "machine": platform.machine()}
+
+
+def _source_digest() -> str:
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "models"
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*.py")):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+__all__ = ["task", "run_one", "process_stats", "identity"]
