@@ -91,10 +91,8 @@ print(len(raid_w.processes), "processes,", sum(len(p.streams) for p in raid_w.pr
 # %%
 import altair as alt
 
-from kernel_workbook.models.cfq import IOParams, simulate
-from kernel_workbook.models.cfq_params import cfq_for_kernel
-from kernel_workbook.models.disk import RAID_LSI1078_2011
-from kernel_workbook.ui.cfq_charts import plot_timeline
+from kernel_workbook.models.cfq import RAID_LSI1078_2011, IOParams, cfq_for_kernel, simulate
+from kernel_workbook.ui.cfq_charts import df_counters, plot_timeline
 
 raid = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
 small4 = aio_stress.patlasov_2011(usleep_us=1000, instances=4, file_mb=0.5)
@@ -105,17 +103,13 @@ alt.vconcat(plot_timeline(pristine, 10, 50, title="pristine 3.1.0-rc2"),
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import pandas as pd
-
-counts = pd.DataFrame({k: {c: r.counters[c] for c in ("mark_deep", "clear_deep", "preempt", "arm_idle", "set_active")}
-                       for k, r in (("pristine", pristine), ("no mark_deep", nodeep))})
-print(counts.to_string())
+print(df_counters({"pristine": pristine, "no mark_deep": nodeep}).to_string())
 
 # %% [markdown]
 # ## What is fitted, and to what
 #
 # One device parameter per machine, on that machine's "Pristine 3.1.0-rc2
-# (CFQ)" figure only; the data sheet gives the rest (`disk.PRESETS`).
+# (CFQ)" figure only; the data sheet gives the rest (`models.cfq.PRESETS`).
 #
 # * **RAID**: the controller's latency per command. CFQ's throughput is not
 #   monotonic in it (whether a batch completes within the 1 ms sleep decides
@@ -125,15 +119,22 @@ print(counts.to_string())
 #   (the data sheet gives a 16 MB buffer, not how firmware splits it).
 #
 # ## Published beside model
+#
+# `kwb reproduce 2011-cfq-deep-idle` prints the same blocks: for each
+# machine, what was fitted, the published table, the model's (seeds as
+# iterations, through `tables.compare`), each variant's change against
+# pristine CFQ, and the thread's own targets (ranking, ratios within 15 %).
+# (About ten seconds here; a minute at the full size of `WORKBOOK_MODE=lab`.)
 
 # %%
 from kernel_workbook.reproduce import format_summary, reproduce
 
 rep = reproduce(THREAD)
+rep.keys()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for block in rep.text:
+for block in rep.printed():
     print(block, end="\n\n")
 print(format_summary(rep))
 
@@ -175,22 +176,20 @@ print(format_summary(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.deep_idle_2011 import _short, fidelity_2011, what_if_per_command_destage
+from kernel_workbook.reproduce.deep_idle_2011 import df_what_if_per_command_destage
 
-wi = what_if_per_command_destage()
-base = {x["variant"]: x for x in fidelity_2011("aio-stress-slow-hdd")["ratios"]}
-print(f"per-command write-back, fitted write_cache_kb = {wi['write_cache_kb']}")
-print(pd.DataFrame([{"variant": _short(x["variant"]), "published": x["published_ratio"],
-                     "model (coalescing cache)": base[x["variant"]]["model_ratio"],
-                     "model (per-command)": x["model_ratio"]} for x in wi["ratios"]]).to_string(index=False))
+print(df_what_if_per_command_destage().to_string(index=False))
 
 # %% [markdown]
 # ## Turn the knobs
 #
-# Machine, the deep-queue variant, the scheduler, the `usleep` think time,
-# `slice_idle` and `quantum`; the line gives the aggregate throughput and the
-# scheduler's counters, the picture a 40 ms timeline of four instances. (A
-# static export shows the variants on the RAID.)
+# The machine, the deep-queue variant and the `usleep` think time, then the
+# kernel's own knobs under their kernel names (hover for the unit and the
+# source line): the `scheduler`, `cfq_slice_idle`, `cfq_quantum` and
+# `cfq_group_idle`. The line gives the aggregate throughput and CFQ's
+# counters, the picture a 40 ms timeline of four instances. Each change
+# reruns the simulation (a fraction of a second) and redraws. (A static
+# export shows the variants on the RAID.)
 
 # %%
 from kernel_workbook.ui.cfq_charts import deep_idle_explorer
@@ -202,7 +201,7 @@ deep_idle_explorer()
 #
 # 1. On the RAID, raise the `usleep` think time to 2 ms, then 3 ms. Does the
 #    damage done by idling grow or shrink, and why? At what think time does
-#    `slice_idle=8` stop being worth its cost even for a sequential reader?
+#    `cfq_slice_idle = 8` ms stop being worth its cost even for a sequential reader?
 # 2. 8e1ac6655104 asks "did the queue deliver all its requests before half its
 #    slice was used?". Explain from the slow-disk setup why a write-back cache
 #    makes that test answer "the device is fast" for a disk doing 900 IOPS.

@@ -428,29 +428,6 @@ def _misses(cells: list[dict]) -> list[str]:
     return notes
 
 
-def df_cfq_cells(rep: Reproduction) -> pd.DataFrame:
-    """The CFQ part's cells of the thread's reproduction (the allocator's are part 2's).
-
-    Columns: those of :meth:`Reproduction.frame`.
-    """
-    df = rep.frame()
-    keep = df["table"].isin(["cfq600-seqread", "cfq600-iostat"]) | (
-        (df["table"] == "lessdirty-tiobench") & (df["kernel"] == "3.16.0-rc1 cfq600"))
-    return df[keep].reset_index(drop=True)
-
-
-def cfq_summary(rep: Reproduction) -> Reproduction:
-    """A reproduction holding only the CFQ part's cells, for its own fidelity summary."""
-    cells = [c for c, k in zip(rep.cells, _cfq_mask(rep.cells)) if k]
-    fitted = [f for f in rep.fitted if f["parameter"] == "media_rate_mb_s"]
-    return Reproduction(rep.thread, cells=cells, fitted=fitted)
-
-
-def _cfq_mask(cells):
-    return [c["table"] in ("cfq600-seqread", "cfq600-iostat")
-            or (c["table"] == "lessdirty-tiobench" and c["kernel"] == "3.16.0-rc1 cfq600") for c in cells]
-
-
 # --------------------------------------------------------------------------- a sensitivity check
 
 @lru_cache(maxsize=4)
@@ -515,3 +492,8 @@ def df_alternative_seek_fit(small: bool | None = None) -> pd.DataFrame:
 def reproduce(small: bool | None = None) -> Reproduction:
     """Every part of :data:`PARTS`, in order (``kwb reproduce 2014-seqread-fairzone-cfq``)."""
     return Reproduction.from_parts(THREAD, PARTS, small=small)
+
+
+def reproduce_cfq(small: bool | None = None) -> Reproduction:
+    """The CFQ part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity)."""
+    return Reproduction.from_parts(THREAD, PARTS[:1], small=small)
