@@ -53,7 +53,7 @@ def bursty(requests: int = 400) -> ToyWorkload:
     return ToyWorkload(requests, 0.5, 0.2)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=False)  # no on-disk cache: every process compiles it, once (what the tests count)
 def _queue(gaps, service, sequential, idle_ms, quantum, merges, elevator):
     t = 0.0
     free_at = 0.0

@@ -207,15 +207,18 @@ def _auto_chunk(run_s: float, n: int, nthreads: int) -> int:
 
 
 def worker_stats(client) -> pd.DataFrame:
-    """What each worker process did: one row per worker.
+    """What each worker process did, per model: one row per worker and model it ran.
 
-    Columns: ``worker, pid, tasks, runs, numba_compiles`` (functions Numba
-    compiled in that process; loads from the on-disk cache are not compiles),
-    ``numba_compile_s, first_task_s, compiles_in_first_task, run_s``.
+    Columns: ``worker, pid, model, tasks, runs, first_task_s``,
+    ``compiles_first_task`` (functions Numba compiled during that process's
+    first task of the model: 0 when it loaded them from Numba's on-disk
+    cache), ``compiles_later`` (compiled in any later task: 0 is "compiled
+    once per worker, not per task"), ``compile_s, run_s``.
     """
-    rows = [{"worker": w, **s} for w, s in sorted(client.run(process_stats).items())]
-    return pd.DataFrame(rows, columns=["worker", "pid", "tasks", "runs", "numba_compiles", "numba_compile_s",
-                                       "first_task_s", "compiles_in_first_task", "run_s"])
+    cols = ["worker", "pid", "model", "tasks", "runs", "first_task_s", "compiles_first_task", "compiles_later",
+            "compile_s", "run_s"]
+    rows = [{"worker": w, **row} for w, per_model in sorted(client.run(process_stats).items()) for row in per_model]
+    return pd.DataFrame(rows, columns=cols)
 
 
 __all__ = ["run_sweep", "worker_stats"]

@@ -24,8 +24,8 @@ import threading
 import time
 
 _LOCK = threading.Lock()
-_STATS = {"tasks": 0, "runs": 0, "numba_compiles": 0, "numba_compile_s": 0.0, "first_task_s": None,
-          "compiles_in_first_task": None, "run_s": 0.0}
+_NUMBA = {"compiles": 0, "compile_s": 0.0}  # this process's Numba compiles (functions) and seconds compiling
+_MODELS: dict[str, dict] = {}  # model name -> what this process's tasks of that model did
 _listening = False
 
 
@@ -54,9 +54,9 @@ def _listen_to_numba() -> None:
 
             def on_end(self, ev):
                 self.depth -= 1
-                _STATS["numba_compiles"] += 1  # every function compiled, callees included
+                _NUMBA["compiles"] += 1  # every function compiled, callees included
                 if self.depth == 0:
-                    _STATS["numba_compile_s"] += time.perf_counter() - self.t0
+                    _NUMBA["compile_s"] += time.perf_counter() - self.t0
 
         event.register("numba:compile", _Counter())  # for the life of the process
         _listening = True
@@ -79,7 +79,7 @@ def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
     process's counters say how long compiling took instead.
     """
     _listen_to_numba()
-    compiles0 = _STATS["numba_compiles"]
+    compiles0, compile_s0 = _NUMBA["compiles"], _NUMBA["compile_s"]
     t0 = time.perf_counter()
     out = []
     with contextlib.redirect_stdout(io.StringIO()):
@@ -94,19 +94,25 @@ def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
                 raise
     t2 = time.perf_counter()
     dt = t2 - t0
+    compiled = _NUMBA["compiles"] - compiles0
     with _LOCK:
-        if _STATS["tasks"] == 0:
-            _STATS["first_task_s"] = dt
-            _STATS["compiles_in_first_task"] = _STATS["numba_compiles"] - compiles0
-        _STATS["tasks"] += 1
-        _STATS["runs"] += len(runs)
-        _STATS["run_s"] += dt
+        st = _MODELS.setdefault(spec.name, {"tasks": 0, "runs": 0, "first_task_s": None, "compiles_first_task": 0,
+                                            "compiles_later": 0, "compile_s": 0.0, "run_s": 0.0})
+        if st["tasks"] == 0:
+            st["first_task_s"] = dt
+            st["compiles_first_task"] = compiled
+        else:
+            st["compiles_later"] += compiled  # what "compile once per worker" says must stay 0
+        st["tasks"] += 1
+        st["runs"] += len(runs)
+        st["compile_s"] += _NUMBA["compile_s"] - compile_s0
+        st["run_s"] += dt
     return {"outputs": out, "last_run_s": t2 - t1}
 
 
-def process_stats() -> dict:
-    """This process's counters: tasks, runs, Numba compiles and compile seconds, first task's seconds."""
-    return {"pid": os.getpid(), **_STATS}
+def process_stats() -> list[dict]:
+    """This process's counters, one dict per model it ran (see :func:`~.run.worker_stats`)."""
+    return [{"pid": os.getpid(), "model": m, **st} for m, st in sorted(_MODELS.items())]
 
 
 def identity() -> dict:
