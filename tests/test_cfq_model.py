@@ -27,6 +27,11 @@ SMALL_CASES = {
     "hdd-aio-writeback": (HDD, aio_stress.patlasov_2011(file_mb=0.25, instances=3)),
     "hdd-aio-no-8e1ac665": (HDD.with_(cfq_clear_cfqq_deep_fast_device=False, HZ=250),
                             aio_stress.patlasov_2011(file_mb=0.25, instances=3)),
+    # a request list of 4: processes sleep in get_request() and go on from there
+    "raid-aio-nr_requests-4": (RAID.with_(nr_requests=4), aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25,
+                                                                                    instances=4)),
+    "deadline-randread-nr_requests-4": (DESK.with_(scheduler="deadline", nr_requests=4),
+                                        tiobench.randread(8, ops_per_thread=20)),
 }
 
 
@@ -271,3 +276,28 @@ def test_aio_stress_knobs_are_checked_against_each_other():
         aio_stress.patlasov_2011(max_io_submit=5)  # 4 files x -d 1 = 4 io units
     with pytest.raises(WorkbookParameterError, match="io_iter"):
         aio_stress.patlasov_2011(io_iter=0)
+
+
+def test_nr_requests_bounds_the_request_list_as_get_request_does():
+    """block/blk-core.c __get_request(): at most nr_requests requests of a direction, a process that needs
+    another sleeps (block_sleeprq); the one that fills the list and the ones woken may take a batch more,
+    never past 3/2 of it."""
+    # eight aio-stress threads with -d 8: 4 files x 8 io units each, 256 sync writes wanted at once
+    w = aio_stress.patlasov_2011(depth=8, io_iter=8, max_io_submit=32, file_mb=0.5)
+    free = simulate(RAID.with_(nr_requests=1024), w, seed=3, audit=True)
+    assert free.counters["sleeprq"] == 0 and free.counters["rl_count_max"] == 256
+    for nr in (128, 16, 4):
+        r = simulate(RAID.with_(nr_requests=nr), w, seed=3, audit=True)
+        c = r.counters
+        assert r.finished and c["audit_violations"] == 0, c["audit_first_code"]
+        assert c["sleeprq"] > 0, nr
+        assert nr <= c["rl_count_max"] <= 3 * nr // 2, (nr, c["rl_count_max"])
+        # every write still happens once, and the device saw fewer at a time
+        assert c["completed"] == w.total_requests
+        assert (r.requests["state"] == "done").all()
+    # the threads' own workloads never fill the default list of 128: the knob changes nothing there
+    w11 = aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25)
+    a, b = simulate(RAID, w11, seed=1), simulate(RAID.with_(nr_requests=1024), w11, seed=1)
+    assert np.array_equal(a.arrays.R, b.arrays.R) and a.counters["rl_count_max"] == 32
+    with pytest.raises(WorkbookParameterError, match="nr_requests=2: expected an integer >= 4"):
+        RAID.with_(nr_requests=2)

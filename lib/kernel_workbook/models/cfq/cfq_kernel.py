@@ -386,6 +386,7 @@ def cfq_set_active_queue(P, S, Q, EV, q):
         Q[q, Q_.slice_dispatch] = 0
         Q[q, Q_.f_wait_request] = 0
         Q[q, Q_.f_must_dispatch] = 0
+        Q[q, Q_.f_must_alloc_slice] = 0
         Q[q, Q_.f_fifo_expire] = 0
         Q[q, Q_.f_slice_new] = 1
         Q[q, Q_.svc_sum] = 0
@@ -952,3 +953,15 @@ def cfq_idle_slice_timer(P, S, Q, ST, EV):
             clear_deep(P, S, Q, EV, q)
     cfq_slice_expired(P, S, Q, ST, EV, timed_out)
     return True
+
+
+# ------------------------------------------------------------------ CFQ: request allocation
+
+@leaf
+def cfq_may_queue(Q, q):
+    """__cfq_may_queue(): the queue CFQ is idling for gets its request even when the list is full
+    (ELV_MQUEUE_MUST, once per slice); any other: ELV_MQUEUE_MAY.  Returns True for MUST."""
+    if Q[q, Q_.f_wait_request] != 0 and Q[q, Q_.f_must_alloc_slice] == 0:
+        Q[q, Q_.f_must_alloc_slice] = 1
+        return True
+    return False

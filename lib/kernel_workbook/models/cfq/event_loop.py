@@ -35,12 +35,15 @@ cfq_idle_slice_timer = _cfq.cfq_idle_slice_timer
 cfq_insert_request = _cfq.cfq_insert_request
 cfq_dispatch_requests = _cfq.cfq_dispatch_requests
 cfq_completed_request = _cfq.cfq_completed_request
+cfq_may_queue = _cfq.cfq_may_queue
 noop_add_request = _el.noop_add_request
 noop_dispatch = _el.noop_dispatch
 deadline_add_request = _el.deadline_add_request
 deadline_dispatch_requests = _el.deadline_dispatch_requests
 log_ev = _el.log_ev
+jiffies = _el.jiffies
 PAGE_SECTORS = 8  # PAGE_SIZE / 512
+BLK_BATCH_REQ = 32  # q->nr_batching: requests a batching process may take past a full list
 N_TREES = len(WL)
 
 
@@ -136,6 +139,27 @@ def aio_round_size(PR, FI, p):
     return built
 
 
+@kernel
+def aio_plan_round(PR, FI, p):
+    """The round aio_round_size() counts, as each file's turn (``FI_.turn``): the same walk of the list."""
+    f0 = PR[p, PR_.f0]
+    n = PR[p, PR_.f1] - f0
+    it = PR[p, PR_.iter]
+    built = 0
+    f = PR[p, PR_.head]
+    for _ in range(n):
+        left = FI[f, FI_.total] - FI[f, FI_.issued]
+        if left > 0:
+            m = it if it < left else left
+            FI[f, FI_.turn] = m
+            built += m
+            if built + it > PR[p, PR_.batch]:
+                break
+        f += 1
+        if f == f0 + n:
+            f = f0
+
+
 @leaf
 def proc_can_go(PR, FI, p):
     """May a waiting process run again? A reader once something completed; an aio-stress
@@ -149,33 +173,110 @@ def proc_can_go(PR, FI, p):
     return PR[p, PR_.pool] - PR[p, PR_.inflight] >= need
 
 
+# ------------------------------------------------------------------ request allocation (block/blk-core.c)
+
+@leaf
+def ioc_batching(P, S, PR, p):
+    """ioc_batching(): may the process still allocate past a full list (BLK_BATCH_REQ requests, BLK_BATCH_TIME)?"""
+    n = PR[p, PR_.nr_batch_requests]
+    return n == BLK_BATCH_REQ or (n > 0 and jiffies(P, S) < PR[p, PR_.last_waited] + P[I.HZ] // 50)
+
+
+@leaf
+def ioc_set_batching(P, S, PR, p):
+    if not ioc_batching(P, S, PR, p):
+        PR[p, PR_.nr_batch_requests] = BLK_BATCH_REQ
+        PR[p, PR_.last_waited] = jiffies(P, S)
+
+
+@kernel
+def get_request(P, S, Q, PR, p, sync, q):
+    """__get_request(): may process ``p`` have a request of direction ``sync`` (for queue ``q``)?
+
+    The list holds ``P[I.nr_requests]`` requests of a direction; the one who
+    fills it becomes a "batcher", others fail unless batching or exempted
+    by the elevator (CFQ's ELV_MQUEUE_MUST), and nobody passes 3/2 of the
+    limit.  The congestion marks (for writeback) are not modelled.
+    """
+    must = P[I.scheduler] == SCHED.cfq and cfq_may_queue(Q, q)
+    cnt = S[S_.rl_count_async + sync]
+    nr = P[I.nr_requests]
+    if cnt + 1 >= nr:
+        if S[S_.rl_full_async + sync] == 0:
+            ioc_set_batching(P, S, PR, p)
+            S[S_.rl_full_async + sync] = 1
+        elif not must and not ioc_batching(P, S, PR, p):
+            return False
+    if cnt >= 3 * nr // 2:
+        return False
+    S[S_.rl_count_async + sync] = cnt + 1
+    if cnt + 1 > S[S_.rl_count_max]:
+        S[S_.rl_count_max] = cnt + 1
+    if ioc_batching(P, S, PR, p):
+        PR[p, PR_.nr_batch_requests] -= 1
+    return True
+
+
+@leaf
+def rq_sleep(S, PR, p, rid, sync):
+    """get_request(): prepare_to_wait_exclusive() at the tail of the direction's wait queue, io_schedule()."""
+    PR[p, PR_.state] = PS.rqwait
+    PR[p, PR_.wait_rid] = rid
+    PR[p, PR_.wait_sync] = sync
+    S[S_.wait_seq] += 1
+    PR[p, PR_.wait_seq] = S[S_.wait_seq]
+    S[S_.rl_waiters_async + sync] += 1
+    S[S_.c_sleeprq] += 1
+
+
+@kernel
+def freed_request(P, S, PR, sync):
+    """freed_request(): one request of ``sync`` is back; wake the first process waiting for one."""
+    S[S_.rl_count_async + sync] -= 1
+    if S[S_.rl_count_async + sync] + 1 <= P[I.nr_requests]:
+        if S[S_.rl_waiters_async + sync] > 0:
+            best = -1
+            for p in range(PR.shape[0]):
+                if PR[p, PR_.state] == PS.rqwait and PR[p, PR_.wait_sync] == sync and (
+                        best < 0 or PR[p, PR_.wait_seq] < PR[best, PR_.wait_seq]):
+                    best = p
+            S[S_.rl_waiters_async + sync] -= 1
+            PR[best, PR_.state] = PS.rqwoken
+            PR[best, PR_.t] = S[S_.now] + PR[best, PR_.think]  # the wake-up, as after a completion
+        S[S_.rl_full_async + sync] = 0
+
+
+@kernel
+def admit(P, S, R, Q, QR, ST, EL, EV, p, rid):
+    """The request has its struct: into the elevator (iostat counts it from here)."""
+    R[rid, R_.state] = RS.elevator
+    R[rid, R_.t_insert] = S[S_.now]
+    if P[I.scheduler] != SCHED.cfq:
+        log_ev(P, S, EV, EVT.insert, p, rid, R[rid, R_.sect])
+    elv_add_request(P, S, R, Q, QR, ST, EL, EV, rid)
+
+
 @kernel
 def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
     """Build and insert one plugged batch; returns how many requests reached the elevator.
 
     A reader: a request for every file with fewer than its depth in flight.
     An aio-stress thread: one round of run_active_list() (the caller checked
-    that the io units are free); the files served go to the list's tail.
+    that the io units are free; ``FI_.turn`` holds each file's share); the
+    files served go to the list's tail.  A process that finds no free
+    request sleeps in get_request() holding its bio (``PS.rqwait``), and
+    goes on from there when woken.
     """
     now = S[S_.now]
     count = 0
     pool = PR[p, PR_.pool]
     f0 = PR[p, PR_.f0]
     nf = PR[p, PR_.f1] - f0
-    built = 0
     f = PR[p, PR_.head] if pool > 0 else f0
     for _ in range(nf):
         lim = FI[f, FI_.depth]
         if pool > 0:
-            left = FI[f, FI_.total] - FI[f, FI_.issued]
-            if left <= 0:
-                f += 1
-                if f == f0 + nf:
-                    f = f0
-                continue
-            m = PR[p, PR_.iter] if PR[p, PR_.iter] < left else left
-            lim = FI[f, FI_.inflight] + m
-            built += m
+            lim = FI[f, FI_.inflight] + FI[f, FI_.turn]
         while FI[f, FI_.inflight] < lim and FI[f, FI_.issued] < FI[f, FI_.total]:
             rid = S[S_.next_rid]
             if rid >= P[I.nreq]:
@@ -207,6 +308,8 @@ def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
             R[rid, R_.t_dispatch] = -1
             R[rid, R_.t_complete] = -1
             FI[f, FI_.issued] += 1
+            if pool > 0:
+                FI[f, FI_.turn] -= 1
             if FI[f, FI_.pc_ppm] > 0 and next_u(P, PR, U, p) * 1000000.0 < FI[f, FI_.pc_ppm]:
                 # page-cache hit: done now, costs only the process's CPU
                 R[rid, R_.state] = RS.page_cache
@@ -218,20 +321,30 @@ def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
                 break
             FI[f, FI_.inflight] += 1
             PR[p, PR_.inflight] += 1
-            R[rid, R_.state] = RS.elevator
-            R[rid, R_.t_insert] = now
-            if P[I.scheduler] != SCHED.cfq:
-                log_ev(P, S, EV, EVT.insert, p, rid, R[rid, R_.sect])
-            elv_add_request(P, S, R, Q, QR, ST, EL, EV, rid)
+            if not get_request(P, S, Q, PR, p, R[rid, R_.sync], R[rid, R_.queue]):
+                R[rid, R_.state] = RS.alloc_wait
+                rq_sleep(S, PR, p, rid, R[rid, R_.sync])
+                if pool > 0:
+                    PR[p, PR_.head] = f  # the rest of the round goes on from this file when woken
+                return count
+            admit(P, S, R, Q, QR, ST, EL, EV, p, rid)
             count += 1
         f += 1
         if f == f0 + nf:
             f = f0
-        if pool > 0 and built + PR[p, PR_.iter] > PR[p, PR_.batch]:
+        if pool > 0 and round_done(PR, FI, p):
             break
     if pool > 0:
         PR[p, PR_.head] = f
     return count
+
+
+@leaf
+def round_done(PR, FI, p):
+    for f in range(PR[p, PR_.f0], PR[p, PR_.f1]):
+        if FI[f, FI_.turn] > 0:
+            return False
+    return True
 
 
 @kernel
@@ -242,6 +355,23 @@ def proc_finished(PR, FI, p):
         if FI[f, FI_.issued] < FI[f, FI_.total]:
             return False
     return True
+
+
+@kernel
+def sleep_or_wait_aio(P, S, PR, FI, U, p):
+    """After an aio-stress thread's io_submit(): its usleep, its next round, or io_getevents()."""
+    now = S[S_.now]
+    if PR[p, PR_.sleep] > 0:
+        sl = PR[p, PR_.sleep]
+        if PR[p, PR_.sleep_jit] > 0:
+            sl += int(next_u(P, PR, U, p) * PR[p, PR_.sleep_jit])
+        PR[p, PR_.state] = PS.sleep
+        PR[p, PR_.t] = now + sl
+    elif proc_can_go(PR, FI, p):
+        PR[p, PR_.state] = PS.ready
+        PR[p, PR_.t] = now + think_ns(P, PR, FI, U, p)
+    else:
+        PR[p, PR_.state] = PS.wait
 
 
 @kernel
@@ -260,41 +390,18 @@ def aio_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p
     if PR[p, PR_.pool] - PR[p, PR_.inflight] < need:
         PR[p, PR_.state] = PS.wait
         return
+    aio_plan_round(PR, FI, p)
     n = proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
     if n > 0:
         run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
-    if PR[p, PR_.sleep] > 0:
-        sl = PR[p, PR_.sleep]
-        if PR[p, PR_.sleep_jit] > 0:
-            sl += int(next_u(P, PR, U, p) * PR[p, PR_.sleep_jit])
-        PR[p, PR_.state] = PS.sleep
-        PR[p, PR_.t] = now + sl
-    elif proc_can_go(PR, FI, p):
-        PR[p, PR_.state] = PS.ready
-        PR[p, PR_.t] = now + think_ns(P, PR, FI, U, p)
-    else:
-        PR[p, PR_.state] = PS.wait
+    if PR[p, PR_.state] != PS.rqwait:
+        sleep_or_wait_aio(P, S, PR, FI, U, p)
 
 
 @kernel
-def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p):
+def after_reader_submit(P, S, PR, FI, U, p, n):
+    """A reader after its batch: done, its usleep, the next batch (something already completed), or wait."""
     now = S[S_.now]
-    st = PR[p, PR_.state]
-    if st == PS.sleep:
-        if proc_can_go(PR, FI, p):
-            PR[p, PR_.state] = PS.ready
-            PR[p, PR_.t] = now + think_ns(P, PR, FI, U, p)
-        else:
-            PR[p, PR_.state] = PS.wait
-        return
-    # PS.ready: reap what completed, submit the next batch
-    PR[p, PR_.unreaped] = 0
-    if PR[p, PR_.pool] > 0:
-        aio_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p)
-        return
-    n = proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
-    if n > 0:
-        run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
     if proc_finished(PR, FI, p) and PR[p, PR_.unreaped] == 0:
         PR[p, PR_.state] = PS.done
         PR[p, PR_.t_end] = now
@@ -319,8 +426,55 @@ def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, 
 
 
 @kernel
+def rq_woken(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p):
+    """A process woken in get_request(): now a batcher, it retries; with its request it goes on submitting."""
+    ioc_set_batching(P, S, PR, p)
+    rid = PR[p, PR_.wait_rid]
+    if not get_request(P, S, Q, PR, p, R[rid, R_.sync], R[rid, R_.queue]):
+        rq_sleep(S, PR, p, rid, R[rid, R_.sync])
+        return
+    PR[p, PR_.wait_rid] = -1
+    PR[p, PR_.state] = PS.ready
+    admit(P, S, R, Q, QR, ST, EL, EV, p, rid)
+    n = 1 + proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
+    run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
+    if PR[p, PR_.state] == PS.rqwait:
+        return
+    if PR[p, PR_.pool] > 0:
+        sleep_or_wait_aio(P, S, PR, FI, U, p)
+    else:
+        after_reader_submit(P, S, PR, FI, U, p, n)
+
+
+@kernel
+def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p):
+    now = S[S_.now]
+    st = PR[p, PR_.state]
+    if st == PS.sleep:
+        if proc_can_go(PR, FI, p):
+            PR[p, PR_.state] = PS.ready
+            PR[p, PR_.t] = now + think_ns(P, PR, FI, U, p)
+        else:
+            PR[p, PR_.state] = PS.wait
+        return
+    if st == PS.rqwoken:
+        rq_woken(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p)
+        return
+    # PS.ready: reap what completed, submit the next batch
+    PR[p, PR_.unreaped] = 0
+    if PR[p, PR_.pool] > 0:
+        aio_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, p)
+        return
+    n = proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p)
+    if n > 0:
+        run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
+    if PR[p, PR_.state] != PS.rqwait:
+        after_reader_submit(P, S, PR, FI, U, p, n)
+
+
+@kernel
 def host_complete(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, rid):
-    """The device completed ``rid``: elevator hook, the process, the next dispatch."""
+    """The device completed ``rid``: elevator hook, the request freed, the process, the next dispatch."""
     now = S[S_.now]
     dev_remove(S, DC, rid)
     R[rid, R_.state] = RS.done
@@ -328,6 +482,7 @@ def host_complete(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, 
     if P[I.scheduler] != SCHED.cfq:
         log_ev(P, S, EV, EVT.complete, R[rid, R_.proc], rid, 0)
     elv_completed(P, S, R, Q, QR, ST, EV, rid)
+    freed_request(P, S, PR, R[rid, R_.sync])
     p = R[rid, R_.proc]
     f = R[rid, R_.file]
     FI[f, FI_.inflight] -= 1
@@ -371,6 +526,7 @@ def init_state(P, S, Q, PR):
         PR[p, PR_.state] = PS.ready
         PR[p, PR_.t] = PR[p, PR_.t_start]
         PR[p, PR_.t_end] = -1
+        PR[p, PR_.wait_rid] = -1
 
 
 @leaf
@@ -412,6 +568,9 @@ def audit(P, S, Q, ST, PR, FI):
         violation(S, 7)
     if S[S_.wc_used] < 0 or S[S_.wc_used] > P[I.write_cache_kb]:
         violation(S, 8)
+    for d in range(2):  # the request list: never negative, never past 3/2 of nr_requests
+        if S[S_.rl_count_async + d] < 0 or S[S_.rl_count_async + d] > 3 * P[I.nr_requests] // 2:
+            violation(S, 12)
     for p in range(PR.shape[0]):
         infl = 0
         for f in range(PR[p, PR_.f0], PR[p, PR_.f1]):
@@ -454,7 +613,7 @@ def run(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U):
             idx = -1
         for p in range(nproc):
             st = PR[p, PR_.state]
-            if (st == PS.ready or st == PS.sleep) and (t < 0 or PR[p, PR_.t] < t):
+            if (st == PS.ready or st == PS.sleep or st == PS.rqwoken) and (t < 0 or PR[p, PR_.t] < t):
                 t = PR[p, PR_.t]
                 kind = NEXT.process
                 idx = p

@@ -53,6 +53,8 @@ S_ = slots("S", """
     dev_n ww_n wc_used log_n ndone_proc events
     c_preempt c_arm_idle c_idle_fired c_slices c_deep_set c_deep_clear c_dispatch c_complete c_idle_ns
     idle_armed_at c_destage c_cache_hit c_media_ops c_wc_full audit audit_code wc_live
+    rl_count_async rl_count_sync rl_full_async rl_full_sync rl_waiters_async rl_waiters_sync rl_count_max
+    wait_seq c_sleeprq
 """)
 """``active``: the active queue (-1 none); ``active_cic``: the process of the active cic;
 ``last_pos``: ``last_position``; ``serving_type``: ``serving_wl_type``; ``bq_avg``:
@@ -60,7 +62,10 @@ S_ = slots("S", """
 FIFO length; ``dl_*``: deadline's FIFO lengths, ``next_rq[]``, batching and starved counts;
 ``dev_n``: commands in the device; ``ww_n``: writes waiting for write-cache room;
 ``wc_live``: write-back extents in use; ``c_*``: counters named after the cfq_log messages;
-``audit``/``audit_code``: invariant violations seen (``P[I.audit]``) and the first one's code."""
+``audit``/``audit_code``: invariant violations seen (``P[I.audit]``) and the first one's code;
+``rl_*``: the request list of blk-core (``rl->count[]``, ``blk_rl_full()``, processes asleep in
+``get_request()`` per direction, the high-water mark of the count); ``c_sleeprq``: sleeps in
+``get_request()`` (blktrace's ``block_sleeprq``)."""
 
 WL = enum("wl_type_t", "ASYNC_WORKLOAD SYNC_NOIDLE_WORKLOAD SYNC_WORKLOAD")
 """``enum wl_type_t``: the service trees of the best-effort class (rows of ``ST``)."""
@@ -76,7 +81,8 @@ start); ``fifo``: ``fifo_time`` (jiffies); ``start_j``: ``rq->start_time`` (jiff
 disk's sector (RAID); ``cyl``/``ang``: cylinder and angle (ns into a revolution) of
 ``mlba``; ``xfer``: ns of media transfer; ``ra_seen``: read segments already checked."""
 
-RS = enum("request_state", "free elevator device done page_cache")
+RS = enum("request_state", "free elevator device done page_cache alloc_wait")
+"""``alloc_wait``: a bio whose process sleeps in ``get_request()`` for a request (``nr_requests``)."""
 DS = enum("device_state", "none wait media done wcwait")
 """A command in the device: waiting for the media, in a media op, completing, waiting for
 write-cache room."""
@@ -87,7 +93,7 @@ Q_ = slots("Q", """
     slice_dispatch slice_resid dispatch_start seek_hist last_req_pos
     f_idle_window f_deep f_wait_request f_must_dispatch f_slice_new f_wait_busy f_fifo_expire
     tt_last tt_samples tt_total tt_mean proc n svc_sum svc_n
-    ttns_last ttns_samples ttns_total ttns_mean f_fast
+    ttns_last ttns_samples ttns_total ttns_mean f_fast f_must_alloc_slice
 """)
 """Fields of ``struct cfq_queue`` (``f_*``: its flags), the cic's think time (``tt_*``,
 jiffies), ``n``: requests in ``QR``; ``svc_*``, ``ttns_*``, ``f_fast``: the 2011 patch's
@@ -117,16 +123,21 @@ WCS = enum("extent_state", "free dirty writing")
 # ---------------------------------------------------------------- PR: processes, FI: files
 PR_ = slots("PR", """
     state t f0 f1 inflight unreaped think think_jit sleep sleep_jit page_ns rng queue t_start t_end
-    bytes reqs prio pool iter batch head
+    bytes reqs prio pool iter batch head nr_batch_requests last_waited wait_seq wait_rid wait_sync
 """)
 """``t``: when it next runs; ``f0``..``f1``: its files; ``think``/``sleep`` (+ ``_jit``):
 ns; ``page_ns``: CPU per page; ``rng``: its next uniform; ``pool``/``iter``/``batch``/
-``head``: aio-stress's io units, ``-i``, ``-b`` and the head of its active list."""
+``head``: aio-stress's io units, ``-i``, ``-b`` and the head of its active list;
+``nr_batch_requests``/``last_waited``: its io_context's request batching (blk-core);
+``wait_seq``/``wait_rid``/``wait_sync``: its place in the request list's wait queue, the bio it
+holds and its direction."""
 
-PS = enum("process_state", "ready sleep wait done")
+PS = enum("process_state", "ready sleep wait done rqwait rqwoken")
+"""``rqwait``: asleep in ``get_request()``; ``rqwoken``: woken by ``freed_request()``, runs at ``t``."""
 
-FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc")
-"""``pc_ppm``: page-cache hit probability (parts per million)."""
+FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc turn")
+"""``pc_ppm``: page-cache hit probability (parts per million); ``turn``: iocbs of the io_submit
+being built that are still to go to this file (aio-stress)."""
 
 # ---------------------------------------------------------------- EV: the event log
 EV_ = slots("EV", "t code who a b")

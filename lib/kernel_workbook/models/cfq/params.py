@@ -396,6 +396,12 @@ class IOParams(Knobs):
                           doc="the I/O scheduler in front of the device")
     HZ: int = knob(1000, unit="Hz", kernel="CONFIG_HZ", source="include/asm-generic/param.h HZ", choices=HZ_VALUES,
                    doc="the kernel's clock: CFQ's times are whole jiffies of 1/HZ s")
+    nr_requests: int = knob(
+        128, unit="requests", kernel="q->nr_requests (/sys/block/<dev>/queue/nr_requests)",
+        source="block/blk-core.c __get_request()", range=(4, None), widget=(4, 512, 4),
+        doc="requests of one direction (sync or async) the queue may hold, in the elevator and the driver; "
+            "a process that needs one more sleeps in get_request() unless it is batching (BLKDEV_MAX_RQ = 128; "
+            "the sysfs store raises values below BLKDEV_MIN_RQ = 4)")
     cfq: CFQParams = nested(CFQParams(), source=CFQ_SRC, doc="CFQ's tunables and the threads' variants")
     deadline: DeadlineParams = nested(DeadlineParams(), source=DL_SRC, doc="deadline's tunables")
     disk: DiskParams = nested(DESKTOP_2014, source=DEV, doc="the device")

@@ -29,6 +29,7 @@ _COUNTERS = {
     "destage_ops": S_.c_destage, "cache_hits": S_.c_cache_hit, "media_ops": S_.c_media_ops,
     "write_cache_full": S_.c_wc_full, "hw_tag": S_.hw_tag, "events": S_.events,
     "audit_violations": S_.audit, "audit_first_code": S_.audit_code,
+    "sleeprq": S_.c_sleeprq, "rl_count_max": S_.rl_count_max,
 }
 
 
@@ -52,7 +53,10 @@ class Result:
         (slices), ``preempt``, ``arm_idle``, ``idle_timer_fired``,
         ``mark_deep``, ``clear_deep``, ``dispatched``, ``completed``,
         ``idle_ns``; the device's ``media_ops``, ``cache_hits``,
-        ``destage_ops``, ``write_cache_full``; ``hw_tag``; ``events``.
+        ``destage_ops``, ``write_cache_full``; ``hw_tag``; ``events``; the
+        request list's ``sleeprq`` (blktrace's ``block_sleeprq``: a process
+        slept in ``get_request()``) and ``rl_count_max`` (the most requests
+        of one direction allocated at once: at most ``nr_requests`` x 3/2).
     """
 
     params: IOParams
