@@ -1,7 +1,8 @@
 """One source, two ways to run it: Numba-compiled, or as plain Python.
 
-The event loop of the disk/CFQ model lives in ``_disk_kernel``,
-``_sched_kernel`` and ``_sim_kernel``.  Each decorates its functions with
+The older flat models (fair-zone, NUMA) use this module until they move to
+``models/engine.py`` (the disk/CFQ model has; issue 10): each kernel module
+decorates its functions with
 :func:`kernel` and finds its siblings with :func:`sibling`.  Imported
 normally, the decorator is ``numba.njit(cache=True)`` (compiled lazily, on
 the first call, never at import).  :func:`pure` loads the same three files a
@@ -101,19 +102,17 @@ def pure(name: str):
     return _load_pure(name)
 
 
-KERNEL_SOURCES = ("_cfq_layout.py", "_disk_kernel.py", "_sched_kernel.py", "_sim_kernel.py", "_jit.py")
 _checked: set = set()
 
 
-def drop_stale_cache(sources: tuple = KERNEL_SOURCES, stamp_name: str = "kwb_kernels.sha256") -> None:
+def drop_stale_cache(sources: tuple, stamp_name: str = "kwb_kernels.sha256") -> None:
     """Remove Numba cache files of the kernel modules when any of their sources changed.
 
     Numba's on-disk cache of ``run`` is keyed on ``_sim_kernel.py`` alone, yet
     ``run`` inlines the functions of its sibling modules: after an edit of
     ``_disk_kernel.py`` it would load stale machine code.  A hash of all the
-    kernel sources, kept beside the cache, decides.  Another group of kernel
-    modules (the fair-zone allocator's) passes its own ``sources`` and
-    ``stamp_name``; the defaults are the disk/CFQ kernels.
+    kernel sources, kept beside the cache, decides.  Each group of kernel
+    modules passes its own ``sources`` and ``stamp_name``.
     """
     if stamp_name in _checked:
         return
