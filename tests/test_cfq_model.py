@@ -224,6 +224,21 @@ def test_bad_workloads_and_seeds_are_refused_by_name():
         simulate(DESK, far)
 
 
+def test_derived_slots_follow_the_disk_the_clock_and_the_workload():
+    """The slots the generic packing test cannot see: sizes and geometry computed from knobs."""
+    from kernel_workbook.models.cfq import pack
+
+    w = aio_stress.patlasov_2011(file_mb=0.25, instances=3)
+    p = RAID.with_(HZ=250, rpm=15000.0, media_rate_mb_s=150.0, interface_mb_s=500.0)
+    P, _ = pack(p, w, log_events=77, audit=True)
+    d = p.disk
+    assert P[I.jiffy_ns] == 4_000_000 and P[I.rot_ns] == 4_000_000  # 250 Hz; 15000 rpm = 4 ms a turn
+    assert P[I.sectors_per_track] == round(150e6 / 512 / 250) == d.sectors_per_track
+    assert P[I.if_ps_per_sector] == 1024_000  # 512 B at 500 MB/s
+    assert P[I.t_max_ns] == int(w.t_max_s * 1e9) and P[I.log_cap] == 77 and P[I.audit] == 1
+    assert P[I.nproc] == 3 and P[I.nreq] == w.total_requests and P[I.scheduler] == 2
+
+
 def test_kernel_presets():
     assert cfq_for_kernel("3.1").cfq_io_thinktime_big is False
     assert cfq_for_kernel("3.16", cfq_target_latency=600).cfq_target_latency == 600

@@ -116,17 +116,21 @@ def test_charts_keep_colours_shapes_and_whole_legends(monkeypatch):
     sw = df_readers_sweep(P, (1, 2), mb_total=16, label="yours")
     pub = published("2014-seqread-fairzone-cfq", "cfq600-seqread")
     with_pub = _spec(plot_throughput_vs_readers(sw, pub))
-    without = _spec(plot_throughput_vs_readers(sw))
-    # one colour per series name whether or not the published points are drawn
-    assert _scales(with_pub, "color")[0] == _scales(without, "color")[0]
-    dom = _scales(with_pub, "color")[0]["domain"]
-    assert dom[: len(SERIES)] == list(SERIES) and "published: 3.0.0 vanilla" in dom
+    without = _spec(plot_throughput_vs_readers(sw.assign(label="defaults")))
+    # each series name keeps its colour whatever else is drawn (another machine: no published points)
+    colour = lambda spec: dict(zip(*(_scales(spec, "color")[0][k] for k in ("domain", "range"))))
+    a, b = colour(with_pub), colour(without)
+    assert a["yours"] == SERIES["yours"] and b["defaults"] == SERIES["defaults"]
+    assert a["published: 3.16.0-rc1 cfq600"] == SERIES["published: 3.16.0-rc1 cfq600"]
+    assert len(set(a.values())) == len(a)  # and no two series share one
     svg = vlc.vegalite_to_svg(plot_throughput_vs_readers(sw, pub).to_json())
     assert "published: 3.16.0-rc1 cfq600" in svg  # the legend label whole, never "publishe..."
-    # the percentiles: distinct shapes (and dashes), not one black dot each
-    pct = _spec(plot_await_percentiles(sw))
-    shapes = _scales(pct, "shape")[0]
+    # the percentiles: distinct shapes and dashes in a legend of their own, not one black dot each
+    pct = plot_await_percentiles(sw)
+    shapes = _scales(_spec(pct), "shape")[0]
     assert shapes["domain"] == ["p50", "p90", "p99"] and len(set(shapes["range"])) == 3
+    legends = vlc.vegalite_to_vega(pct.to_json())["legends"]
+    assert any(lg.get("shape") == "shape" and lg.get("title") == "percentile" for lg in legends)
     # slides size: the chart and its legend (under the plot) fit a 1280 px projector
     assert with_pub["width"] == 900 and '"orient": "bottom"' in json.dumps(with_pub)
     width = float(svg.split('width="', 1)[1].split('"', 1)[0])

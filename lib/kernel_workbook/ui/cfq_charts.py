@@ -50,7 +50,6 @@ SERIES = {
     "yours": "#f58518",
     "published: 3.16.0-rc1 vanilla": "#1b3a5c",
     "published: 3.16.0-rc1 cfq600": "#b3541e",
-    "published: 3.0.0 vanilla": "#54a24b",
 }
 PERCENTILES = {"p50": "circle", "p90": "square", "p99": "triangle-up"}
 PERCENTILE_DASH = {"p50": [1, 0], "p90": [6, 3], "p99": [2, 2]}
@@ -62,12 +61,21 @@ def _legend(title=None, columns: int = 3) -> alt.Legend:
     return alt.Legend(title=title, orient="bottom", labelLimit=0, columns=columns, symbolLimit=0)
 
 
+_EXTRA = ["#72b7b2", "#e45756", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"]
+
+
+def series_color(label: str) -> str:
+    """The colour of a series, by its name alone (other names: a stable hash into a small palette)."""
+    if label in SERIES:
+        return SERIES[label]
+    return _EXTRA[sum(map(ord, label)) % len(_EXTRA)]
+
+
 def _series_scale(labels) -> alt.Scale:
-    extra = sorted(set(labels) - set(SERIES))
-    palette = ["#72b7b2", "#e45756", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"]
-    dom = list(SERIES) + extra
-    rng = list(SERIES.values()) + [palette[i % len(palette)] for i in range(len(extra))]
-    return alt.Scale(domain=dom, range=rng)
+    # each name brings its own colour: dropping a series (the published points of another machine)
+    # never repaints the others, and the legend lists only what is drawn
+    dom = [x for x in SERIES if x in set(labels)] + sorted(set(labels) - set(SERIES))
+    return alt.Scale(domain=dom, range=[series_color(x) for x in dom])
 
 
 # --------------------------------------------------------------------------- readers sweep
@@ -127,10 +135,12 @@ def plot_await_percentiles(sweep: pd.DataFrame, title: str = "read latency (awai
         y=alt.Y("ms:Q", title="await, ms", scale=alt.Scale(type="symlog")),
         color=alt.Color("label:N", scale=_series_scale(long["label"]), legend=_legend()),
         tooltip=["label", "readers", "percentile", alt.Tooltip("ms:Q", format=".1f")])
-    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("percentile:N", scale=dash, legend=None),
+    # one legend for the percentiles, dash and shape together (Vega-Lite merges the two channels of one
+    # field, so both must carry it); on the right, narrow, apart from the series legend under the plot
+    pleg = alt.Legend(title="percentile", orient="right", symbolStrokeWidth=2, symbolSize=120)
+    lines = base.mark_line().encode(strokeDash=alt.StrokeDash("percentile:N", scale=dash, legend=pleg),
                                     detail="series:N")
-    points = base.mark_point(size=60, filled=True).encode(
-        shape=alt.Shape("percentile:N", scale=pct, legend=_legend("percentile")))
+    points = base.mark_point(size=60, filled=True).encode(shape=alt.Shape("percentile:N", scale=pct, legend=pleg))
     return alt.layer(lines, points).properties(width=m.width, height=int(m.height * 0.8), title=title)
 
 
