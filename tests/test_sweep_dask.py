@@ -135,3 +135,15 @@ def test_a_real_model_on_the_cluster_equals_this_process_and_its_numba_cache_wor
 def _first(g):
     r = g.runs[0]
     return dict(variant=r.variant, workload=r.workload, seed=r.seed, knobs=r.knob_dict())
+
+
+def test_start_keeps_a_client_open_for_a_notebook(client):
+    from kernel_workbook.sweep import start
+
+    c = start(client.scheduler.address)
+    try:
+        g = product(MODEL, {"cfq_quantum": [2, 8]}, seeds=[0, 1])
+        same_bits(run_sweep(g, client=c, progress=False), run_sweep(g, workers=0, progress=False))
+    finally:
+        c.close()
+    assert client.status == "running"  # the cluster it connected to is not its to close

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.sweep import one_at_a_time, parse_seeds, parse_value, product, sample
+from kernel_workbook.sweep import around, one_at_a_time, parse_seeds, parse_value, product, sample
 from sweep_toy import MODEL, ToyParams
 
 
@@ -99,3 +99,33 @@ def test_parse_seeds_and_values_from_text():
     for k, bad in (("cfq_quantum", "4.5"), ("nomerges", "maybe"), ("elevator", "bfq"), ("cfq_slice_idle", "x")):
         with pytest.raises(WorkbookParameterError, match=k):
             parse_value(d[k], bad)
+
+
+def test_fixed_knobs_are_set_in_every_run_and_are_columns():
+    g = one_at_a_time(MODEL, {"cfq_slice_idle": [0, 16]}, fixed={"min_free_kbytes": 2048, "nomerges": True},
+                      variants="all")
+    assert g.knobs == ("cfq_slice_idle", "nomerges", "min_free_kbytes")  # declaration order
+    df = g.df()
+    assert (df["min_free_kbytes"] == 2048).all() and df["nomerges"].all()
+    # home: the kernel's own setting of each knob, the fixed ones as fixed
+    assert g.home == {"3.0": {"cfq_slice_idle": 8.0, "nomerges": True, "min_free_kbytes": 2048},
+                      "3.0-nomerges": {"cfq_slice_idle": 8.0, "nomerges": True, "min_free_kbytes": 2048}}
+    assert product(MODEL, {"cfq_quantum": [1, 2]}, variants="all").home["3.0-nomerges"] == {"cfq_quantum": 4}
+    with pytest.raises(WorkbookParameterError, match="fixed='cfq_slice_idle': expected a knob that is not also swept"):
+        product(MODEL, {"cfq_slice_idle": [0]}, fixed={"cfq_slice_idle": 1})
+    with pytest.raises(WorkbookParameterError, match="min_free_kbytes=1"):
+        product(MODEL, {}, fixed={"min_free_kbytes": 1})
+
+
+def test_around_moves_every_knob_by_one_rule():
+    v = around(MODEL, ["cfq_slice_idle", "cfq_quantum", "nomerges", "elevator", "min_free_kbytes"])
+    assert v["cfq_slice_idle"] == [4.0, 16.0] and v["cfq_quantum"] == [2, 8]
+    assert v["nomerges"] == [True] and v["elevator"] == ["noop", "deadline"]
+    assert v["min_free_kbytes"] == [128, 65536]  # None (computed by the kernel): the widget range's ends
+    assert around(MODEL, "cfq_quantum", variant="3.0-nomerges", with_home=True) == {"cfq_quantum": [2, 4, 8]}
+    assert around(MODEL, "cfq_slice_idle", factor=100) == {"cfq_slice_idle": [0.08, 100.0]}  # kept in 0..100
+    assert around(MODEL, "cfq_slice_idle", steps=2, with_home=True) == {"cfq_slice_idle": [2.0, 4.0, 8.0, 16.0, 32.0]}
+    with pytest.raises(WorkbookParameterError, match="factor=1"):
+        around(MODEL, "cfq_quantum", factor=1)
+    with pytest.raises(WorkbookParameterError, match="a knob of toy"):
+        around(MODEL, "quantum")

@@ -50,6 +50,9 @@ def test_table_has_one_row_per_run_in_grid_order_with_typed_columns_and_metadata
     meta = json.loads(schema.metadata[b"kwb_sweep"])
     assert meta["model"] == "toy" and meta["knobs"] == list(g.knobs)
     assert meta["units"]["cfq_slice_idle"] == "ms" and "cfq_arm_slice_timer" in meta["sources"]["cfq_slice_idle"]
+    assert meta["design"] == "product" and meta["home"][1] == {
+        "variant": "3.0-nomerges", "knobs": {"cfq_slice_idle": 8.0, "nomerges": True, "elevator": "cfq",
+                                             "min_free_kbytes": None}}
     # every row is the run it names
     for i in (0, 17, 63):
         r = g.runs[i]

@@ -4,14 +4,16 @@
 
     from kernel_workbook import sweep
 
-    grid = sweep.product("numa", {"numa_balancing_scan_delay_ms": [500, 1000, 2000]},
-                         variants="all", seeds=range(8))
+    grid = sweep.product("cfq", {"cfq_target_latency": [300, 600]}, variants=["3.16", "3.0"],
+                         seeds=range(8))
     runs = sweep.run_sweep(grid, out="runs.parquet")      # a LocalCluster, one process per core
     runs = sweep.run_sweep(grid, workers=0)               # in this process, no Dask
     with sweep.connect("tcp://host:8786") as client:      # a cluster that is already up
         runs = sweep.run_sweep(grid, client=client)
 
-The same from a shell: ``kwb sweep numa --knob NAME=500,1000,2000 --variant all --seeds 0-7 --out runs.parquet``.
+The same from a shell::
+
+    kwb sweep cfq --knob cfq_target_latency=300,600 --variant 3.16,3.0 --seeds 0-7 --out runs.parquet
 
 * :mod:`.grid` -- the designs (:func:`product`, :func:`one_at_a_time`,
   :func:`sample`), knobs by their declared names, checked by the declaration;
@@ -25,10 +27,10 @@ Dask and distributed are an optional extra (``pip install 'kernel-workbook[sweep
 included in ``[lab]`` and ``[test]``); building a grid does not need them.
 """
 
-from .cluster import connect, default_workers
-from .grid import Grid, Run, one_at_a_time, parse_seeds, parse_value, product, sample
+from .cluster import connect, default_workers, start
+from .grid import Grid, Run, around, one_at_a_time, parse_seeds, parse_value, product, sample
 from .run import run_sweep, worker_stats
 from .store import SweepStore, read_sweep
 
-__all__ = ["Grid", "Run", "product", "one_at_a_time", "sample", "parse_seeds", "parse_value", "run_sweep",
-           "worker_stats", "SweepStore", "read_sweep", "connect", "default_workers"]
+__all__ = ["Grid", "Run", "product", "one_at_a_time", "sample", "around", "parse_seeds", "parse_value", "run_sweep",
+           "worker_stats", "SweepStore", "read_sweep", "connect", "start", "default_workers"]

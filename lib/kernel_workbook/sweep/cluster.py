@@ -15,6 +15,7 @@ take turns, two processes run side by side.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import re
@@ -70,9 +71,41 @@ def connect(scheduler: str | None = None, workers: int | None = None, timeout: f
     """A ``distributed.Client`` on a running scheduler or on a new ``LocalCluster`` (closed on exit).
 
     ``workers`` sizes a local cluster (and overrides ``$DASK_SCHEDULER_ADDRESS``);
-    with ``scheduler`` it is an error (the cluster has the workers it has).  Connecting to a scheduler waits up to
-    ``timeout`` seconds for it and for at least one worker.
+    with ``scheduler`` it is an error (the cluster has the workers it has).
+    Connecting to a scheduler waits up to ``timeout`` seconds for it and for
+    at least one worker.
     """
+    client, cluster = _open(scheduler, workers, timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def start(scheduler: str | None = None, workers: int | None = None, timeout: float = 20.0):
+    """Like :func:`connect`, for a notebook: the client stays open until ``client.close()`` or the end of the process.
+
+    A local cluster started here is closed with its client.
+    """
+    client, cluster = _open(scheduler, workers, timeout)
+    if cluster is not None:
+        # the cluster goes with its client (closing it twice is harmless), at the latest when the process ends
+        close = client.close
+
+        def close_both(*args, **kw):
+            close(*args, **kw)
+            cluster.close()
+
+        client.close = close_both
+        atexit.register(close_both)
+    else:
+        atexit.register(client.close)
+    return client
+
+
+def _open(scheduler, workers, timeout):
     need_dask()
     from distributed import Client, LocalCluster
 
@@ -89,29 +122,22 @@ def connect(scheduler: str | None = None, workers: int | None = None, timeout: f
             raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; "
                                          f"connecting failed ({e.__class__.__name__}: {e})") from None
         try:
-            try:
-                client.wait_for_workers(1, timeout=timeout)
-            except TimeoutError:
-                raise WorkbookParameterError("scheduler", addr, f"a scheduler with workers; none joined in "
-                                             f"{timeout:g} s (start them with: dask worker {addr} --nthreads 1)") \
-                    from None
-            yield client
-        finally:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
             client.close()
-        return
+            raise WorkbookParameterError("scheduler", addr, f"a scheduler with workers; none joined in "
+                                         f"{timeout:g} s (start them with: dask worker {addr} --nthreads 1)") from None
+        return client, None
     if workers == 0:
         raise WorkbookParameterError("workers", 0, "at least 1 worker for a Dask cluster (0 runs without one)")
     n = workers or default_workers()
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                            silence_logs=logging.CRITICAL)
     try:
-        client = Client(cluster, set_as_default=False)
-        try:
-            yield client
-        finally:
-            client.close()
-    finally:
+        return Client(cluster, set_as_default=False), cluster
+    except BaseException:
         cluster.close()
+        raise
 
 
 def describe(client) -> str:
@@ -122,4 +148,4 @@ def describe(client) -> str:
     return f"{info.get('address', '?')}: {len(ws)} worker process(es), {threads} thread(s)"
 
 
-__all__ = ["connect", "default_workers", "scheduler_address", "check_workers", "need_dask", "describe", "ENV"]
+__all__ = ["connect", "start", "default_workers", "scheduler_address", "check_workers", "need_dask", "describe", "ENV"]

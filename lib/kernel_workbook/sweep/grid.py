@@ -65,6 +65,7 @@ class Grid:
     runs: tuple  # Run, index == position
     workload_kw: dict = field(default_factory=dict)
     design: str = "product"
+    home: dict = field(default_factory=dict)  # variant -> {knob: the kernel's own value (or the fixed one)}
 
     def __len__(self) -> int:
         return len(self.runs)
@@ -98,21 +99,23 @@ class Grid:
 # --------------------------------------------------------------------------- the designs
 
 def product(model, knobs: dict | None = None, variants=None, workloads=None, seeds: Iterable[int] = (0,),
-            workload_kw: dict | None = None) -> Grid:
+            workload_kw: dict | None = None, fixed: dict | None = None) -> Grid:
     """Every combination of the knobs' values, for every kernel, workload and seed.
 
     ``model``: a :class:`ModelSpec` or its name (``"cfq"``); ``knobs``:
     ``{declared name: [values]}``; ``variants``/``workloads``: names, ``"all"``,
     or None for the model's default; ``workload_kw``: keyword arguments every
-    workload builder gets (a smaller problem, say).
+    workload builder gets (a smaller problem, say); ``fixed``: ``{name:
+    value}`` set in every run (a calibrated machine, say), a column of the
+    table like the other knobs.
     """
     spec, names, values = _knob_values(model, knobs or {})
     points = [dict(zip(names, combo)) for combo in itertools.product(*(values[n] for n in names))]
-    return _build(spec, names, lambda variant: points, variants, workloads, seeds, workload_kw, "product")
+    return _build(spec, names, lambda variant: points, variants, workloads, seeds, workload_kw, "product", fixed)
 
 
 def one_at_a_time(model, knobs: dict, variants=None, workloads=None, seeds: Iterable[int] = (0,),
-                  workload_kw: dict | None = None) -> Grid:
+                  workload_kw: dict | None = None, fixed: dict | None = None) -> Grid:
     """The kernel's own setting, then each knob through its values with the others at that setting.
 
     The first point of each kernel is its setting of every listed knob (the
@@ -133,11 +136,11 @@ def one_at_a_time(model, knobs: dict, variants=None, workloads=None, seeds: Iter
                     out.append(p)
         return out
 
-    return _build(spec, names, points, variants, workloads, seeds, workload_kw, "one-at-a-time")
+    return _build(spec, names, points, variants, workloads, seeds, workload_kw, "one-at-a-time", fixed)
 
 
 def sample(model, knobs, n: int, variants=None, workloads=None, seeds: Iterable[int] = (0,),
-           workload_kw: dict | None = None, sample_seed: int = 0) -> Grid:
+           workload_kw: dict | None = None, sample_seed: int = 0, fixed: dict | None = None) -> Grid:
     """``n`` random points, the same for every kernel, workload and seed.
 
     ``knobs``: a list of declared names (each drawn over its widget range) or
@@ -159,7 +162,53 @@ def sample(model, knobs, n: int, variants=None, workloads=None, seeds: Iterable[
         k, how = declared[name], knobs[name]
         columns[name] = [_normal(k, v) for v in _draw(k, how, int(n), rng)]
     points = [{name: columns[name][i] for name in names} for i in range(int(n))]
-    return _build(spec, names, lambda variant: points, variants, workloads, seeds, workload_kw, "sample")
+    return _build(spec, names, lambda variant: points, variants, workloads, seeds, workload_kw, "sample", fixed)
+
+
+def around(model, names, variant: str | None = None, factor: float = 2.0, with_home: bool = False,
+           steps: int = 1) -> dict:
+    """Values to move each knob to from the kernel's own setting, by one rule for every knob.
+
+    A number: its setting divided and multiplied by ``factor`` (``steps``
+    times: factor, factor**2...; rounded for an integer knob, kept inside its
+    declared range; a setting of 0 or None goes to the ends of its widget
+    range); a flag: the other setting; a choice: the other choices.
+    ``with_home`` adds the setting itself (numbers in order).  A rule fixed in
+    advance, so which values a sensitivity sweep tries is never picked by
+    looking at what the model predicts.
+    """
+    spec = _spec(model)
+    if isinstance(names, str):
+        names = [names]
+    _check_names(spec, {n: None for n in names})
+    if not (isinstance(factor, (int, float)) and factor > 1):
+        raise WorkbookParameterError("factor", factor, "a number > 1")
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise WorkbookParameterError("steps", steps, "a whole number >= 1")
+    base = spec.params_for(variant)
+    out = {}
+    for n in names:
+        k = spec.params.knob(n)
+        home = _normal(k, base.value(n))
+        if k.kind == "bool":
+            vals = [not home]
+        elif k.kind == "choice":
+            vals = [c for c in k.choices if c != home]
+        else:
+            if home in (0, None):
+                lo, hi, _ = k.slider()
+                vals = [lo, hi]
+            else:
+                vals = [home / factor ** i for i in range(steps, 0, -1)] + [home * factor ** i
+                                                                          for i in range(1, steps + 1)]
+            lo, hi = k.range if k.range else (None, None)
+            vals = [min(max(v, lo if lo is not None else v), hi if hi is not None else v) for v in vals]
+            vals = [int(round(v)) if k.kind == "int" else float(v) for v in vals]
+        vals = [v for i, v in enumerate(vals) if v != home and v not in vals[:i]]
+        if with_home:
+            vals = sorted(vals + [home]) if k.kind in ("int", "float") and home is not None else [home] + vals
+        out[n] = vals
+    return out
 
 
 def _draw(k: Knob, how, n: int, rng: np.random.Generator) -> list:
@@ -299,21 +348,30 @@ def _check_workload_kw(spec: ModelSpec, workload: str | None, kw: dict) -> None:
                                          + ", ".join(sig.parameters))
 
 
-def _build(spec: ModelSpec, names: list[str], points_of, variants, workloads, seeds, workload_kw,
-           design: str) -> Grid:
+def _build(spec: ModelSpec, varied: list[str], points_of, variants, workloads, seeds, workload_kw,
+           design: str, fixed: dict | None = None) -> Grid:
     vs = _names("variant", variants, spec.variants, spec.default_variant)
     ws = _names("workload", workloads, spec.workloads, spec.default_workload)
     ss = _seeds(seeds)
     kw = dict(workload_kw or {})
     for w in ws:
         _check_workload_kw(spec, w, kw)
+    fixed = dict(fixed or {})
+    both = set(fixed) & set(varied)
+    if both:
+        raise WorkbookParameterError("fixed", sorted(both)[0], "a knob that is not also swept")
+    _check_names(spec, fixed)
+    fixed = {n: _normal(spec.params.knob(n), v) for n, v in fixed.items()}
+    names = [n for n in spec.knobs() if n in fixed or n in varied]
     clash = set(names) & set(KEY_COLUMNS)
     if clash:  # a knob named "seed" would make the table ambiguous
         raise WorkbookParameterError("knob", sorted(clash)[0], "a knob whose name is not a column of the sweep "
                                      "table (" + ", ".join(KEY_COLUMNS) + ")")
-    runs = []
+    runs, home = [], {}
     for v in vs:
-        points = points_of(v)
+        own = spec.params_for(v)
+        home[v] = {n: fixed[n] if n in fixed else _normal(spec.params.knob(n), own.value(n)) for n in names}
+        points = [{**fixed, **p} for p in points_of(v)]
         for point in points:
             try:
                 spec.params_for(v, **point)  # every combination checked before anything runs
@@ -326,7 +384,7 @@ def _build(spec: ModelSpec, names: list[str], points_of, variants, workloads, se
                 frozen = tuple((n, point[n]) for n in names)
                 for s in ss:
                     runs.append(Run(len(runs), v, w, s, frozen))
-    return Grid(spec, tuple(names), tuple(runs), kw, design)
+    return Grid(spec, tuple(names), tuple(runs), kw, design, home)
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -370,4 +428,5 @@ def parse_value(k: Knob, text: str) -> Any:
     return _normal(k, v)
 
 
-__all__ = ["Run", "Grid", "product", "one_at_a_time", "sample", "parse_seeds", "parse_value", "KEY_COLUMNS"]
+__all__ = ["Run", "Grid", "product", "one_at_a_time", "sample", "around", "parse_seeds", "parse_value",
+           "KEY_COLUMNS"]

@@ -106,10 +106,12 @@ def _bar(total: int, initial: int, desc: str, progress: bool):
         return None
     from ..config import mode
 
-    if mode().name == "ci":  # a text bar: a widget's saved state would not survive a stripped notebook
+    if mode().name == "ci":  # a text bar, seldom redrawn: a stored notebook keeps its start and its end
         from tqdm.std import tqdm
-    else:
-        from tqdm.auto import tqdm
+
+        return tqdm(total=total, initial=initial, desc=desc, unit="run", mininterval=30)
+    from tqdm.auto import tqdm
+
     return tqdm(total=total, initial=initial, desc=desc, unit="run", dynamic_ncols=True)
 
 

@@ -52,6 +52,9 @@ def sweep_meta(grid: Grid, engine: str) -> dict:
         "sources": {n: decl[n].source for n in grid.knobs},
         "workload_kw": _jsonable(grid.workload_kw),
         "engine": engine,
+        # how the grid was made and each kernel's own setting of its knobs (what a tornado chart is drawn around)
+        "design": grid.design,
+        "home": [{"variant": v, "knobs": _jsonable(h)} for v, h in grid.home.items()],
     }
 
 
