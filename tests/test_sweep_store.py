@@ -167,3 +167,32 @@ def test_engine_python_runs_the_same_model_without_numba():
     pd.testing.assert_frame_equal(jit, py, check_exact=False, rtol=1e-12)
     with pytest.raises(WorkbookParameterError, match="engine='gpu'"):
         run_sweep(g, workers=0, progress=False, engine="gpu")
+
+
+def test_overlapping_tasks_in_threads_leave_stdout_as_it_was():
+    import sys
+    import threading
+
+    from kernel_workbook.sweep.worker import _quiet
+
+    before = sys.stdout
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+
+    def a():
+        with _quiet():
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def b():
+        a_in.wait(5)
+        with _quiet():
+            b_in.set()
+            a_out.wait(5)  # a leaves first: with redirect_stdout, b would then restore a's buffer
+
+    ts = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(10)
+    assert sys.stdout is before

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import sys
 import threading
 import time
 
@@ -82,7 +83,7 @@ def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
     compiles0, compile_s0 = _NUMBA["compiles"], _NUMBA["compile_s"]
     t0 = time.perf_counter()
     out = []
-    with contextlib.redirect_stdout(io.StringIO()):
+    with _quiet():
         for r in runs:
             t1 = time.perf_counter()
             try:
@@ -108,6 +109,34 @@ def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
         st["compile_s"] += _NUMBA["compile_s"] - compile_s0
         st["run_s"] += dt
     return {"outputs": out, "last_run_s": t2 - t1}
+
+
+_quiet_depth = 0
+_real_stdout = None
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Drop what tasks print while any task of this process runs.
+
+    ``contextlib.redirect_stdout`` alone is not safe with several task
+    threads (a worker started with ``--nthreads 2``): two overlapping
+    redirections restore each other's buffer and leave ``sys.stdout`` pointing
+    at a dead one.  So the first task in swaps it out and the last one out
+    puts it back.
+    """
+    global _quiet_depth, _real_stdout
+    with _LOCK:
+        if _quiet_depth == 0:
+            _real_stdout, sys.stdout = sys.stdout, io.StringIO()
+        _quiet_depth += 1
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _quiet_depth -= 1
+            if _quiet_depth == 0:
+                sys.stdout, _real_stdout = _real_stdout, None
 
 
 def process_stats() -> list[dict]:
@@ -137,11 +166,13 @@ def _source_digest() -> str:
     import hashlib
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent / "models"
+    # what a run executes: the models, the workload generators their specs name, this engine
+    pkg = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for p in sorted(root.rglob("*.py")):
-        h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes())
+    for sub in ("models", "workloads", "sweep"):
+        for p in sorted((pkg / sub).rglob("*.py")):
+            h.update(str(p.relative_to(pkg)).encode())
+            h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 
