@@ -1,0 +1,151 @@
+"""The workload type of the compaction model: mmtests' stress-highalloc as the 2012 configuration ran it.
+
+The test (``configs/config-global-dhp__stress-highalloc-performance-ext3``
+of mmtests, ``HIGHALLOC_ALLOC_RATE=16``, ``HIGHALLOC_PERCENTAGE=95``,
+``HIGHALLOC_GFPFLAGS=GFP_HIGHUSER_MOVABLE``, order = ``HUGETLB_PAGE_ORDER``
+= 9) starts kernel builds in the background, then a kernel module tries to
+allocate ``MemTotal * 95% / 2 MiB`` huge pages, one every ``ms_delay =
+2 MiB / (16 MB/s)`` = 125 ms, keeps what it gets and frees it all at the end
+of the pass (pass 1); pass 2 repeats at once under the same load; then the
+builds are killed, the system synced, the caches dropped, and the test runs
+once more at rest.
+
+The model simulates a *slice* of the machine -- a zone of ``zone_mb`` --
+that receives its share of every rate (``zone_mb / machine_mb``), and
+scales its counters back to the whole machine; the test's attempts in the
+slice are spaced so that a pass lasts as long as on the machine.  Generators
+live in :mod:`kernel_workbook.workloads.stress_highalloc`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import WorkbookParameterError
+from ..knobs import Knobs, knob
+
+
+@dataclass(frozen=True)
+class StressHighalloc(Knobs):
+    """mmtests stress-highalloc: the machine, the build load and the test's pacing."""
+
+    # ---- the machine
+    machine_mb: float = knob(4096.0, unit="MB", kernel="MemTotal", range=(64.0, 1048576.0),
+                             widget=(512.0, 16384.0, 256.0), source="/proc/meminfo MemTotal (hydra)",
+                             doc="the machine's memory; the reproduction fits it", packed=False)
+    zone_mb: float = knob(2048.0, unit="MB", kernel="zone->present_pages (the simulated slice)",
+                          range=(8.0, 65536.0), widget=(64.0, 2048.0, 64.0), packed=False,
+                          source="mm/page_alloc.c free_area_init_core()",
+                          doc="size of the zone the model simulates (its share of every rate)")
+    nr_cpus: int = knob(4, unit="", kernel="num_online_cpus()", range=(1, 256), widget=(1, 32, 1), packed=False,
+                        source="hydra (not stated in the thread; assumed)")
+
+    # ---- the test (mmtests shellpacks/shellpack-bench-stress-highalloc, the highalloc module)
+    highalloc_order: int = knob(9, unit="", kernel="HUGETLB_PAGE_ORDER", range=(1, 10), widget=(1, 10, 1),
+                                packed=False, source="mmtests stress-highalloc (order of the test's allocations)")
+    highalloc_gfpflags: str = knob(
+        "GFP_ALLOC_LIKE_THP", choices=("GFP_ALLOC_LIKE_THP", "GFP_HIGHUSER_MOVABLE", "GFP_ALLOC_LIKE_HUGETLB"),
+        kernel="HIGHALLOC_GFPFLAGS", packed=False,
+        source="mmtests highalloc module: LIKE_THP = GFP_HIGHUSER_MOVABLE|__GFP_NOMEMALLOC|__GFP_NORETRY|"
+               "__GFP_NO_KSWAPD (the flag is 0 where the kernel lacks it); LIKE_HUGETLB adds __GFP_REPEAT",
+        doc="the test's GFP flags (see docs/models/compaction.md for why THP-like)")
+    highalloc_percentage: int = knob(95, unit="%", kernel="HIGHALLOC_PERCENTAGE", range=(1, 100), widget=(5, 100, 5),
+                                     packed=False, source="mmtests config: share of MemTotal requested per pass")
+    highalloc_alloc_rate: int = knob(16, unit="MB/s", kernel="HIGHALLOC_ALLOC_RATE", range=(1, 10000),
+                                     widget=(1, 256, 1), packed=False,
+                                     source="mmtests stress-highalloc: ms_delay = 2^order pages / rate")
+    warmup_s: float = knob(60.0, unit="s", kernel="(builds running before pass 1)", range=(0.0, 3600.0),
+                           widget=(0.0, 600.0, 10.0), packed=False,
+                           source="bench-hugepagecapability.sh: 'after 1 minute, try allocate' (assumed)")
+    rested_gap_s: float = knob(15.0, unit="s", kernel="(killall make, sync, drop_caches)", range=(0.0, 600.0),
+                               widget=(0.0, 120.0, 5.0), packed=False,
+                               source="mmtests stress-highalloc: sleep 5 after each step (assumed)")
+
+    # ---- the build load (kernel compiles)
+    build_procs: int = knob(16, unit="", kernel="(concurrent compile processes)", range=(0, 4096), widget=(0, 64, 1),
+                            packed=False, source="make -j of the background builds (assumed)")
+    compile_s: float = knob(10.0, unit="s", kernel="(lifetime of a build process)", range=(0.01, 600.0),
+                            widget=(1.0, 60.0, 1.0), packed=False,
+                            source="kernel build: a make/cc1 process (assumed; coarser than cc1's ~1 s, see docs)")
+    compile_anon_mb: float = knob(16.0, unit="MB", kernel="(anonymous memory of a cc1 process)", range=(0.0, 4096.0),
+                                  widget=(0.0, 128.0, 2.0), packed=False, source="kernel build (assumed)")
+    page_ins_kb_s: float = knob(2300.0, unit="KiB/s", kernel="pgpgin rate of the builds", range=(0.0, 1e7),
+                                widget=(0.0, 20000.0, 100.0), packed=False,
+                                source="/proc/vmstat pgpgin: files read into the page cache (the reproduction fits it)")
+    dirty_pages_s: float = knob(400.0, unit="pages/s", kernel="new dirty page-cache pages of the builds",
+                                range=(0.0, 1e7), widget=(0.0, 4000.0, 50.0), packed=False,
+                                source="object files written (the reproduction fits it)")
+    hot_refs_s: float = knob(200.0, unit="pages/s", kernel="PG_referenced set by re-reads", range=(0.0, 1e7),
+                             widget=(0.0, 5000.0, 50.0), packed=False,
+                             source="mm/swap.c mark_page_accessed() (headers re-read; assumed)")
+    anon_hot: float = knob(0.9, unit="", kernel="page_referenced() of a build's anon page", range=(0.0, 1.0),
+                           widget=(0.0, 1.0, 0.05), packed=False, source="mm/rmap.c page_referenced() (assumed)")
+    thp_faults_s: float = knob(0.4, unit="1/s", kernel="THP faults and khugepaged collapses",
+                               range=(0.0, 10000.0), widget=(0.0, 10.0, 0.1), packed=False,
+                               source="mm/huge_memory.c do_huge_pmd_anonymous_page(), collapse_huge_page() (assumed)")
+    slab_per_file_page: float = knob(0.05, unit="", kernel="dentry/inode slab pages per new page-cache page",
+                                     range=(0.0, 10.0), widget=(0.0, 0.5, 0.01), packed=False,
+                                     source="fs/dcache.c, fs/inode.c (SLAB_RECLAIM_ACCOUNT; assumed)")
+    unmovable_kb_s: float = knob(40.0, unit="KiB/s", kernel="long-lived unmovable kernel allocations",
+                                 range=(0.0, 1e6), widget=(0.0, 400.0, 5.0), packed=False,
+                                 source="kmalloc/slab growth of the builds (the reproduction fits it)")
+    proc_kernel_pages: int = knob(6, unit="pages", kernel="page tables + kernel stack of a process",
+                                  range=(0, 4096), widget=(0, 64, 1), packed=False,
+                                  source="mm/memory.c __pte_alloc(), kernel/fork.c (assumed)")
+    initial_page_cache_pct: float = knob(
+        90.0, unit="%", kernel="page cache left by the tests before", range=(0.0, 99.0), widget=(0.0, 99.0, 1.0),
+        packed=False, source="mmtests config: kernbench, vmr-stream and sysbench run before stress-highalloc (assumed)",
+        doc="clean page cache (and its dentries/inodes) filling the zone when the builds start")
+    pgpgout_per_dirty_page: float = knob(
+        4.0, unit="KiB", kernel="pgpgout per page-cache page written", range=(0.0, 1e4), widget=(4.0, 64.0, 1.0),
+        packed=False, source="block/blk-core.c submit_bio() counts every write: data, journal, metadata "
+                             "(the reproduction fits it)")
+    boot_unmovable_pct: float = knob(1.5, unit="%", kernel="memory the kernel holds after boot",
+                                     range=(0.0, 50.0), widget=(0.0, 10.0, 0.5), packed=False,
+                                     source="mm/page_alloc.c (boot-time allocations; assumed)")
+
+    writeback_ms: float = knob(20.0, unit="ms", kernel="PG_writeback: submission to end_page_writeback()",
+                               range=(0.0, 10000.0), widget=(0.0, 200.0, 5.0), packed=False,
+                               source="the disk's write latency (assumed)")
+
+    # ---- the simulation
+    tick_ms: float = knob(10.0, unit="ms", kernel="(simulation step)", range=(0.1, 1000.0), widget=(1.0, 100.0, 1.0),
+                          packed=False, source="the model's clock")
+    sample_s: float = knob(10.0, unit="s", kernel="MONITOR_UPDATE_FREQUENCY", range=(0.1, 3600.0),
+                           widget=(1.0, 60.0, 1.0), packed=False, source="mmtests monitors (buddyinfo, vmstat)")
+
+    def check(self):
+        if self.zone_mb > self.machine_mb:
+            raise WorkbookParameterError("zone_mb", self.zone_mb, f"<= machine_mb ({self.machine_mb})")
+        pages = int(self.zone_mb * 256)
+        if pages < 4 * 512:
+            raise WorkbookParameterError("zone_mb", self.zone_mb, ">= 8 MB (four pageblocks)")
+
+    # ---- what the test derives
+    @property
+    def ms_delay(self) -> float:
+        """The highalloc module's delay between attempts (ms), as mmtests computes it (integer arithmetic)."""
+        alloc_bytes = 4096 * (1 << self.highalloc_order)
+        bytes_per_ms = self.highalloc_alloc_rate * 1048576 // 1000
+        return float(alloc_bytes // bytes_per_ms)
+
+    @property
+    def count(self) -> int:
+        """Attempts per pass on the whole machine: MemTotal * percentage / huge page size."""
+        return int(self.machine_mb * 1048576 * self.highalloc_percentage // (4096 * (1 << self.highalloc_order) * 100))
+
+    @property
+    def share(self) -> float:
+        """The slice's share of the machine (zone_mb / machine_mb)."""
+        return self.zone_mb / self.machine_mb
+
+    def pass_s(self) -> float:
+        """The length of one pass when every attempt keeps to ``ms_delay``."""
+        return self.count * self.ms_delay / 1000.0
+
+    def elapsed_s(self) -> float:
+        """The whole test, warm-up to the end of the rested pass, when attempts keep to ``ms_delay``."""
+        return self.warmup_s + self.rested_gap_s + 3 * self.pass_s()
+
+
+__all__ = ["StressHighalloc"]
