@@ -6,11 +6,13 @@ developed on (the ideal is 2: the client and the scheduler share those two
 cores with the workers, and each task costs Dask a few milliseconds).
 
 What is timed: a whole sweep of a real model, kept in memory (no file), with
-the engine's defaults (runs per task chosen from how long a run takes, the
-first task alone), on a cluster started and warmed beforehand (one untimed
-sweep: each worker imports the model and loads Numba's on-disk cache).  The
-model is the first of the registry that has its ``MODEL``.  A third
-benchmark puts one run in each task: Dask tasks per second.
+the engine's defaults (runs per task chosen from how long a run takes), on a
+cluster started and warmed beforehand (one untimed sweep: each worker
+imports the model and loads Numba's on-disk cache, so the timed sweeps skip
+the lone first task).  Starting a cluster (about 3 s) and a cold Numba
+compile are not in these figures.  The model is the first of the registry
+that has its ``MODEL``.  A third benchmark puts one run in each task: Dask
+tasks per second.
 
 Clusters are started inside the timed function, once per pyperf process, so
 the other suites' processes (which build every suite's benchmarks) never

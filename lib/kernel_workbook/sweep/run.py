@@ -7,14 +7,17 @@ process, on a local cluster or on many machines.  With ``out`` the table is
 written to Parquet as runs finish, and runs already in the file are not run
 again.
 
-On a cluster, the first task runs alone: it compiles the model with Numba (or
-loads it from the on-disk cache) and fills that cache, so the other workers
-of the machine load it instead of compiling it too; then the remaining runs
-are submitted, a bounded number in flight at a time.
+On a cluster, the first task runs alone (until every worker has run the
+model once): it compiles the model with Numba (or loads it from the on-disk
+cache) and fills that cache, so the other workers of the machine load it
+instead of compiling it too; then the remaining runs are submitted, a
+bounded number in flight at a time.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 import uuid
 
@@ -127,9 +130,17 @@ def _in_process(grid: Grid, todo: list, engine: str, writer: _Writer) -> None:
             raise
 
 
+_verified: set = set()  # (scheduler, worker) pairs whose code was checked: a worker's code does not change
+_run_s: dict = {}  # (model, workload_kw, engine) -> seconds of one run, timed on the last first task
+
+
 def _check_same_code(client) -> None:
-    mine = identity()
-    theirs = client.run(identity)
+    mine = _my_identity()
+    sched = client.scheduler.address
+    new = [w for w in client.nthreads() if (sched, w) not in _verified]
+    if not new:
+        return
+    theirs = client.run(identity, workers=new)
     bad = {w: {k: v for k, v in ident.items() if mine.get(k) != v} for w, ident in theirs.items()}
     bad = {w: d for w, d in bad.items() if d}
     if bad:
@@ -137,6 +148,18 @@ def _check_same_code(client) -> None:
         raise WorkbookParameterError("scheduler", w, "workers running the same kernel_workbook, numpy, numba and "
                                      f"Python as this process (results must be the same bit for bit); {w} differs: "
                                      + ", ".join(f"{k}={v!r} here {mine.get(k)!r}" for k, v in d.items()))
+    _verified.update((sched, w) for w in new)
+
+
+@functools.lru_cache(maxsize=1)
+def _my_identity() -> dict:
+    return identity()
+
+
+def _all_warm(client, model: str) -> bool:
+    """Has every worker already run a task of ``model`` (imported it, compiled or loaded its cache)?"""
+    stats = client.run(process_stats)
+    return bool(stats) and all(any(row["model"] == model for row in rows) for rows in stats.values())
 
 
 def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, writer: _Writer, say) -> None:
@@ -150,6 +173,7 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
     by_index = {r.index: r for r in todo}
     token = uuid.uuid4().hex[:8]
     inflight: set = set()
+    timing = (grid.model.name, json.dumps(grid.workload_kw, sort_keys=True, default=repr), engine)
 
     def submit(runs):
         f = client.submit(task, ref, runs, grid.workload_kw, engine, pure=False,
@@ -163,20 +187,24 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
 
     say(f"running on {len(client.nthreads())} worker process(es)")
     try:
-        # the first task alone: it compiles (or loads Numba's cache) and fills the cache for the other
-        # workers; two runs, so the second is timed without the compile
-        head = todo[:chunk or 2]
-        t0 = time.perf_counter()
-        first = submit(head)
-        result = first.result()
-        done(first, result)
-        if engine == "jit":
-            say(f"first task (compiling with Numba or loading its cache, then {len(head)} run(s)) took "
-                f"{time.perf_counter() - t0:.1f} s")
-        rest = todo[len(head):]
-        size = chunk or _auto_chunk(result["last_run_s"], len(rest), nthreads)
+        rest = todo
+        if not _all_warm(client, grid.model.name) or (chunk is None and timing not in _run_s):
+            # the first task alone: it compiles (or loads Numba's cache) and fills the cache for the other
+            # workers; two runs, so the second is timed without the compile.  Skipped once every worker has
+            # run the model and a run's time is known: it would keep the other workers idle for nothing
+            head = todo[:chunk or 2]
+            t0 = time.perf_counter()
+            first = submit(head)
+            result = first.result()
+            done(first, result)
+            _run_s[timing] = result["last_run_s"]
+            if engine == "jit":
+                say(f"first task (compiling with Numba or loading its cache, then {len(head)} run(s)) took "
+                    f"{time.perf_counter() - t0:.1f} s")
+            rest = todo[len(head):]
+        size = chunk or _auto_chunk(_run_s[timing], len(rest), nthreads)
         if chunk is None and size > 1:
-            say(f"{size} runs per task (a run takes {result['last_run_s'] * 1e3:.1f} ms; Dask's own cost is a "
+            say(f"{size} runs per task (a run takes {_run_s[timing] * 1e3:.1f} ms; Dask's own cost is a "
                 f"few milliseconds per task)")
         chunks = iter([rest[i:i + size] for i in range(0, len(rest), size)])
         # a bounded number in flight (a million-run grid is not a million futures at once); results are
