@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numba
-import numpy as np
 
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.engine import check_engine, rng
