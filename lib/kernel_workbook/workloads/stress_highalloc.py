@@ -19,8 +19,8 @@ from ..config import mode
 from ..models.compaction.workload import StressHighalloc
 
 # the zone the model simulates by default, and in CI mode: the same, so that CI's stored figures are the lab's
-ZONE_MB = 512.0
-ZONE_MB_CI = 512.0
+ZONE_MB = 1024.0
+ZONE_MB_CI = 1024.0
 
 
 def zone_mb() -> float:

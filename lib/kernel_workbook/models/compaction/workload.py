@@ -33,7 +33,7 @@ class StressHighalloc(Knobs):
     machine_mb: float = knob(4096.0, unit="MB", kernel="MemTotal", range=(64.0, 1048576.0),
                              widget=(512.0, 16384.0, 256.0), source="/proc/meminfo MemTotal (hydra)",
                              doc="the machine's memory; the reproduction fits it", packed=False)
-    zone_mb: float = knob(2048.0, unit="MB", kernel="zone->present_pages (the simulated slice)",
+    zone_mb: float = knob(1024.0, unit="MB", kernel="zone->present_pages (the simulated slice)",
                           range=(8.0, 65536.0), widget=(64.0, 2048.0, 64.0), packed=False,
                           source="mm/page_alloc.c free_area_init_core()",
                           doc="size of the zone the model simulates (its share of every rate)")
@@ -48,7 +48,8 @@ class StressHighalloc(Knobs):
         kernel="HIGHALLOC_GFPFLAGS", packed=False,
         source="mmtests highalloc module: LIKE_THP = GFP_HIGHUSER_MOVABLE|__GFP_NOMEMALLOC|__GFP_NORETRY|"
                "__GFP_NO_KSWAPD (the flag is 0 where the kernel lacks it); LIKE_HUGETLB adds __GFP_REPEAT",
-        doc="the test's GFP flags (see docs/models/compaction.md for why THP-like)")
+        doc="the test's GFP flags; THP-like by default: only those reproduce the revert-v5 column "
+            "(docs/models/compaction.md)")
     highalloc_percentage: int = knob(95, unit="%", kernel="HIGHALLOC_PERCENTAGE", range=(1, 100), widget=(5, 100, 5),
                                      packed=False, source="mmtests config: share of MemTotal requested per pass")
     highalloc_alloc_rate: int = knob(16, unit="MB/s", kernel="HIGHALLOC_ALLOC_RATE", range=(1, 10000),
