@@ -42,6 +42,7 @@ REGISTRY: dict[str, str] = {}
 REGISTRY["2014-seqread-fairzone-cfq"] = "kernel_workbook.reproduce.seqread_2014:reproduce"
 REGISTRY["2011-cfq-deep-idle"] = "kernel_workbook.reproduce.deep_idle_2011:reproduce"
 REGISTRY["2015-numa-slow-scan"] = "kernel_workbook.reproduce.numa_2015:reproduce_numa_2015"
+REGISTRY["2012-highalloc-compaction"] = "kernel_workbook.reproduce.highalloc_2012:reproduce"
 
 CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct", "calibrated"]
 
