@@ -183,7 +183,7 @@ def params_for(variant: str = DEFAULT_VARIANT, **knobs) -> CompactionParams:
     """The knobs of kernel ``variant`` (one of :data:`VARIANTS`), with ``knobs`` changed."""
     if variant not in VARIANTS:
         raise WorkbookParameterError("variant", variant, "one of " + ", ".join(VARIANTS))
-    return CompactionParams().with_(**VARIANTS[variant], **knobs)
+    return CompactionParams().with_(**{**VARIANTS[variant], **knobs})
 
 
 __all__ = ["CompactionParams", "VARIANTS", "VARIANT_NOTES", "DEFAULT_VARIANT", "params_for", "CACHE_CHOICES"]
