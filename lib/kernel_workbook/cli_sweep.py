@@ -194,7 +194,8 @@ def register(sub) -> None:
     p.add_argument("--workload-kw", action="append", default=[], metavar="KEY=VALUE",
                    help="a keyword argument of the workload builder (repeatable), e.g. a smaller problem")
     p.add_argument("--engine", choices=["jit", "python"], default="jit")
-    p.add_argument("--chunk", type=_positive, help="runs per Dask task (default: enough for a task of about 0.2 s)")
+    p.add_argument("--chunk", type=_positive, help="runs per Dask task (default: enough for a task of about 0.2 s, fewer "
+                                                        "towards the end)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.add_argument("--list", action="store_true", help="list the model's knobs, variants and workloads")
     p.set_defaults(func=_cmd_sweep)

@@ -17,6 +17,7 @@ bounded number in flight at a time.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 import uuid
@@ -42,7 +43,8 @@ def run_sweep(grid: Grid, out=None, *, client=None, scheduler: str | None = None
     ``LocalCluster`` of N processes; neither: ``$DASK_SCHEDULER_ADDRESS`` if
     set, else a ``LocalCluster`` of one process per core.  ``chunk``: runs
     per Dask task (default: as many as make a task last about 0.2 s, timed on
-    the first task, since Dask spends a few milliseconds on each task).
+    the first task, since Dask spends a few milliseconds on each task; fewer
+    towards the end, so that the workers finish together).
     ``log`` receives one-line notes (where it runs, compile times).
 
     Columns: ``variant, workload``, the grid's knobs, ``seed``, then the
@@ -202,11 +204,15 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
                 say(f"first task (compiling with Numba or loading its cache, then {len(head)} run(s)) took "
                     f"{time.perf_counter() - t0:.1f} s")
             rest = todo[len(head):]
-        size = chunk or _auto_chunk(_run_s[timing], len(rest), nthreads)
-        if chunk is None and size > 1:
-            say(f"{size} runs per task (a run takes {_run_s[timing] * 1e3:.1f} ms; Dask's own cost is a "
-                f"few milliseconds per task)")
-        chunks = iter([rest[i:i + size] for i in range(0, len(rest), size)])
+        if chunk is not None:
+            chunks = iter([rest[i:i + chunk] for i in range(0, len(rest), chunk)])
+        else:
+            sizes = _guided_chunks(_run_s[timing], len(rest), nthreads)
+            if max(sizes, default=1) > 1:
+                say(f"up to {max(sizes)} runs per task (a run takes {_run_s[timing] * 1e3:.1f} ms; Dask's own cost "
+                    f"is a few milliseconds per task)")
+            ends = list(itertools.accumulate(sizes))
+            chunks = iter([rest[e - s:e] for s, e in zip(sizes, ends)])
         # a bounded number in flight (a million-run grid is not a million futures at once); results are
         # gathered by as_completed in batches, not one round trip per task
         window = max(8 * nthreads, 32)
@@ -229,11 +235,20 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
 TASK_S = 0.2  # aim for tasks at least this long: Dask's own cost is a few ms per task (measured: 5-10 ms on 2 cores)
 
 
-def _auto_chunk(run_s: float, n: int, nthreads: int) -> int:
-    """Runs per task: enough that a task lasts ``TASK_S``, few enough that every worker gets 4 tasks."""
-    want = int(TASK_S / max(run_s, 1e-6)) or 1
-    spread = max(1, n // (4 * nthreads))
-    return max(1, min(want, spread))
+def _guided_chunks(run_s: float, n: int, nthreads: int) -> list[int]:
+    """Runs per task, task by task: a task of about ``TASK_S`` while there is plenty left, then smaller ones.
+
+    Each task takes at most an ``1 / (2 * nthreads)`` share of the runs not yet
+    given out (guided self-scheduling), so the last tasks are single runs and
+    no worker is left with a long task while the others idle at the end.
+    """
+    want = max(1, int(TASK_S / max(run_s, 1e-6)))
+    sizes, left = [], n
+    while left > 0:
+        s = max(1, min(want, -(-left // (2 * nthreads))))
+        sizes.append(s)
+        left -= s
+    return sizes
 
 
 def worker_stats(client) -> pd.DataFrame:
