@@ -44,6 +44,7 @@ class Result:
     arrays: dict = field(repr=False)
     ticks: int = 0
     derived: dict = field(default_factory=dict, repr=False)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     # ---- sizes and time
     @property
@@ -79,6 +80,11 @@ class Result:
 
     def passes(self) -> pd.DataFrame:
         """Success of each pass.  Columns: ``pass, attempts, allocated, success_pct``."""
+        if "passes" not in self._memo:
+            self._memo["passes"] = self._passes()
+        return self._memo["passes"].copy()
+
+    def _passes(self) -> pd.DataFrame:
         a = self.attempts()
         count = self.derived["test_count"]
         rows = []
