@@ -453,7 +453,18 @@ def compact_zone_end(pg, fl, nf, pb, lh, z, vm, pi, ac, cm, cf, a):
     ac[AC.nr_migratepages, a] = 0
 
 
-__all__ = ["compaction_deferred", "defer_compaction", "compaction_defer_reset", "compaction_suitable",
+@kernel
+def compact_zone_full(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, order, mt, sync):
+    """A whole ``compact_zone()`` run by task ``a``, start to end (``/proc/sys/vm/compact_memory`` for
+    ``order`` -1); returns the COMPACT result."""
+    ret = compact_zone_begin(nf, z, pi, ac, a, order, mt, sync)
+    while ret == COMPACT.COMPACT_CONTINUE:
+        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, True)
+    compact_zone_end(pg, fl, nf, pb, lh, z, vm, pi, ac, cm, cf, a)
+    return ret
+
+
+__all__ = ["compact_zone_full", "compaction_deferred", "defer_compaction", "compaction_defer_reset", "compaction_suitable",
            "compact_zone_begin", "compact_zone_step", "compact_zone_end", "compact_finished", "isolate_freepages",
            "isolate_migratepages", "migrate_pages", "compact_capture_page", "CACHE_NONE", "CACHE_7DB8889A",
            "CACHE_FIXED"]

@@ -1,0 +1,90 @@
+"""The 2012 reproduction: fitted on revert-v5 only, every cell scored or excluded, no published literal in code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kernel_workbook.reproduce import CELL_KEYS, REGISTRY, reproduce
+from kernel_workbook.reproduce import highalloc_2012 as h12
+from kernel_workbook.reproduce.score import cell_key
+from kernel_workbook.tables import published
+from literals import literals_equal_to_published
+
+THREAD = h12.THREAD
+
+
+@pytest.fixture(scope="module")
+def rep():
+    return reproduce(THREAD)
+
+
+def test_registered_and_at_least_ten_predicted_cells(rep):
+    assert REGISTRY[THREAD] == "kernel_workbook.reproduce.highalloc_2012:reproduce"
+    doc = json.loads(rep.to_json())
+    predicted = [c for c in doc["cells"] if not c["calibrated"] and c["model_delta_pct"] is not None]
+    assert len(predicted) >= 10
+    for c in doc["cells"]:
+        assert set(CELL_KEYS) <= set(c) and c["status"] in ("hit", "miss", "excluded")
+        assert c["status"] != "excluded" or c["reason"]
+    s = doc["summary"]
+    assert s["strict"]["scored"] >= 10 and {t["table"] for t in s["per_table"]} == {
+        "highalloc-success", "highalloc-vmstat", "reference-3.3.6"}
+    assert not rep.text  # every block is rendered from a frame
+
+
+def test_only_revert_v5_is_fitted_and_every_fitted_cell_is_flagged(rep):
+    keys = {k for f in rep.fitted for k in f["fitted_to"]}
+    assert {k.split("|")[3] for k in keys} == {h12.BASELINE}
+    flagged = {cell_key(c) for c in rep.cells if c["calibrated"]}
+    assert keys <= flagged
+    assert {f["parameter"] for f in rep.fitted} == {"machine_mb", "page_ins_kb_s", "dirty_pages_s",
+                                                     "pgpgout_per_dirty_page", "unmovable_kb_s"}
+    sc = rep.scored()
+    assert set(sc[sc["calibrated"].astype(bool)]["kernel"]) == {h12.BASELINE}
+
+
+def test_every_published_cell_is_addressed(rep):
+    pub = published(THREAD)
+    have = {(c["table"], c["row"], c["kernel"]) for c in rep.cells}
+    assert {(r.table, r.row, r.kernel) for r in pub.itertuples()} == have
+    assert rep.df_unmodelled().empty
+
+
+def test_success_changes_are_in_points_as_mmtests_prints_them(rep):
+    c = {(x["row"], x["kernel"]): x for x in rep.cells if x["table"] == "highalloc-success"}
+    p = published(THREAD, "highalloc-success").set_index(["row", "kernel"])
+    for (row, kernel), x in c.items():
+        if kernel == h12.BASELINE:
+            continue
+        assert x["published_delta_pct"] == pytest.approx(p.loc[(row, kernel), "pct"])
+
+
+def test_every_miss_has_a_reason():
+    m = h12.df_misses()
+    assert (m["why"].str.len() > 20).all()
+
+
+def test_calibration_meets_its_targets_within_reason():
+    f = h12.df_fitted().set_index("parameter")
+    for name, tol in (("machine_mb", 0.02), ("page_ins_kb_s", 0.01), ("dirty_pages_s", 0.05),
+                      ("pgpgout_per_dirty_page", 0.01)):
+        assert abs(f.loc[name, "model"] / f.loc[name, "target"] - 1) < tol, name
+    assert abs(f.loc["unmovable_kb_s", "model"] - f.loc["unmovable_kb_s", "target"]) < 15  # success points
+
+
+def test_no_published_figure_is_a_literal_of_the_model_or_the_reproduction():
+    files = [f"models/compaction/{n}.py" for n in ("params", "workload", "layout", "simulate", "result",
+                                                    "zone_kernel", "pages_kernel", "compaction_kernel",
+                                                    "vmscan_kernel", "slowpath_kernel", "highalloc_kernel",
+                                                    "fragmentation")]
+    files += ["reproduce/highalloc_2012.py", "workloads/stress_highalloc.py", "ui/compaction_charts.py"]
+    assert literals_equal_to_published(files, (THREAD,)) == []
+
+
+def test_seed_bases_change_the_runs():
+    a = h12.runs(0)["contended-v5"].passes()
+    b = h12.runs(1)["contended-v5"].passes()
+    assert h12.calibrate(1)["seed"] == h12.calibrate(0)["seed"] + 1
+    assert not a.equals(b) or h12.runs(0)["contended-v5"].counters() != h12.runs(1)["contended-v5"].counters()
