@@ -26,6 +26,7 @@ SUITES: dict[str, str] = {
     "cfq": "kernel_workbook.bench.cfq_bench",
     "numa": "kernel_workbook.bench.numa_bench",
     "fairzone": "kernel_workbook.bench.fairzone_bench",
+    "compaction": "kernel_workbook.bench.compaction_bench",
     "sweep": "kernel_workbook.bench.sweep_bench",
 }
 
