@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models.compaction import (KERNELS, VARIANTS, CompactionParams, StressHighalloc, df_fragmentation,
+from kernel_workbook.models.compaction import (CACHE_CHOICES, KERNELS, VARIANTS, CompactionParams, StressHighalloc, df_fragmentation,
                                                fragmentation_index, params_for, simulate, unusable_free_index)
 from kernel_workbook.models.compaction.layout import (AC, ACTOR, AUDIT, COMPACT, KIND, MAX_ORDER, MT,
                                                       PAGEBLOCK_NR_PAGES, PG, Z)
@@ -147,7 +147,7 @@ def _scattered_movable_zone(zone_mb=16):
 def _compact(a, order, sync, cache="fixed"):
     C = _py("compaction_kernel")
     t = ACTOR.TEST
-    a["pi"][_py("zone_kernel").I.compact_cached_free_pfn] = ("none", "7db8889a", "fixed").index(cache)
+    a["pi"][_py("zone_kernel").I.compact_cached_free_pfn] = CACHE_CHOICES.index(cache)
     ret = C.compact_zone_begin(a["nf"], a["z"], a["pi"], a["ac"], t, order, MT.MIGRATE_MOVABLE, sync)
     steps = 0
     while ret == COMPACT.COMPACT_CONTINUE:
@@ -207,7 +207,7 @@ def test_7db8889a_skips_to_another_tasks_free_scanner_and_the_fix_does_not():
     C = _py("compaction_kernel")
     for cache, skips in (("7db8889a", True), ("fixed", False)):
         a = _scattered_movable_zone(32)
-        a["pi"][_py("zone_kernel").I.compact_cached_free_pfn] = ("none", "7db8889a", "fixed").index(cache)
+        a["pi"][_py("zone_kernel").I.compact_cached_free_pfn] = CACHE_CHOICES.index(cache)
         t1, t2 = ACTOR.TEST, ACTOR.THP
         for t in (t1, t2):
             assert C.compact_zone_begin(a["nf"], a["z"], a["pi"], a["ac"], t, 9, MT.MIGRATE_MOVABLE, 1) == 1
@@ -279,6 +279,14 @@ def test_bad_workload_and_variant_raise_naming_them():
     with pytest.raises(WorkbookParameterError) as e:
         simulate(params_for(), small(), seed=-1)
     assert e.value.name == "seed"
+
+
+def test_the_cache_enum_follows_the_knobs_choices():
+    from kernel_workbook.models.compaction import CACHE_CHOICES
+    from kernel_workbook.models.compaction.layout import CACHE
+
+    assert [k.split("_", 1)[1].lower() for k in CACHE._fields] == list(CACHE_CHOICES)
+    assert CompactionParams.knob("compact_cached_free_pfn").kernel_value("7db8889a", None) == CACHE.CACHE_7DB8889A
 
 
 def test_variants_are_the_thread_kernels_as_flag_sets():

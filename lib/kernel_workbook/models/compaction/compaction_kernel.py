@@ -19,7 +19,7 @@ The variants (``I.compact_cached_free_pfn``: 0 none, 1 7db8889a, 2 fixed;
 """
 
 from ..engine import kernel, leaf, sibling
-from .layout import (AC, COMPACT, FREE_LIST_MAX, I, ISOLATE, KIND, MAX_ORDER, MIGRATE_PCPTYPES, MT, PAGEBLOCK_NR_PAGES,
+from .layout import (AC, CACHE, COMPACT, FREE_LIST_MAX, I, ISOLATE, KIND, MAX_ORDER, MIGRATE_PCPTYPES, MT, PAGEBLOCK_NR_PAGES,
                      PAGEBLOCK_ORDER, PG, PGF, SWAP_CLUSTER_MAX, VM, Z, F)
 
 _zk = sibling(__name__, "zone_kernel")
@@ -35,9 +35,9 @@ putback_lru = _pk.putback_lru
 migrate_page_move = _pk.migrate_page_move
 count_kind = _pk.count_kind
 
-CACHE_NONE = 0
-CACHE_7DB8889A = 1
-CACHE_FIXED = 2
+CACHE_NONE = CACHE.CACHE_NONE
+CACHE_7DB8889A = CACHE.CACHE_7DB8889A
+CACHE_FIXED = CACHE.CACHE_FIXED
 
 
 # ----------------------------------------------------------------------------------------- deferral

@@ -38,14 +38,18 @@ PGF = flags("PGF", "lru dirty writeback referenced isolated head")
 
 # enum migratetype (include/linux/mmzone.h, 3.4: no CMA in this configuration; ISOLATE unused)
 MT = enum("MT", "MIGRATE_UNMOVABLE MIGRATE_RECLAIMABLE MIGRATE_MOVABLE MIGRATE_RESERVE")
-MIGRATE_PCPTYPES = 3
+MIGRATE_PCPTYPES = MT.MIGRATE_RESERVE  # the kernel defines it so: the types with per-CPU lists come first
 NR_MT = len(MT)
 
 # the lists the model threads pages on: the two LRUs and the reclaimable slab (for the shrinker)
 LRU = enum("LRU", "LRU_FILE LRU_ANON SLAB_RECLAIMABLE")
 
-# compaction results (include/linux/compaction.h, 3.4-3.6)
-COMPACT = enum("COMPACT", "COMPACT_SKIPPED COMPACT_CONTINUE COMPACT_PARTIAL COMPACT_COMPLETE")
+# compaction results (include/linux/compaction.h, 3.4-3.6; COMPACT_DEFERRED is 3.7's name for "did not run,
+# deferred", which 3.4-3.6 reported through a flag)
+COMPACT = enum("COMPACT", "COMPACT_SKIPPED COMPACT_CONTINUE COMPACT_PARTIAL COMPACT_COMPLETE COMPACT_DEFERRED")
+
+# where an order > 0 compaction starts its free scanner (CompactionParams.compact_cached_free_pfn, in order)
+CACHE = enum("CACHE", "CACHE_NONE CACHE_7DB8889A CACHE_FIXED")
 
 # isolate_migratepages() results
 ISOLATE = enum("ISOLATE", "ISOLATE_ABORT ISOLATE_NONE ISOLATE_SUCCESS")
@@ -131,7 +135,7 @@ PARAMS = ParamLayout(
 I = PARAMS.I
 F = PARAMS.F
 
-__all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC", "PASS",
+__all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
            "SAMPLE", "PATH", "AUDIT", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER", "PAGEBLOCK_NR_PAGES", "MAX_ORDER", "SWAP_CLUSTER_MAX",
            "DEF_PRIORITY", "PAGE_ALLOC_COSTLY_ORDER", "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX",
            "KSWAPD_ZONE_BALANCE_GAP_RATIO", "STEP_OVERHEAD_NS"]

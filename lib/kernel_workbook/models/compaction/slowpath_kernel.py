@@ -39,7 +39,7 @@ wakeup_kswapd = _vk.wakeup_kswapd
 direct_reclaim_begin = _vk.direct_reclaim_begin
 direct_reclaim_step = _vk.direct_reclaim_step
 
-DEFERRED = -1  # compaction did not run: compaction_deferred()
+DEFERRED = COMPACT.COMPACT_DEFERRED  # compaction did not run: compaction_deferred()
 
 
 @kernel
