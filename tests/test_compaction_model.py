@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models.compaction import (CACHE_CHOICES, KERNELS, VARIANTS, CompactionParams, StressHighalloc, df_fragmentation,
-                                               fragmentation_index, params_for, simulate, unusable_free_index)
+from kernel_workbook.models.compaction import (CACHE_CHOICES, KERNELS, VARIANTS, CompactionParams, StressHighalloc,
+                                               df_fragmentation, fragmentation_index, params_for, simulate,
+                                               unusable_free_index)
 from kernel_workbook.models.compaction.layout import (AC, ACTOR, AUDIT, COMPACT, KIND, MAX_ORDER, MT,
                                                       PAGEBLOCK_NR_PAGES, PG, Z)
 from kernel_workbook.models.compaction.simulate import arrays

@@ -19,8 +19,8 @@ The variants (``I.compact_cached_free_pfn``: 0 none, 1 7db8889a, 2 fixed;
 """
 
 from ..engine import kernel, leaf, sibling
-from .layout import (AC, CACHE, COMPACT, FREE_LIST_MAX, I, ISOLATE, KIND, MAX_ORDER, MIGRATE_PCPTYPES, MT, PAGEBLOCK_NR_PAGES,
-                     PAGEBLOCK_ORDER, PG, PGF, SWAP_CLUSTER_MAX, VM, Z, F)
+from .layout import (AC, CACHE, COMPACT, FREE_LIST_MAX, I, ISOLATE, KIND, MAX_ORDER, MIGRATE_PCPTYPES, MT,
+                     PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, SWAP_CLUSTER_MAX, VM, Z, F)
 
 _zk = sibling(__name__, "zone_kernel")
 _pk = sibling(__name__, "pages_kernel")
@@ -464,7 +464,7 @@ def compact_zone_full(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, orde
     return ret
 
 
-__all__ = ["compact_zone_full", "compaction_deferred", "defer_compaction", "compaction_defer_reset", "compaction_suitable",
-           "compact_zone_begin", "compact_zone_step", "compact_zone_end", "compact_finished", "isolate_freepages",
-           "isolate_migratepages", "migrate_pages", "compact_capture_page", "CACHE_NONE", "CACHE_7DB8889A",
-           "CACHE_FIXED"]
+__all__ = ["compact_zone_full", "compaction_deferred", "defer_compaction", "compaction_defer_reset",
+           "compaction_suitable", "compact_zone_begin", "compact_zone_step", "compact_zone_end", "compact_finished",
+           "isolate_freepages", "isolate_migratepages", "migrate_pages", "compact_capture_page", "CACHE_NONE",
+           "CACHE_7DB8889A", "CACHE_FIXED"]

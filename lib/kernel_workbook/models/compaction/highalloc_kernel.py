@@ -25,8 +25,8 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
 """
 
 from ..engine import borrowed, kernel, leaf, sibling
-from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NR_MT, PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER,
-                     PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
+from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NR_MT, PAGEBLOCK_NR_PAGES,
+                     PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 
 _zk = sibling(__name__, "zone_kernel")
 _pk = sibling(__name__, "pages_kernel")
