@@ -108,6 +108,10 @@ class CompactionParams(Knobs):
     vm_swappiness: int = knob(
         60, unit="", kernel="vm_swappiness", range=(0, 100), widget=(0, 100, 5),
         source="mm/vmscan.c get_scan_count()", doc="weight of anonymous pages in reclaim")
+    vfs_cache_pressure: int = knob(
+        100, unit="%", kernel="sysctl_vfs_cache_pressure", range=(0, 10000), widget=(0, 1000, 10),
+        source="fs/dcache.c shrink_dcache_memory(), fs/inode.c shrink_icache_memory() -> mm/vmscan.c shrink_slab()",
+        doc="how hard the dentry and inode caches are shrunk against the page cache")
     dirty_expire_centisecs: int = knob(
         3000, unit="cs", kernel="dirty_expire_interval", range=(100, 100000), widget=(500, 6000, 100),
         source="mm/page-writeback.c, fs/fs-writeback.c wb_writeback()", doc="age at which dirty pages are written")

@@ -155,9 +155,11 @@ def get_scan_count(z, pi, priority):
 
 @kernel
 def shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, scanned):
-    """``shrink_slab()``: free reclaimable slab in proportion to the LRU pages just scanned (seeks = 2)."""
+    """``shrink_slab()``: free reclaimable slab in proportion to the LRU pages just scanned (seeks = 2)
+    and to what the shrinkers report (``vfs_cache_pressure``)."""
     lru_pages = z[Z.nr_file] + z[Z.nr_anon]
-    delta = (4 * scanned // 2) * z[Z.nr_slab] // (lru_pages + 1)
+    # the dentry/inode shrinkers report their freeable objects scaled by vfs_cache_pressure / 100
+    delta = (4 * scanned // 2) * (z[Z.nr_slab] * pi[I.vfs_cache_pressure] // 100) // (lru_pages + 1)
     vm[VM.slabs_scanned] += delta
     freed = 0
     for _ in range(delta):
