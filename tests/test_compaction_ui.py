@@ -71,3 +71,17 @@ def test_explorer_knobs_are_declared_with_kernel_names():
     for k in cc.EXPLORER_KNOBS:
         knob = CompactionParams.knob(k)
         assert knob.source and knob.label.startswith(k)
+
+
+def test_explorer_follows_its_widgets_in_the_lab(monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    panel = cc.compaction_explorer(small(zone_mb=16, machine_mb=128), variant="contended-v5")
+    head, grid, status, out = panel.children
+    widgets = {getattr(w_, "description", ""): w_ for w_ in grid.children}
+    assert "compact_capture_page" in widgets and "background load (x the fitted builds)" in widgets
+    assert all(k in widgets for k in ("extfrag_threshold", "min_free_kbytes (KiB)", "compact_max_defer_shift"))
+    assert "sysctl_extfrag_threshold" in widgets["extfrag_threshold"].tooltip  # kernel name and source on hover
+    widgets["compact_capture_page"].value = True  # a person ticks a box: the run is redone
+    assert "redrawn" in status.value and "compact_capture_page=True" in status.value
+    widgets["extfrag_threshold"].value = 1000  # the slider's end of the knob's declared range
+    assert "extfrag_threshold=1000" in status.value
