@@ -90,3 +90,17 @@ def test_unmodelled_tables_are_listed_with_their_reason():
 
 def test_over_seeds_with_nothing_scored():
     assert over_seeds([{"score": None, "hits": 0, "scored": 0}], [0])["mean"] is None
+
+
+def test_a_change_from_a_zero_baseline_is_not_called_the_baseline():
+    c = cell("highalloc-vmstat", "Swap Outs", "3.6.0-rc1 capture-v5", None, None, stat="", published=120.0,
+             model=30.0, why="pswpout from 0: a change in percent is undefined; the notebook compares pages")
+    s = score_cells("2012-highalloc-compaction", [c])
+    assert s["reason"].iloc[0].startswith("not modelled: pswpout from 0")
+
+
+def test_a_cell_may_name_its_own_baseline_column():
+    c = cell("reference-3.3.6", "Success 1", "3.3.6", 30.0, 28.0, stat="", published=78.0)
+    c["baseline_kernel"] = "3.6.0-rc1 revert-v5"
+    s = score_cells("2012-highalloc-compaction", [c])
+    assert s["status"].iloc[0] == "hit"

@@ -6,9 +6,12 @@ change has the published sign and a size within a factor of 2 of the
 published change.  Everything else is **excluded**, each cell with its
 reason, in this order:
 
-``baseline``     the baseline column of its table: no change to predict;
+``baseline``     the baseline column of its table (or the cell's own
+                 ``baseline_kernel``, when a reproduction measures it against
+                 another column): no change to predict;
 ``calibrated``   a model parameter was fitted to it (``rep.fitted`` lists which);
-``not modelled`` the model gives no value (the reproduction says why in ``why``);
+``not modelled`` the model gives no value, or the published change is undefined
+                 (a baseline of 0); the reproduction says why in ``why``;
 ``repeat``       the same published number (stat, row, kernel, value and change)
                  already scored in an earlier table of the thread;
 ``noise``        the published change is within the thread's noise for that
@@ -109,7 +112,7 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
                 bases[t] = baseline_of(thread, t)
             except Exception:  # a model-only table: no published baseline
                 bases[t] = None
-        base = bases[t]
+        base = c.get("baseline_kernel") or bases[t]  # a cell may be measured against another column
         pd_, md_ = c.get("published_delta_pct"), c.get("model_delta_pct")
         nz, nfrom = noise_pts(c, base, noise)
         row = {k: c.get(k) for k in ("table", "stat", "row", "kernel", "published", "model", "published_delta_pct",
@@ -117,12 +120,14 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
         row["stat"] = row["stat"] or ""
         row.update(noise_pts=round(nz, 3), noise_from=nfrom, status="excluded", reason="", ratio=None)
         key = (row["stat"], c["row"], c["kernel"], c.get("published"), pd_)
-        if c["kernel"] == base or (pd_ is None and md_ is None and c.get("model") is not None
-                                   and not c.get("calibrated")):
+        if c["kernel"] == base:
             row["reason"] = "baseline: the column every change is measured against"
         elif c.get("calibrated") or cell_key(c) in fitted_keys:
             row["reason"] = "calibrated: a model parameter was fitted to this cell"
             row["calibrated"] = True
+        elif not _num(pd_) and _num(c.get("published")):
+            row["reason"] = "not modelled: " + (c.get("why") or "the published change is undefined (its baseline "
+                                                                "is 0 or missing), so no change can be scored")
         elif not _num(c.get("model")) or not _num(md_) or not _num(pd_):
             row["reason"] = "not modelled: " + (c.get("why") or "the model gives no value for this cell")
         elif key in seen:
