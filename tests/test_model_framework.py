@@ -11,7 +11,7 @@ import pytest
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.engine import KernelGroup, drop_stale_cache, rng
 from kernel_workbook.models.knobs import Knobs, knob, nested
-from kernel_workbook.models.layout import ParamLayout, enum, flags, slots
+from kernel_workbook.models.layout import ParamLayout, enum, flags, slots, width
 
 
 def ms_to_jiffies(ms, params):
@@ -111,6 +111,8 @@ def test_slots_enum_flags():
     assert (PG.referenced, PG.active, PG.dirty) == (1, 2, 4)
     with pytest.raises(ValueError, match="repeated"):
         slots("S", "a b a")
+    G = slots("G", "ns free:3 batch:3 state")
+    assert (G.ns, G.free, G.batch, G.state, width(G), len(G)) == (0, 1, 4, 7, 8, 4)
 
 
 def test_rng_takes_an_int_or_a_generator():

@@ -31,16 +31,30 @@ from ..errors import WorkbookParameterError
 def slots(typename: str, names, start: int = 0):
     """A named tuple of consecutive indices ``start, start+1, ...`` for ``names``.
 
-    ``names`` is a list or a whitespace-separated string; ``len()`` of the
-    result is the number of slots (the width of the array).
+    ``names`` is a list or a whitespace-separated string.  ``"free:3"``
+    reserves three consecutive slots (one per zone, say) and names the first:
+    ``free + z`` indexes zone ``z``.  The width of the array is
+    :func:`width` of the result (``len()`` when no name reserves more than one).
     """
     if isinstance(names, str):
         names = names.split()
-    names = list(names)
-    if len(set(names)) != len(names):
-        dup = sorted({n for n in names if names.count(n) > 1})
+    fields, index, at = [], [], start
+    for n in names:
+        name, _, w = str(n).partition(":")
+        fields.append(name)
+        index.append(at)
+        at += int(w) if w else 1
+    if len(set(fields)) != len(fields):
+        dup = sorted({n for n in fields if fields.count(n) > 1})
         raise ValueError(f"{typename}: slot names repeated: {dup}")
-    return namedtuple(typename, names)(*range(start, start + len(names)))
+    cls = namedtuple(typename, fields)
+    cls._width = at - start
+    return cls(*index)
+
+
+def width(slot_tuple) -> int:
+    """The number of array columns a :func:`slots` tuple spans (reserved groups included)."""
+    return getattr(type(slot_tuple), "_width", len(slot_tuple))
 
 
 def enum(typename: str, names):
@@ -113,4 +127,4 @@ class ParamLayout:
                          + [f"F.{n}={i}" for n, i in self.F._asdict().items()])
 
 
-__all__ = ["slots", "enum", "flags", "ParamLayout"]
+__all__ = ["slots", "width", "enum", "flags", "ParamLayout"]
