@@ -55,15 +55,24 @@ def _show(out) -> None:
 
 
 def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
-             title: str = "", columns: int = 2):
+             title: str = "", columns: int = 2, presets: dict | None = None, preset: str | None = None,
+             enabled_when: dict | None = None):
     """Widgets for ``knobs`` of ``params`` (and extra ``controls``) above ``draw(params, **controls)``.
 
     ``draw`` returns what to show: an Altair chart, an HTML object, a frame,
-    or a tuple of them.  Returns the widget box (``None`` in CI mode, where
-    the defaults are drawn statically).
+    or a tuple of them.  ``presets`` (``{name: params}``, e.g. the thread's
+    kernels) adds a "kernel" menu that sets every knob widget to that
+    kernel's values; ``enabled_when`` (``{knob: predicate(params)}``) greys a
+    knob out while it has no effect (a shift that only one batch formula
+    reads).  Returns the widget box (``None`` in CI mode, where the defaults
+    are drawn statically).
     """
     controls = dict(controls or {})
-    for n in knobs:
+    enabled_when = dict(enabled_when or {})
+    if presets:
+        preset = preset if preset is not None else next(iter(presets))
+        params = presets[preset]
+    for n in list(knobs) + list(enabled_when):
         type(params).knob(n)  # an unknown knob is an error now, not at the first redraw
     if mode().name == "ci":
         _show(draw(params, **{k: c.value for k, c in controls.items()}))
@@ -73,15 +82,22 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     widgets = {n: knob_widget(params, n) for n in knobs}
     status = w.HTML()
     out = w.Output()
+    base = {"params": params}
+    holding = {"on": False}
 
     def current():
         kw = {n: (bool(wd.value) if type(params).knob(n).kind == "bool" else wd.value) for n, wd in widgets.items()}
-        return params.with_(**kw)
+        return base["params"].with_(**kw)
 
     def update(_=None):
+        if holding["on"]:
+            return
         t0 = time.perf_counter()
         try:
             p = current()
+            for n, pred in enabled_when.items():
+                if n in widgets:
+                    widgets[n].disabled = not pred(p)
             shown = draw(p, **{k: c.value for k, c in controls.items()})
         except WorkbookParameterError as e:  # a combination the kernel refuses: say which knob, keep the old chart
             status.value = f"<span style='color:#b00'>{e}</span>"
@@ -89,12 +105,32 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         out.clear_output(wait=True)
         with out:
             _show(shown)
-        status.value = f"<small>redrawn in {1000 * (time.perf_counter() - t0):.0f} ms; {p.echo(params)}</small>"
+        status.value = f"<small>redrawn in {1000 * (time.perf_counter() - t0):.0f} ms; {p.echo(base['params'])}</small>"
 
+    head_widgets = []
+    if presets:
+        menu = w.Dropdown(options=list(presets), value=preset, description="kernel",
+                          tooltip="set every knob below to this kernel's values", style={"description_width": "initial"},
+                          layout=w.Layout(width="98%"))
+
+        def on_preset(change):
+            base["params"] = presets[change["new"]]
+            holding["on"] = True
+            try:
+                for n, wd in widgets.items():
+                    v = base["params"].value(n)
+                    if v is not None:
+                        wd.value = v
+            finally:
+                holding["on"] = False
+            update()
+
+        menu.observe(on_preset, names="value")
+        head_widgets.append(menu)
     for wd in [*widgets.values(), *controls.values()]:
         wd.observe(update, names="value")
     update()
-    grid = w.GridBox(list(controls.values()) + list(widgets.values()),
+    grid = w.GridBox(head_widgets + list(controls.values()) + list(widgets.values()),
                      layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))", width="100%",
                                      grid_gap="2px 16px"))
     head = [w.HTML(f"<b>{title}</b>")] if title else []

@@ -1,0 +1,68 @@
+"""The one explorer builder: widgets from the knob declaration, presets, knobs greyed out where they do nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from kernel_workbook.models.knobs import Knobs, knob
+from kernel_workbook.ui.explorer import explorer, knob_widget
+
+
+@dataclass(frozen=True)
+class P(Knobs):
+    numa_balancing_scan_period_min_ms: int = knob(1000, unit="ms", source="kernel/sched/fair.c task_scan_min()",
+                                                  range=(0, 100000), widget=(100, 5000, 100))
+    numa_balancing_scan_period_max_ms: int = knob(60000, unit="ms", source="kernel/sched/fair.c task_scan_max()",
+                                                  range=(0, 10 ** 6))
+    NR_ALLOC_BATCH: str = knob("high-low", choices=("high-low", "managed>>shift"), source="mm/page_alloc.c")
+    nr_alloc_batch_shift: int = knob(2, source="mm/page_alloc.c reset_alloc_batches()", range=(0, 20))
+    kswapd_stays_awake: bool = knob(False, source="mm/vmscan.c kswapd_try_to_sleep()")
+
+
+@pytest.fixture()
+def lab(monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+
+
+def _widgets(box):
+    grid = [c for c in box.children if hasattr(c, "children") and c.children][0]
+    return {getattr(wd, "description", ""): wd for wd in grid.children}
+
+
+def test_labels_are_the_full_kernel_names_with_unit_and_the_source_in_the_tooltip(lab):
+    w1 = knob_widget(P(), "numa_balancing_scan_period_min_ms")
+    w2 = knob_widget(P(), "numa_balancing_scan_period_max_ms")
+    assert w1.description == "numa_balancing_scan_period_min_ms (ms)"
+    assert w2.description == "numa_balancing_scan_period_max_ms (ms)"  # min and max never look alike
+    assert "kernel/sched/fair.c task_scan_min()" in w1.tooltip
+    assert w1.style.description_width == "initial"  # the label takes the width it needs: no truncation
+    assert (w1.min, w1.max, w1.step) == (100, 5000, 100)
+
+
+def test_knobs_redraw_presets_set_every_widget_and_inapplicable_knobs_are_greyed(lab):
+    seen = []
+
+    def draw(p):
+        seen.append(p)
+        return None
+
+    presets = {"vanilla": P(), "big": P().with_(NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=4)}
+    box = explorer(P(), ["NR_ALLOC_BATCH", "nr_alloc_batch_shift", "kswapd_stays_awake"], draw, presets=presets,
+                   enabled_when={"nr_alloc_batch_shift": lambda p: p.NR_ALLOC_BATCH == "managed>>shift"})
+    ws = _widgets(box)
+    assert ws["nr_alloc_batch_shift"].disabled  # high-low ignores the shift
+    ws["kernel"].value = "big"
+    assert seen[-1].NR_ALLOC_BATCH == "managed>>shift" and seen[-1].nr_alloc_batch_shift == 4
+    assert ws["nr_alloc_batch_shift"].value == 4 and not ws["nr_alloc_batch_shift"].disabled
+    n = len(seen)
+    ws["kswapd_stays_awake"].value = True
+    assert len(seen) == n + 1 and seen[-1].kswapd_stays_awake is True
+
+
+def test_an_unknown_knob_is_an_error_at_once(lab):
+    from kernel_workbook.errors import WorkbookParameterError
+
+    with pytest.raises(WorkbookParameterError, match="scan_period_mid"):
+        explorer(P(), ["scan_period_mid"], lambda p: None)
