@@ -1,4 +1,4 @@
-"""The fair-zone allocator model: reference equals compiled, invariants, the kernel's arithmetic, bad knobs."""
+"""The fair-zone allocator model: the python engine equals the compiled one, invariants, the kernel's arithmetic, bad knobs."""
 
 import math
 
@@ -7,7 +7,7 @@ import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.fairzone import check_conservation, simulate, variant_params, zone_setup
-from kernel_workbook.models.fairzone_params import (
+from kernel_workbook.models.fairzone import (
     VARIANTS, AllocatorCosts, FairZoneParams, Machine, allocator_cost_ns, int_sqrt,
 )
 from kernel_workbook.workloads.pagecache import stream_read, stream_write, tiobench
@@ -20,7 +20,7 @@ def tiny_tiobench(size_fraction=2.0, **kw):
     return tiobench(ram_mb=32, size_fraction=size_fraction, threads=(1, 2), random_ops=20, **kw)
 
 
-# --------------------------------------------------------------------------- reference == compiled
+# --------------------------------------------------------------------------- python engine == jit
 
 CASES = [(v, {}) for v in VARIANTS] + [
     ("3.0", {"kswapd_stays_awake": True}),
@@ -30,11 +30,11 @@ CASES = [(v, {}) for v in VARIANTS] + [
 
 
 @pytest.mark.parametrize("variant,kw", CASES, ids=[f"{v}-{i}" for i, (v, _) in enumerate(CASES)])
-def test_reference_equals_compiled(variant, kw):
+def test_python_engine_equals_compiled(variant, kw):
     p = variant_params(variant, TINY, **kw)
     w = tiny_tiobench(other_jitter_mb=0.5)
     a = simulate(p, w, seed=3, trace=500, trace_start=100, sample_ms=50.0, verbose=False)
-    b = simulate(p, w, seed=3, trace=500, trace_start=100, sample_ms=50.0, engine="reference")
+    b = simulate(p, w, seed=3, trace=500, trace_start=100, sample_ms=50.0, engine="python")
     for f in a.arrays.__dataclass_fields__:
         assert np.array_equal(getattr(a.arrays, f), getattr(b.arrays, f)), f
     assert a.counters["pgalloc"] > 0 and a.counters["pgscan_kswapd"] > 0  # the case reclaims

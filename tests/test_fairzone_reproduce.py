@@ -88,9 +88,10 @@ def test_seqread_change_is_decomposed_by_assumption():
 
 
 
-MY_FILES = ["models/fairzone.py", "models/fairzone_params.py", "models/_fairzone_kernel.py",
-            "models/_fairzone_layout.py", "workloads/pagecache.py", "reproduce/fairzone_2014.py",
-            "ui/fairzone_charts.py", "bench/fairzone_bench.py"]
+MY_FILES = ["models/fairzone/__init__.py", "models/fairzone/params.py", "models/fairzone/setup.py",
+            "models/fairzone/layout.py", "models/fairzone/allocator_kernel.py", "models/fairzone/simulate.py",
+            "models/fairzone/result.py", "models/fairzone/workload.py", "workloads/pagecache.py",
+            "reproduce/fairzone_2014.py", "ui/fairzone_charts.py", "bench/fairzone_bench.py"]
 
 
 def test_no_published_figure_is_written_into_the_model_or_the_reproduction():

@@ -3,7 +3,7 @@
 import pytest
 
 from kernel_workbook.models.fairzone import simulate, variant_params
-from kernel_workbook.models.fairzone_params import Machine
+from kernel_workbook.models.fairzone import Machine
 from kernel_workbook.tables import published
 from kernel_workbook.ui import fairzone_charts as fc
 from kernel_workbook.workloads.pagecache import stream_read

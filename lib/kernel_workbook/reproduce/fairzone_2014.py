@@ -64,7 +64,7 @@ import pandas as pd
 from .. import config
 from ..models.cfq import DESKTOP_2014, LAPTOP_2014, IOParams, cfq_for_kernel
 from ..models.fairzone import AllocatorCosts, simulate, variant_params
-from ..models.fairzone_params import PAGES_PER_MB, MACHINES, Machine
+from ..models.fairzone import PAGES_PER_MB, MACHINES, Machine
 from ..tables import baseline_of, compare, published, render
 from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
@@ -298,7 +298,7 @@ from the other zone's buddy lists, its struct zone lines, cache-cold pages)."""
 def _cpu_us(r, n: int, costs: AllocatorCosts, switch: bool = True) -> float:
     c = r.phase_counters("SeqRead", n)
     excl = () if switch else ("zone_switch_ns",)
-    from ..models.fairzone_params import allocator_cost_ns
+    from ..models.fairzone import allocator_cost_ns
 
     return BASE_CPU_US + allocator_cost_ns(c, costs, exclude=excl) / 1000.0
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..config import mode
 from ..models.fairzone import simulate, variant_params
-from ..models.fairzone_params import MACHINES, PAGES_PER_MB, VARIANTS, Machine
+from ..models.fairzone import MACHINES, PAGES_PER_MB, VARIANTS, Machine
 from ..tables import render
 from ..workloads.pagecache import stream_read, tiobench
 

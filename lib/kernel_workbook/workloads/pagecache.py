@@ -29,54 +29,12 @@ model), a random miss ``random_read_ms``.  Everything else about time
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..errors import WorkbookParameterError
-from ..models import _fairzone_layout as L
+from ..models.fairzone.layout import OP
+from ..models.fairzone.workload import PHASE_NAMES, PageCacheWorkload, Phase
 
 PAGES_PER_MB = 256
 READERS = (1, 2, 4, 8, 16)
-PHASE_NAMES = {0: "SeqWrite", 1: "RandWrite", 2: "SeqRead", 3: "RandRead", -1: "other"}
-
-
-@dataclass(frozen=True)
-class Phase:
-    op: int  # _fairzone_layout.OP_*
-    threads: int = 1
-    file_pages: int = 0  # pages per thread's file
-    ops: int = 0  # random operations per thread (random phases); ns (OP_IDLE)
-    chunk: int = 32  # pages a thread handles before another may run
-    dt_miss_ns: int = 0
-    dt_hit_ns: int = 0
-    dt_write_ns: int = 0
-    kind: int = -1  # 0 SeqWrite, 1 RandWrite, 2 SeqRead, 3 RandRead, -1 other
-    run: int = 0  # which tiobench invocation
-    file0: int = 0  # first page id of thread 0's file
-
-
-@dataclass(frozen=True)
-class PageCacheWorkload:
-    name: str
-    phases: tuple
-    description: str = ""
-    meta: dict = field(default_factory=dict)
-
-    @property
-    def max_pages(self) -> int:
-        return max([p.file0 + p.threads * p.file_pages for p in self.phases] + [1])
-
-    @property
-    def max_threads(self) -> int:
-        return max([p.threads for p in self.phases] + [1])
-
-    def random_draws(self) -> int:
-        n = 0
-        for p in self.phases:
-            if p.op in (L.OP_SEQ_WRITE, L.OP_SEQ_READ):
-                n += p.threads * (-(-p.file_pages // max(p.chunk, 1))) + 1
-            elif p.op in (L.OP_RAND_WRITE, L.OP_RAND_READ):
-                n += 2 * p.threads * p.ops
-        return n
 
 
 def _ns_per_page(mb_s: float) -> int:
@@ -169,21 +127,21 @@ def tiobench(ram_mb: float = 8192, size_fraction: float = 2.0, threads=READERS, 
         for _ in range(iterations):
             if jitter_pages:
                 # ops: the standard deviation; simulate() draws the change from the seed
-                out.append(Phase(op=L.OP_OTHER, ops=jitter_pages, run=run))
+                out.append(Phase(op=OP.other, ops=jitter_pages, run=run))
             fp = max(1, total_pages // t)
             dt_miss = _ns_per_page(rates[t])
             common = dict(threads=t, file_pages=fp, chunk=chunk, dt_hit_ns=int(hit_us * 1000),
                           dt_write_ns=int(write_cpu_us * 1000), run=run)
             if "SeqWrite" in phases:
-                out.append(Phase(op=L.OP_SEQ_WRITE, kind=0, dt_miss_ns=dt_miss, **common))
+                out.append(Phase(op=OP.seq_write, kind=0, dt_miss_ns=dt_miss, **common))
             if "RandWrite" in phases and random_ops:
-                out.append(Phase(op=L.OP_RAND_WRITE, kind=1, ops=random_ops, dt_miss_ns=dt_miss, **common))
+                out.append(Phase(op=OP.rand_write, kind=1, ops=random_ops, dt_miss_ns=dt_miss, **common))
             if "SeqRead" in phases:
-                out.append(Phase(op=L.OP_SEQ_READ, kind=2, dt_miss_ns=dt_miss, **common))
+                out.append(Phase(op=OP.seq_read, kind=2, dt_miss_ns=dt_miss, **common))
             if "RandRead" in phases and random_ops:
-                out.append(Phase(op=L.OP_RAND_READ, kind=3, ops=random_ops,
+                out.append(Phase(op=OP.rand_read, kind=3, ops=random_ops,
                                  dt_miss_ns=int(rand_ms[t] * 1e6), **common))
-            out.append(Phase(op=L.OP_DELETE, threads=t, file_pages=fp, run=run))
+            out.append(Phase(op=OP.delete, threads=t, file_pages=fp, run=run))
             run += 1
     desc = (f"tiobench: files of {size_fraction:g} x {ram_mb:g} MB RAM, threads {', '.join(map(str, ts))}, "
             f"{iterations} iteration(s), {', '.join(phases)}, {random_ops} random ops per thread")
@@ -208,7 +166,7 @@ def stream_read(pages: int, threads: int = 1, read_mb_s: float = 110.0, passes: 
         raise WorkbookParameterError("passes", passes, "an integer >= 1")
     t = _check_threads([threads])[0]
     fp = max(1, pages // t)
-    ph = tuple(Phase(op=L.OP_SEQ_READ, threads=t, file_pages=fp, chunk=chunk, dt_miss_ns=_ns_per_page(read_mb_s),
+    ph = tuple(Phase(op=OP.seq_read, threads=t, file_pages=fp, chunk=chunk, dt_miss_ns=_ns_per_page(read_mb_s),
                      dt_hit_ns=int(hit_us * 1000), kind=2, run=i) for i in range(passes))
     return PageCacheWorkload(name=f"stream-{pages}p", phases=ph,
                              description=f"{t} reader(s) stream {pages} pages {passes} time(s) at {read_mb_s:g} MB/s",
@@ -221,7 +179,7 @@ def stream_write(pages: int, threads: int = 1, write_cpu_us: float = 1.0, chunk:
         raise WorkbookParameterError("pages", pages, "an integer >= 1")
     t = _check_threads([threads])[0]
     fp = max(1, pages // t)
-    ph = (Phase(op=L.OP_SEQ_WRITE, threads=t, file_pages=fp, chunk=chunk, dt_write_ns=int(write_cpu_us * 1000),
+    ph = (Phase(op=OP.seq_write, threads=t, file_pages=fp, chunk=chunk, dt_write_ns=int(write_cpu_us * 1000),
                 kind=0),)
     return PageCacheWorkload(name=f"write-{pages}p", phases=ph, description=f"{t} writer(s) write {pages} pages",
                              meta={"pages": pages, "threads": t})

@@ -1,0 +1,933 @@
+"""The fair-zone allocator model's event loop: one node, its zones, kswapd, writeback and a page-cache workload.
+
+Plain arrays in, plain arrays out (layout: :mod:`.layout`).  The
+functions mirror the kernel's, named after them:
+
+* ``get_page_from_freelist`` / ``alloc_page`` -- the allocation fast path of
+  each variant (:func:`fair_mode_of`: none as in 3.0, ``ALLOC_FAIR`` as in
+  3.14-3.16-rc1, or as patch 3/4 with ``ZONE_FAIR_DEPLETED`` and
+  ``fair_enabled``), the retry after a failed fair pass, then
+  ``__alloc_pages_slowpath`` (wake kswapd, allocate at the min watermark,
+  direct reclaim);
+* ``balance_pass`` -- one priority iteration of ``balance_pgdat`` with
+  ``kswapd_shrink_zone``'s balance gap and lowmem reserve, and
+  ``kswapd_try_to_sleep``'s short nap (``kswapd_advance``);
+* ``shrink_zone`` -- ``shrink_active_list`` when the inactive file list is
+  low, then ``shrink_inactive_list`` from the oldest page: clean pages are
+  reclaimed (an unmapped page-cache page is reclaimed even if referenced,
+  ``PAGEREF_RECLAIM_CLEAN``), dirty and writeback pages are rotated;
+* ``mark_page_accessed``, ``zone_dirty_ok`` (every check, or the cached
+  limit of patch 4/4), ``balance_dirty_pages`` (writers wait while dirty +
+  writeback pages exceed the limit) and a flusher that writes the oldest
+  dirty pages back at the device's rate.
+
+Time advances with the workload (ns per page hit, missed or written, from
+the phase table); kswapd's passes take ``pages scanned / kswapd speed`` of
+simulated time.  The allocator's own CPU cost does not move the clock: it is
+counted (``ST.zonelist_scanned``, ``ST.watermark_checks``...) and priced outside,
+so that the cost assumptions cannot change what the allocator does.
+
+The same source runs compiled (Numba) or as plain Python (the shared
+engine's ``"python"``): the tests compare the two exactly.
+"""
+
+from __future__ import annotations
+
+from ..engine import borrowed, kernel, leaf
+from .layout import ALLOC, COUNTERS_AT, FP, I, KS, LRU, NC, NZ, OP, PG, PHF, PRF, SMF, ST, TRF, ZF, ZONE
+
+DEF_PRIORITY = 12
+BIG = 1 << 62
+# Views without reference counting (compiled mode; the identity in the pure copy): every call that passes an
+# array would otherwise cost an atomic increment and decrement, most of the fast path's time.
+borrow = borrowed(__name__)
+
+
+@leaf
+def fair_mode_of(P):
+    """0: no fair policy (3.0); 1: ALLOC_FAIR as 3.14-3.16-rc1; 2: with ZONE_FAIR_DEPLETED (patch 3/4)."""
+    return P[I.ALLOC_FAIR] * (1 + P[I.ZONE_FAIR_DEPLETED])
+
+
+# ============================================================================ LRU lists (include/linux/mm_inline.h)
+
+@leaf
+def lru_add(Z, PPREV, PNEXT, z, lru, pid):
+    """add_page_to_lru_list(): the page becomes the newest (head) of list ``lru`` of zone ``z``."""
+    hs = ZF.head_i + 2 * lru
+    head = Z[z, hs]
+    PPREV[pid] = -1
+    PNEXT[pid] = head
+    if head >= 0:
+        PPREV[head] = pid
+    else:
+        Z[z, hs + 1] = pid
+    Z[z, hs] = pid
+    Z[z, ZF.nr_inactive + lru] += 1
+
+
+@leaf
+def lru_add_tail(Z, PPREV, PNEXT, z, lru, pid):
+    """The page becomes the oldest of the list (rotate_reclaimable_page())."""
+    hs = ZF.head_i + 2 * lru
+    tail = Z[z, hs + 1]
+    PNEXT[pid] = -1
+    PPREV[pid] = tail
+    if tail >= 0:
+        PNEXT[tail] = pid
+    else:
+        Z[z, hs] = pid
+    Z[z, hs + 1] = pid
+    Z[z, ZF.nr_inactive + lru] += 1
+
+
+@leaf
+def lru_del(Z, PPREV, PNEXT, z, lru, pid):
+    """del_page_from_lru_list()."""
+    hs = ZF.head_i + 2 * lru
+    p = PPREV[pid]
+    n = PNEXT[pid]
+    if p >= 0:
+        PNEXT[p] = n
+    else:
+        Z[z, hs] = n
+    if n >= 0:
+        PPREV[n] = p
+    else:
+        Z[z, hs + 1] = p
+    Z[z, ZF.nr_inactive + lru] -= 1
+
+
+# ============================================================================ watermarks and dirty limits
+
+@leaf
+def watermark_ok(Z, LR, z, mark_slot, classzone):
+    """__zone_watermark_ok() for order 0: free pages above the mark plus lowmem_reserve[classzone]."""
+    return Z[z, ZF.free] > Z[z, mark_slot] + LR[z, classzone]
+
+
+@leaf
+def zone_dirty_limit(Z, P, z):
+    """zone_dirty_limit() (mm/page-writeback.c, 3.14-3.16): vm_dirty_ratio % of the zone's dirtyable memory."""
+    free = Z[z, ZF.free]
+    r = Z[z, ZF.dirty_balance_reserve]
+    dirtyable = free - (r if r < free else free) + Z[z, ZF.nr_inactive] + Z[z, ZF.nr_active]
+    return P[I.vm_dirty_ratio] * dirtyable // 100
+
+
+@leaf
+def global_dirtyable(Z):
+    """global_dirtyable_memory() (3.14+): free - dirty_balance_reserve + file LRU pages, summed over zones."""
+    free = 0
+    res = 0
+    lru = 0
+    for z in range(NZ):
+        free += Z[z, ZF.free]
+        res += Z[z, ZF.dirty_balance_reserve]
+        lru += Z[z, ZF.nr_inactive] + Z[z, ZF.nr_active]
+    return free - (res if res < free else free) + lru
+
+
+# ============================================================================ the allocator
+
+@kernel
+def reset_alloc_batches(Z, S, P, ZL, now):
+    """reset_alloc_batches(): NR_ALLOC_BATCH back to its reset value.
+
+    3.14-3.16-rc1 walk the zonelist (every zone is local on one node); patch
+    3/4 walks ``node_zones[0..preferred]`` and clears ``ZONE_FAIR_DEPLETED``.
+    Either way every populated zone of the node; the depleted bits are only
+    ever set by patch 3/4.
+    """
+    S[ST.batch_resets] += 1
+    for k in range(ZL.shape[0]):
+        z = ZL[k]
+        Z[z, ZF.batch] = Z[z, ZF.batch_reset]
+        Z[z, ZF.depleted] = 0
+        Z[z, ZF.nr_resets] += 1
+        Z[z, ZF.last_reset_ns] = now
+        S[ST.batch_reset_zones] += 1
+
+
+@leaf
+def buffered_rmqueue(Z, LR, S, P, z, flags, classzone):
+    """Take one page from zone ``z``: NR_FREE_PAGES, NR_ALLOC_BATCH (and ZONE_FAIR_DEPLETED), pgalloc."""
+    Z[z, ZF.free] -= 1
+    fair = fair_mode_of(P)
+    if fair == 1:
+        Z[z, ZF.batch] -= 1
+        S[ST.batch_updates] += 1
+    elif fair == 2 and Z[z, ZF.fair_enabled] != 0:
+        Z[z, ZF.batch] -= 1
+        S[ST.batch_updates] += 1
+        b = Z[z, ZF.batch]
+        if (b == 0 if P[I.fair_depleted_test] != 0 else b <= 0) and Z[z, ZF.depleted] == 0:
+            Z[z, ZF.depleted] = 1
+    Z[z, ZF.pgalloc] += 1
+    S[ST.pgalloc] += 1
+    slack = Z[z, ZF.free] - Z[z, ZF.wmin] - LR[z, classzone]
+    if slack < Z[z, ZF.free_min_seen]:
+        Z[z, ZF.free_min_seen] = slack
+    if (flags & ALLOC.WMARK_LOW) != 0 and slack < 0:
+        Z[z, ZF.fast_below_min] += 1
+
+
+@leaf
+def get_page_from_freelist(Z, LR, S, P, ZL, flags, classzone, now):
+    """get_page_from_freelist(): walk the zonelist once (and again where the variant rescans).
+
+    Returns ``(zone, flags)``: the zone a page was taken from (-1 if none)
+    and the flags left (patch 3/4 clears ALLOC_FAIR here, patch 4/4 ALLOC_DIRTY).
+    """
+    S[ST.get_page_from_freelist] += 1
+    fair_mode = fair_mode_of(P)
+    mark = ZF.wlow if (flags & ALLOC.WMARK_LOW) != 0 else ZF.wmin
+    nr_fair_skipped = 0
+    nr_fair_eligible = 0
+    nr_fail_watermark = 0
+    nr_fail_dirty = 0
+    while True:
+        for k in range(ZL.shape[0]):
+            z = ZL[k]
+            S[ST.zonelist_scanned] += 1
+            if (flags & ALLOC.FAIR) != 0:
+                if fair_mode == 2:
+                    # patch 3/4: a zone not eligible for fairness ends the fair pass
+                    if Z[z, ZF.fair_enabled] == 0:
+                        break
+                    nr_fair_eligible += 1
+                    S[ST.depleted_flag_reads] += 1
+                    if Z[z, ZF.depleted] != 0:
+                        nr_fair_skipped += 1
+                        continue
+                else:
+                    # 3.14-3.16-rc1: every zone is local on one node; skip an expired batch
+                    S[ST.batch_reads] += 1
+                    if Z[z, ZF.batch] <= 0:
+                        continue
+            if (flags & ALLOC.CONSIDER_DIRTY) != 0:
+                S[ST.dirty_checks] += 1
+                S[ST.dirty_limit_calcs] += 1
+                if Z[z, ZF.nr_dirty] + Z[z, ZF.nr_writeback] > zone_dirty_limit(Z, P, z):
+                    S[ST.dirty_fails] += 1
+                    continue
+            if (flags & ALLOC.DIRTY) != 0:
+                S[ST.dirty_checks] += 1
+                if Z[z, ZF.nr_dirty] + Z[z, ZF.nr_writeback] > Z[z, ZF.dirty_limit_cached]:
+                    nr_fail_dirty += 1
+                    S[ST.dirty_fails] += 1
+                    Z[z, ZF.dirty_limit_cached] = zone_dirty_limit(Z, P, z)
+                    S[ST.dirty_limit_calcs] += 1
+                    continue
+            S[ST.watermark_checks] += 1
+            if not watermark_ok(Z, LR, z, mark, classzone):
+                nr_fail_watermark += 1
+                continue
+            buffered_rmqueue(Z, LR, S, P, z, flags, classzone)
+            return z, flags
+        rescan = False
+        if (flags & ALLOC.FAIR) != 0 and fair_mode == 2:
+            # patch 3/4: the fair pass failed; reset only if a watermark failed or every batch is spent
+            S[ST.fair_pass_fails] += 1
+            flags &= ~ALLOC.FAIR
+            if P[I.nr_online_nodes] > 1:
+                rescan = True
+            if nr_fail_watermark > 0 or nr_fair_eligible == nr_fair_skipped:
+                rescan = True
+                reset_alloc_batches(Z, S, P, ZL, now)
+        if (flags & ALLOC.DIRTY) != 0 and nr_fail_dirty > 0:
+            # patch 4/4: some zone was over its (cached) dirty limit: drop the spreading, rescan
+            flags &= ~ALLOC.DIRTY
+            rescan = True
+        if not rescan:
+            return -1, flags
+        S[ST.zonelist_rescans] += 1
+
+
+@kernel
+def wakeup_kswapd(Z, LR, S, P, z, classzone, now):
+    """wakeup_kswapd(): wake the node's kswapd if it sleeps and zone ``z`` is below its wake mark."""
+    if Z[z, ZF.managed] == 0:
+        return
+    st = S[ST.ks_state]
+    if st == KS.run:
+        return  # !waitqueue_active(): kswapd is awake already
+    if P[I.kswapd_wake_at] != 0:
+        if Z[z, ZF.free] > Z[z, ZF.whigh]:  # zone_balanced(zone, order, 0, 0) (3.12+)
+            return
+    else:
+        if Z[z, ZF.free] > Z[z, ZF.wlow]:  # zone_watermark_ok_safe(zone, order, low, 0, 0) (3.0)
+            return
+    if st == KS.nap:
+        S[ST.kswapd_low_wmark_hit_quickly] += 1  # woken during the short sleep: "low watermark hit quickly"
+    S[ST.ks_state] = KS.run
+    S[ST.ks_busy] = now
+    S[ST.ks_priority] = DEF_PRIORITY
+    S[ST.ks_classzone] = classzone
+    S[ST.kswapd_wakeups] += 1
+    S[ST.next_bg] = now
+
+
+@kernel
+def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, now):
+    """shrink_zone() for the file LRU: deactivate if the inactive list is low, then scan the oldest pages.
+
+    Returns ``(scanned, reclaimed)`` of the inactive list.
+    """
+    # shrink_active_list() when inactive_file_is_low(): active > inactive
+    nact = Z[z, ZF.nr_active]
+    if nact > Z[z, ZF.nr_inactive]:
+        n = nr_to_scan if nr_to_scan < nact else nact
+        for _ in range(n):
+            pid = Z[z, ZF.tail_a]
+            lru_del(Z, PPREV, PNEXT, z, LRU.active, pid)
+            PFL[pid] = PFL[pid] & ~(PG.active | PG.referenced)
+            lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+        S[ST.pgrefill] += n
+        S[ST.pgdeactivate] += n
+        Z[z, ZF.pgdeactivate] += n
+    # shrink_inactive_list() / shrink_page_list()
+    nin = Z[z, ZF.nr_inactive]
+    n = nr_to_scan if nr_to_scan < nin else nin
+    scanned = 0
+    reclaimed = 0
+    for _ in range(n):
+        pid = Z[z, ZF.tail_i]
+        lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+        scanned += 1
+        fl = PFL[pid]
+        if (fl & (PG.dirty | PG.writeback)) != 0:
+            # kswapd does not write file pages (3.2+): PG_reclaim, back on the list
+            PFL[pid] = fl | PG.reclaim
+            lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+            continue
+        # clean: reclaimed, even if referenced (PAGEREF_RECLAIM_CLEAN for unmapped page cache)
+        PZ[pid] = -1
+        PFL[pid] = 0
+        Z[z, ZF.free] += 1
+        reclaimed += 1
+        Z[z, ZF.evict_n] += 1
+        Z[z, ZF.evict_age_us] += (now - PT[pid]) // 1000
+    if is_kswapd:
+        Z[z, ZF.pgscan_kswapd] += scanned
+        Z[z, ZF.pgsteal_kswapd] += reclaimed
+        S[ST.pgscan_kswapd] += scanned
+        S[ST.pgsteal_kswapd] += reclaimed
+    else:
+        Z[z, ZF.pgscan_direct] += scanned
+        Z[z, ZF.pgsteal_direct] += reclaimed
+        S[ST.pgscan_direct] += scanned
+        S[ST.pgsteal_direct] += reclaimed
+    return scanned, reclaimed
+
+
+@leaf
+def lru_pages(Z, z):
+    return Z[z, ZF.nr_inactive] + Z[z, ZF.nr_active]
+
+
+@kernel
+def pgdat_balanced(Z, LR, P, classzone):
+    """pgdat_balanced() for order 0: every zone up to classzone at its high watermark.
+
+    Zones with nothing on the LRU count as balanced (the kernel's
+    ``!zone_reclaimable()``); 3.0 also adds lowmem_reserve[classzone]
+    (``P_KSWAPD_CLASSZONE``), 3.16 checks each zone as its own classzone.
+    """
+    for z in range(classzone + 1):
+        if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
+            continue
+        res = LR[z, classzone] if P[I.kswapd_stop_with_reserve] != 0 else 0
+        if Z[z, ZF.free] <= Z[z, ZF.whigh] + res:
+            return False
+    return True
+
+
+@kernel
+def gap_balanced(Z, P, classzone):
+    """Every zone with pages on its LRU at high + balance gap (kswapd_shrink_zone()'s target)."""
+    for z in range(classzone + 1):
+        if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
+            continue
+        gap = Z[z, ZF.gap] if P[I.kswapd_balance_gap] != 0 else 0
+        if Z[z, ZF.free] <= Z[z, ZF.whigh] + gap:
+            return False
+    return True
+
+
+@kernel
+def balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now):
+    """One priority iteration of balance_pgdat().  Returns ``(pages scanned, balanced)``."""
+    classzone = S[ST.ks_classzone]
+    end_zone = -1
+    for z in range(classzone, -1, -1):
+        if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
+            continue
+        if Z[z, ZF.free] <= Z[z, ZF.whigh]:  # !zone_balanced(zone, order, 0, 0)
+            end_zone = z
+            break
+    if end_zone < 0:
+        return 0, True
+    S[ST.pageoutrun] += 1
+    prio = S[ST.ks_priority]
+    raise_priority = True
+    scanned = 0
+    reclaimed = 0
+    swap_cluster_max = P[I.swap_cluster_max]
+    for z in range(end_zone + 1):
+        if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
+            continue
+        # kswapd_shrink_zone(): skip a zone above high + balance gap (+ lowmem_reserve[classzone])
+        gap = Z[z, ZF.gap] if P[I.kswapd_balance_gap] != 0 else 0
+        if Z[z, ZF.free] > Z[z, ZF.whigh] + gap + LR[z, end_zone]:
+            raise_priority = False
+            continue
+        # get_scan_count(): size >> priority, nothing at all for a small zone until the priority rises
+        nr = lru_pages(Z, z) >> prio
+        if nr == 0:
+            continue
+        sc, rc = shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr, True, now)
+        scanned += sc
+        reclaimed += rc
+        target = Z[z, ZF.whigh] if Z[z, ZF.whigh] > swap_cluster_max else swap_cluster_max
+        if scanned >= target:
+            raise_priority = False
+    balanced = pgdat_balanced(Z, LR, P, classzone)
+    if not balanced:
+        if P[I.kswapd_raise_priority] != 0:
+            if (raise_priority or reclaimed == 0) and prio > 0:
+                prio -= 1
+        else:
+            # 3.0: after SWAP_CLUSTER_MAX pages, "goto loop_again" at DEF_PRIORITY
+            if reclaimed >= swap_cluster_max:
+                prio = DEF_PRIORITY
+            elif prio > 0:
+                prio -= 1
+        S[ST.ks_priority] = prio
+    S[ST.ks_last_pass] = scanned
+    return scanned, balanced
+
+
+@kernel
+def kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now):
+    """Run kswapd up to ``now``: passes of balance_pgdat at its CPU speed, the short nap, sleep."""
+    rate = F[FP.kswapd_pages_per_ms]
+    while True:
+        st = S[ST.ks_state]
+        if st == KS.sleep:
+            return
+        if st == KS.nap:
+            t = S[ST.ks_nap_end]
+            if now < t:
+                return
+            # kswapd_try_to_sleep(), after the HZ/10 nap: balanced -> sleep until woken
+            if pgdat_balanced(Z, LR, P, S[ST.ks_classzone]):
+                S[ST.ks_state] = KS.sleep
+                return
+            S[ST.kswapd_high_wmark_hit_quickly] += 1
+            S[ST.ks_state] = KS.run
+            S[ST.ks_busy] = t
+            S[ST.ks_priority] = DEF_PRIORITY
+            continue
+        t = S[ST.ks_busy]
+        if t > now:
+            return
+        scanned, balanced = balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now)
+        cost = scanned if scanned > 0 else 1
+        t += int(cost / rate)
+        S[ST.ks_busy] = t
+        if balanced:
+            if P[I.kswapd_stays_awake] != 0 and not gap_balanced(Z, P, S[ST.ks_classzone]):
+                # no nap while a zone is below high + gap: look again a scheduler tick (1 ms) later
+                S[ST.ks_busy] = t + 1000000
+                S[ST.ks_priority] = DEF_PRIORITY
+                continue
+            S[ST.ks_state] = KS.nap
+            S[ST.ks_nap_end] = t + P[I.kswapd_nap_ms]
+            S[ST.ks_priority] = DEF_PRIORITY
+
+
+@kernel
+def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
+    """try_to_free_pages(): the allocating task reclaims SWAP_CLUSTER_MAX pages from its zonelist.
+
+    Returns the pages reclaimed; the time it took is added to the task's clock.
+    """
+    S[ST.allocstall] += 1
+    target = P[I.swap_cluster_max]
+    got = 0
+    scanned_all = 0
+    prio = DEF_PRIORITY
+    while prio >= 0 and got < target:
+        for k in range(ZL.shape[0]):
+            z = ZL[k]
+            if lru_pages(Z, z) == 0:
+                continue
+            nr = lru_pages(Z, z) >> prio
+            if nr == 0:
+                continue
+            sc, rc = shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr, False, now)
+            got += rc
+            scanned_all += sc
+            if got >= target:
+                break
+        prio -= 1
+    stall = int(scanned_all * F[FP.direct_reclaim_us_per_page])
+    S[ST.direct_stall_ns] += stall
+    S[ST.now] += stall
+    return got
+
+
+@leaf
+def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now):
+    """__alloc_pages_nodemask() for one order-0 page-cache page.  Returns ``(zone, path)``."""
+    classzone = ZL[0]  # the preferred zone: the first populated zone of the zonelist
+    flags = ALLOC.WMARK_LOW
+    fair_mode = fair_mode_of(P)
+    if fair_mode == 1:
+        flags |= ALLOC.FAIR
+    elif fair_mode == 2 and Z[classzone, ZF.fair_enabled] != 0:
+        flags |= ALLOC.FAIR  # preferred_zoneref->fair_enabled
+    if gfp_write:
+        if P[I.zone_dirty_ok] == 1:
+            flags |= ALLOC.CONSIDER_DIRTY
+        elif P[I.zone_dirty_ok] == 2:
+            flags |= ALLOC.DIRTY
+    resets0 = S[ST.batch_resets]
+    path = 0
+    while True:
+        z, flags = get_page_from_freelist(Z, LR, S, P, ZL, flags, classzone, now)
+        if z >= 0:
+            if path == 0:
+                S[ST.fastpath_allocs] += 1
+            return z, path, S[ST.batch_resets] != resets0
+        if fair_mode == 1 and (flags & ALLOC.FAIR) != 0:
+            # 3.14-3.16-rc1: the fair pass failed: reset the local batches, try once more without fairness
+            S[ST.fair_pass_fails] += 1
+            reset_alloc_batches(Z, S, P, ZL, now)
+            flags &= ~ALLOC.FAIR
+            if P[I.remote_spill_pass] == 0 and P[I.nr_online_nodes] == 1:
+                break  # bigbatches1node: no unfair spill pass on one node, straight to the slow path
+            S[ST.zonelist_rescans] += 1
+            path = 1
+            continue
+        break
+    # __alloc_pages_slowpath()
+    S[ST.slowpath] += 1
+    path = 2
+    for k in range(ZL.shape[0]):
+        wakeup_kswapd(Z, LR, S, P, ZL[k], classzone, now)
+    tries = 0
+    while True:
+        z, f2 = get_page_from_freelist(Z, LR, S, P, ZL, 0, classzone, now)
+        if z >= 0:
+            return z, path, S[ST.batch_resets] != resets0
+        path = 3
+        got = direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now)
+        tries += 1
+        if got == 0 and tries > 4:
+            # nothing left to reclaim: take any free page ignoring watermarks (ALLOC_NO_WATERMARKS)
+            best = -1
+            for k in range(ZL.shape[0]):
+                zz = ZL[k]
+                if Z[zz, ZF.free] > 0 and (best < 0 or Z[zz, ZF.free] > Z[best, ZF.free]):
+                    best = zz
+            if best >= 0:
+                buffered_rmqueue(Z, LR, S, P, best, 0, classzone)
+                return best, path, S[ST.batch_resets] != resets0
+            S[ST.oom] += 1
+            return -1, path, S[ST.batch_resets] != resets0
+
+
+# ============================================================================ writeback and dirty throttling
+
+@kernel
+def writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, now):
+    """The device completes writeback at its rate; the flusher issues the oldest dirty pages.
+
+    The flusher runs while dirty pages exceed ``dirty_background_ratio`` of
+    dirtyable memory, or while the oldest dirty page is older than
+    ``dirty_expire_interval`` (wb_writeback() / wb_check_old_data_flush()).
+    """
+    cap = DQ.shape[0]
+    last = S[ST.wb_last]
+    S[ST.wb_last] = now
+    if S[ST.nr_writeback] > 0:
+        S[ST.wb_credit] += int((now - last) * F[FP.writeback_mb_s] * 1000.0)
+        while S[ST.wb_credit] >= 1000 and S[ST.dq_wb] < S[ST.dq_head]:
+            pid = DQ[S[ST.dq_wb] % cap]
+            S[ST.dq_wb] += 1
+            z = PZ[pid]
+            fl = PFL[pid]
+            if z >= 0 and (fl & PG.writeback) != 0:
+                S[ST.wb_credit] -= 1000
+                Z[z, ZF.nr_writeback] -= 1
+                S[ST.nr_writeback] -= 1
+                S[ST.nr_written] += 1
+                if (fl & PG.reclaim) != 0 and (fl & PG.active) == 0:
+                    # end_page_writeback() -> rotate_reclaimable_page(): to the tail, reclaimable next
+                    lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+                    lru_add_tail(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+                PFL[pid] = fl & ~(PG.writeback | PG.reclaim)
+        if S[ST.nr_writeback] == 0:
+            S[ST.wb_credit] = 0
+    else:
+        S[ST.wb_credit] = 0
+    if S[ST.nr_dirty] == 0:
+        return
+    bg = P[I.dirty_background_ratio] * global_dirtyable(Z) // 100
+    expire_before = (now - P[I.dirty_expire_centisecs]) // 1000000  # ms
+    inflight = P[I.writeback_inflight_mb]
+    while S[ST.nr_writeback] < inflight and S[ST.dq_head] < S[ST.dq_tail]:
+        slot = S[ST.dq_head] % cap
+        if S[ST.nr_dirty] <= bg and DQT[slot] > expire_before:
+            break
+        pid = DQ[slot]
+        S[ST.dq_head] += 1
+        z = PZ[pid]
+        fl = PFL[pid]
+        if z >= 0 and (fl & PG.dirty) != 0:
+            PFL[pid] = (fl & ~PG.dirty) | PG.writeback
+            Z[z, ZF.nr_dirty] -= 1
+            Z[z, ZF.nr_writeback] += 1
+            S[ST.nr_dirty] -= 1
+            S[ST.nr_writeback] += 1
+
+
+@leaf
+def set_page_dirty(Z, S, PFL, DQ, DQT, z, pid, now):
+    """__set_page_dirty(): account the page and queue it for the flusher (oldest first)."""
+    PFL[pid] |= PG.dirty
+    Z[z, ZF.nr_dirty] += 1
+    S[ST.nr_dirty] += 1
+    S[ST.nr_dirtied] += 1
+    cap = DQ.shape[0]
+    slot = S[ST.dq_tail] % cap
+    DQ[slot] = pid
+    DQT[slot] = now // 1000000
+    S[ST.dq_tail] += 1
+
+
+@kernel
+def compact_dirty_queue(PZ, PFL, S, DQ, DQT):
+    """Drop stale entries (pages no longer dirty or under writeback) when the FIFO is full."""
+    cap = DQ.shape[0]
+    w = S[ST.dq_wb]
+    out = w
+    head_new = -1
+    for i in range(S[ST.dq_wb], S[ST.dq_tail]):
+        if i == S[ST.dq_head]:
+            head_new = out
+        pid = DQ[i % cap]
+        fl = PFL[pid]
+        if PZ[pid] >= 0 and (fl & (PG.dirty | PG.writeback)) != 0:
+            DQ[out % cap] = pid
+            DQT[out % cap] = DQT[i % cap]
+            out += 1
+    if head_new < 0:
+        head_new = out
+    S[ST.dq_head] = head_new
+    S[ST.dq_tail] = out
+
+
+# ============================================================================ background: kswapd, writeback, samples
+
+@kernel
+def sample(Z, S, SM, now):
+    n = S[ST.sample_n]
+    SM[n, SMF.ns] = now
+    for z in range(NZ):
+        SM[n, SMF.free + z] = Z[z, ZF.free]
+        SM[n, SMF.batch + z] = Z[z, ZF.batch]
+        SM[n, SMF.inactive + z] = Z[z, ZF.nr_inactive]
+        SM[n, SMF.active + z] = Z[z, ZF.nr_active]
+        SM[n, SMF.dirty + z] = Z[z, ZF.nr_dirty]
+        SM[n, SMF.pgalloc + z] = Z[z, ZF.pgalloc]
+        SM[n, SMF.pgscan + z] = Z[z, ZF.pgscan_kswapd] + Z[z, ZF.pgscan_direct]
+    SM[n, SMF.ks_state] = S[ST.ks_state]
+    SM[n, SMF.writeback] = S[ST.nr_writeback]
+    S[ST.sample_n] = n + 1
+
+
+@kernel
+def background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now):
+    """Everything that runs beside the workload, up to ``now``; sets the time of the next step."""
+    st = S[ST.ks_state]
+    if st != KS.sleep:
+        kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now)
+    if now >= S[ST.wb_next]:
+        if S[ST.nr_dirty] + S[ST.nr_writeback] > 0:
+            writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, now)
+        else:
+            S[ST.wb_last] = now
+        S[ST.wb_next] = now + 50000  # 50 us steps
+    while now >= S[ST.next_sample] and S[ST.sample_n] < P[I.sample_cap]:
+        sample(Z, S, SM, S[ST.next_sample])
+        S[ST.next_sample] += P[I.sample_ns]
+    nxt = S[ST.wb_next]
+    if S[ST.nr_dirty] + S[ST.nr_writeback] == 0:
+        nxt = BIG
+    st = S[ST.ks_state]
+    if st == KS.run:
+        t = S[ST.ks_busy]
+        nxt = t if t < nxt else nxt
+    elif st == KS.nap:
+        t = S[ST.ks_nap_end]
+        nxt = t if t < nxt else nxt
+    if S[ST.sample_n] < P[I.sample_cap]:
+        t = S[ST.next_sample]
+        nxt = t if t < nxt else nxt
+    S[ST.next_bg] = nxt
+
+
+@kernel
+def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
+    """balance_dirty_pages(): the writer waits while dirty + writeback pages exceed vm_dirty_ratio.
+
+    Like balance_dirty_pages_ratelimited(), one pause covers the next
+    SWAP_CLUSTER_MAX (32) pages the writer dirties.
+    """
+    rate = F[FP.writeback_mb_s]
+    waited = False
+    for _ in range(100000):
+        thresh = P[I.vm_dirty_ratio] * global_dirtyable(Z) // 100
+        over = S[ST.nr_dirty] + S[ST.nr_writeback] - thresh + P[I.swap_cluster_max]
+        if over < 0:
+            break
+        waited = True
+        dt = int((over + 1) / rate)
+        if dt < 50000:
+            dt = 50000
+        now = S[ST.now] + dt
+        S[ST.now] = now
+        S[ST.seq_throttle_ns] += dt
+        S[ST.wb_next] = now
+        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+    if waited:
+        S[ST.write_throttles] += 1
+
+
+# ============================================================================ the workload
+
+@kernel
+def change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, delta, now):
+    """Memory outside the file LRU (slab, page tables, processes) grows or shrinks by ``delta`` pages.
+
+    Spread over the zones by size; growing takes free pages (reclaiming the
+    oldest page cache when a zone would fall below its high watermark),
+    shrinking frees them.
+    """
+    total = 0
+    for z in range(NZ):
+        total += Z[z, ZF.managed]
+    for z in range(NZ):
+        if Z[z, ZF.managed] == 0:
+            continue
+        n = delta * Z[z, ZF.managed] // total
+        if n < 0:
+            n = -n if -n < Z[z, ZF.nr_other] else Z[z, ZF.nr_other]
+            Z[z, ZF.nr_other] -= n
+            Z[z, ZF.free] += n
+            continue
+        for _ in range(64):
+            short = Z[z, ZF.whigh] + n - Z[z, ZF.free]
+            if short <= 0 or lru_pages(Z, z) == 0:
+                break
+            shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, short + P[I.swap_cluster_max], False, now)
+        room = Z[z, ZF.free] - Z[z, ZF.wmin]
+        if n > room:
+            n = room if room > 0 else 0
+        Z[z, ZF.nr_other] += n
+        Z[z, ZF.free] -= n
+
+@kernel
+def free_file_pages(Z, S, PZ, PFL, PPREV, PNEXT, first, count):
+    """truncate_inode_pages() of removed files: every cached page goes back to the free lists."""
+    for pid in range(first, first + count):
+        z = PZ[pid]
+        if z < 0:
+            continue
+        fl = PFL[pid]
+        lru = LRU.active if (fl & PG.active) != 0 else LRU.inactive
+        lru_del(Z, PPREV, PNEXT, z, lru, pid)
+        if (fl & PG.dirty) != 0:
+            Z[z, ZF.nr_dirty] -= 1
+            S[ST.nr_dirty] -= 1
+        if (fl & PG.writeback) != 0:
+            Z[z, ZF.nr_writeback] -= 1
+            S[ST.nr_writeback] -= 1
+        PZ[pid] = -1
+        PFL[pid] = 0
+        Z[z, ZF.free] += 1
+        S[ST.pages_freed] += 1
+
+
+@leaf
+def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM, pid, write, thread,
+                dt_hit, dt_miss, dt_write):
+    """One 4 KiB read() or write() of page ``pid`` by ``thread``: the page cache, the allocator, the clock."""
+    if write and (S[ST.nr_dirtied] & 31) == 0:
+        # balance_dirty_pages_ratelimited(): every 32 pages dirtied, check the limit
+        thresh = P[I.vm_dirty_ratio] * global_dirtyable(Z) // 100
+        if S[ST.nr_dirty] + S[ST.nr_writeback] >= thresh:
+            throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM)
+    z = PZ[pid]
+    hit = z >= 0
+    if write:
+        dt = dt_write
+    elif hit:
+        dt = dt_hit
+    else:
+        dt = dt_miss
+    now = S[ST.now] + dt
+    S[ST.now] = now
+    S[ST.events] += 1
+    if now >= S[ST.next_bg]:
+        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+    if hit:
+        S[ST.pagecache_hits] += 1
+        # mark_page_accessed()
+        fl = PFL[pid]
+        if (fl & PG.active) == 0 and (fl & PG.referenced) != 0:
+            lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+            PFL[pid] = (fl | PG.active) & ~PG.referenced
+            lru_add(Z, PPREV, PNEXT, z, LRU.active, pid)
+            S[ST.pgactivate] += 1
+            Z[z, ZF.pgactivate] += 1
+        elif (fl & PG.referenced) == 0:
+            PFL[pid] = fl | PG.referenced
+    else:
+        S[ST.pagecache_misses] += 1
+        z, path, reset = alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, write, now)
+        if z < 0:
+            return
+        now = S[ST.now]  # direct reclaim may have taken time
+        prev = TL[thread]
+        if prev >= 0 and prev != z:
+            S[ST.zone_switches] += 1
+        TL[thread] = z
+        PZ[pid] = z
+        PT[pid] = now
+        PFL[pid] = PG.referenced  # add_to_page_cache_lru(), then mark_page_accessed()
+        lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+        na = S[ST.pgalloc]
+        if na >= P[I.trace_start] and S[ST.trace_n] < P[I.trace_cap]:
+            n = S[ST.trace_n]
+            TR[n, TRF.ns] = now
+            TR[n, TRF.zone] = z
+            TR[n, TRF.batch_dma32] = Z[ZONE.DMA32, ZF.batch]
+            TR[n, TRF.batch_normal] = Z[ZONE.Normal, ZF.batch]
+            TR[n, TRF.free_dma32] = Z[ZONE.DMA32, ZF.free]
+            TR[n, TRF.free_normal] = Z[ZONE.Normal, ZF.free]
+            TR[n, TRF.reset] = 1 if reset else 0
+            TR[n, TRF.path] = path
+            TR[n, TRF.depleted] = Z[ZONE.DMA32, ZF.depleted] + 2 * Z[ZONE.Normal, ZF.depleted]
+            S[ST.trace_n] = n + 1
+    if write and (PFL[pid] & PG.dirty) == 0:
+        if S[ST.dq_tail] - S[ST.dq_wb] >= DQ.shape[0]:
+            compact_dirty_queue(PZ, PFL, S, DQ, DQT)
+        set_page_dirty(Z, S, PFL, DQ, DQT, z, pid, now)
+
+
+@kernel
+def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, TL, TR, SM):
+    """Run every phase of the workload table ``PH``; per-phase results in ``PR``."""
+    Z = borrow(Z)
+    LR = borrow(LR)
+    ZL = borrow(ZL)
+    S = borrow(S)
+    P = borrow(P)
+    F = borrow(F)
+    PH = borrow(PH)
+    PR = borrow(PR)
+    U = borrow(U)
+    PZ = borrow(PZ)
+    PFL = borrow(PFL)
+    PPREV = borrow(PPREV)
+    PNEXT = borrow(PNEXT)
+    PT = borrow(PT)
+    DQ = borrow(DQ)
+    DQT = borrow(DQT)
+    TC = borrow(TC)
+    TL = borrow(TL)
+    TR = borrow(TR)
+    SM = borrow(SM)
+    maxt = TL.shape[0]
+    for ph in range(PH.shape[0]):
+        op = PH[ph, PHF.op]
+        nthreads = PH[ph, PHF.threads]
+        file0 = PH[ph, PHF.file0]
+        fp = PH[ph, PHF.file_pages]
+        chunk = PH[ph, PHF.chunk]
+        dt_miss = PH[ph, PHF.dt_miss]
+        dt_hit = PH[ph, PHF.dt_hit]
+        dt_write = PH[ph, PHF.dt_write]
+        u = PH[ph, PHF.u0]
+        S[ST.phase] = ph
+        PR[ph, PRF.t0] = S[ST.now]
+        h0 = S[ST.pagecache_hits]
+        m0 = S[ST.pagecache_misses]
+        a0 = S[ST.pgalloc]
+        ad0 = Z[ZONE.DMA32, ZF.pgalloc]
+        an0 = Z[ZONE.Normal, ZF.pgalloc]
+        sc0 = S[ST.pgscan_kswapd] + S[ST.pgscan_direct]
+        for i in range(NC):
+            PR[ph, PRF.counters + i] = S[COUNTERS_AT + i]
+        write = op == OP.seq_write or op == OP.rand_write
+        if op == OP.seq_write or op == OP.seq_read:
+            for t in range(nthreads):
+                TC[t] = 0
+                TC[maxt + t] = t
+            alive = nthreads
+            while alive > 0:
+                j = int(U[u] * alive)
+                u += 1
+                if j >= alive:
+                    j = alive - 1
+                t = TC[maxt + j]
+                start = TC[t]
+                end = start + chunk
+                if end > fp:
+                    end = fp
+                base = file0 + t * fp
+                for off in range(start, end):
+                    access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM,
+                                base + off, write, t, dt_hit, dt_miss, dt_write)
+                TC[t] = end
+                if end >= fp:
+                    TC[maxt + j] = TC[maxt + alive - 1]
+                    alive -= 1
+        elif op == OP.rand_write or op == OP.rand_read:
+            total = nthreads * PH[ph, PHF.ops]
+            for _ in range(total):
+                t = int(U[u] * nthreads)
+                off = int(U[u + 1] * fp)
+                u += 2
+                if t >= nthreads:
+                    t = nthreads - 1
+                if off >= fp:
+                    off = fp - 1
+                access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM,
+                            file0 + t * fp + off, write, t, dt_hit, dt_miss, dt_write)
+        elif op == OP.delete:
+            free_file_pages(Z, S, PZ, PFL, PPREV, PNEXT, file0, nthreads * fp)
+        elif op == OP.other:
+            change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, PH[ph, PHF.ops], S[ST.now])
+        elif op == OP.idle:
+            end_t = S[ST.now] + PH[ph, PHF.ops]
+            step = 1000000  # 1 ms
+            while S[ST.now] < end_t:
+                now = S[ST.now] + step
+                if now > end_t:
+                    now = end_t
+                S[ST.now] = now
+                background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+        PR[ph, PRF.t1] = S[ST.now]
+        PR[ph, PRF.hits] = S[ST.pagecache_hits] - h0
+        PR[ph, PRF.misses] = S[ST.pagecache_misses] - m0
+        PR[ph, PRF.allocs] = S[ST.pgalloc] - a0
+        PR[ph, PRF.alloc_dma32] = Z[ZONE.DMA32, ZF.pgalloc] - ad0
+        PR[ph, PRF.alloc_normal] = Z[ZONE.Normal, ZF.pgalloc] - an0
+        PR[ph, PRF.scan] = S[ST.pgscan_kswapd] + S[ST.pgscan_direct] - sc0
+        for i in range(NC):
+            PR[ph, PRF.counters + i] = S[COUNTERS_AT + i] - PR[ph, PRF.counters + i]

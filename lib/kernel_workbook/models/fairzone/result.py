@@ -1,0 +1,234 @@
+"""One run of the fair-zone model: counters named as the kernel names them, frames for tables and charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from .layout import COUNTER_NAMES, COUNTERS_AT, NC, OP, PRF, SMF, ST, TRF, ZF, ZONE, ZONE_NAMES
+from .params import PAGES_PER_MB, AllocatorCosts, FairZoneParams, allocator_cost_ns
+from .setup import ZoneSetup
+from .workload import PHASE_NAMES, PageCacheWorkload
+
+if TYPE_CHECKING:
+    from .simulate import Arrays
+
+ZONES = ZONE_NAMES
+
+
+@dataclass
+class FairZoneResult:
+    """One run.  Counters are in the kernel's units (pages, events) and carry its names."""
+
+    params: FairZoneParams
+    workload: PageCacheWorkload
+    seed: int
+    arrays: Arrays
+    setup: ZoneSetup
+    wall_s: float = 0.0
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def elapsed_s(self) -> float:
+        return float(self.arrays.S[ST.now]) / 1e9
+
+    @property
+    def counters(self) -> dict:
+        """Every global counter of ``_fairzone_layout.COUNTER_NAMES``, plus ``oom`` and the stall times."""
+        S = self.arrays.S
+        d = {name: int(S[COUNTERS_AT + i]) for i, name in enumerate(COUNTER_NAMES)}
+        d["oom"] = int(S[ST.oom])
+        d["direct_reclaim_stall_ns"] = int(S[ST.direct_stall_ns])
+        d["dirty_throttle_ns"] = int(S[ST.seq_throttle_ns])
+        return d
+
+    @property
+    def vmstat(self) -> dict:
+        """/proc/vmstat as the kernel would print it for this run (per-zone counters named per zone)."""
+        Z = self.arrays.Z
+        c = self.counters
+        d = {}
+        for z, zn in enumerate(ZONES):
+            n = zn.lower()
+            d[f"pgalloc_{n}"] = int(Z[z, ZF.pgalloc])
+        d["pgalloc_movable"] = 0
+        for z, zn in enumerate(ZONES):
+            n = zn.lower()
+            d[f"pgscan_kswapd_{n}"] = int(Z[z, ZF.pgscan_kswapd])
+            d[f"pgsteal_kswapd_{n}"] = int(Z[z, ZF.pgsteal_kswapd])
+            d[f"pgscan_direct_{n}"] = int(Z[z, ZF.pgscan_direct])
+            d[f"pgsteal_direct_{n}"] = int(Z[z, ZF.pgsteal_direct])
+        for k in ("pgactivate", "pgdeactivate", "pgrefill", "pageoutrun", "allocstall",
+                  "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly", "nr_dirtied", "nr_written"):
+            d[k] = c[k]
+        d["nr_alloc_batch"] = int(Z[:, ZF.batch].sum())
+        d["nr_dirty"] = int(self.arrays.S[ST.nr_dirty])
+        d["nr_writeback"] = int(self.arrays.S[ST.nr_writeback])
+        d["nr_free_pages"] = int(Z[:, ZF.free].sum())
+        d["nr_inactive_file"] = int(Z[:, ZF.nr_inactive].sum())
+        d["nr_active_file"] = int(Z[:, ZF.nr_active].sum())
+        return d
+
+    def spread(self) -> dict:
+        """Allocations per zone and as percentages (the thread's "DMA32 allocs / Normal allocs")."""
+        v = self.vmstat
+        tot = v["pgalloc_dma"] + v["pgalloc_dma32"] + v["pgalloc_normal"] + v["pgalloc_movable"]
+        out = {"DMA32 allocs": v["pgalloc_dma32"], "Normal allocs": v["pgalloc_normal"],
+               "Movable allocs": v["pgalloc_movable"]}
+        for k in list(out):
+            out[k + " %"] = 100.0 * out[k] / tot if tot else float("nan")
+        return out
+
+    def velocity(self) -> dict:
+        """mmtests' "Zone X velocity": pages scanned (kswapd + direct) per second of the run, by zone."""
+        Z = self.arrays.Z
+        t = self.elapsed_s
+        return {f"Zone {zn.lower()} velocity": (float(Z[z, ZF.pgscan_kswapd] + Z[z, ZF.pgscan_direct]) / t
+                                                if t > 0 else float("nan"))
+                for z, zn in enumerate(ZONES)}
+
+    def df_zones(self) -> pd.DataFrame:
+        """One row per zone.
+
+        Columns: ``zone, managed, min, low, high, balance_gap,
+        lowmem_reserve_normal, nr_alloc_batch_reset, fair_enabled, free, nr_inactive_file,
+        nr_active_file, nr_dirty, nr_writeback, pgalloc, pgscan, pgsteal, velocity,
+        pgactivate, batch_resets, evicted, age_at_eviction_s, free_min_slack, fastpath_below_min``.
+        """
+        Z = self.arrays.Z
+        zs = self.setup
+        t = self.elapsed_s
+        rows = []
+        for z, zn in enumerate(ZONES):
+            scan = int(Z[z, ZF.pgscan_kswapd] + Z[z, ZF.pgscan_direct])
+            ev = int(Z[z, ZF.evict_n])
+            rows.append({
+                "zone": zn, "managed": int(zs.managed[z]), "min": int(zs.wmark_min[z]), "low": int(zs.wmark_low[z]),
+                "high": int(zs.wmark_high[z]), "balance_gap": int(zs.balance_gap[z]),
+                "lowmem_reserve_normal": int(zs.lowmem_reserve[z, ZONE.Normal]),
+                "nr_alloc_batch_reset": int(Z[z, ZF.batch_reset]), "fair_enabled": int(Z[z, ZF.fair_enabled]),
+                "free": int(Z[z, ZF.free]), "nr_inactive_file": int(Z[z, ZF.nr_inactive]),
+                "nr_active_file": int(Z[z, ZF.nr_active]), "nr_dirty": int(Z[z, ZF.nr_dirty]),
+                "nr_writeback": int(Z[z, ZF.nr_writeback]), "pgalloc": int(Z[z, ZF.pgalloc]), "pgscan": scan,
+                "pgsteal": int(Z[z, ZF.pgsteal_kswapd] + Z[z, ZF.pgsteal_direct]),
+                "velocity": scan / t if t > 0 else float("nan"), "pgactivate": int(Z[z, ZF.pgactivate]),
+                "batch_resets": int(Z[z, ZF.nr_resets]), "evicted": ev,
+                "age_at_eviction_s": (float(Z[z, ZF.evict_age_us]) / ev / 1e6) if ev else float("nan"),
+                "free_min_slack": int(Z[z, ZF.free_min_seen]) if Z[z, ZF.free_min_seen] < (1 << 61) else None,
+                "fastpath_below_min": int(Z[z, ZF.fast_below_min]),
+            })
+        return pd.DataFrame(rows)
+
+    def df_work(self) -> pd.DataFrame:
+        """The allocator's work: ``counter, total, per_allocation`` (the fast-path cost patch 3/4 removes)."""
+        c = self.counters
+        n = max(c["pgalloc"], 1)
+        names = ["get_page_from_freelist", "zonelist_scanned", "watermark_checks", "batch_reads",
+                 "depleted_flag_reads", "batch_updates", "batch_resets", "batch_reset_zones", "fair_pass_fails",
+                 "zonelist_rescans", "dirty_checks", "dirty_limit_calcs", "dirty_fails", "slowpath",
+                 "kswapd_wakeups", "allocstall", "zone_switches"]
+        return pd.DataFrame([{"counter": k, "total": c[k], "per_allocation": c[k] / n} for k in names])
+
+    def allocator_cost_ns(self, costs: AllocatorCosts | None = None, exclude: tuple = ()) -> float:
+        """CPU per allocated page (ns) that the counted work costs under ``costs``."""
+        return allocator_cost_ns(self.counters, costs or AllocatorCosts(), exclude=exclude)
+
+    def df_phases(self) -> pd.DataFrame:
+        """One row per workload phase.
+
+        Columns: ``run, threads, phase, t0_s, t1_s, seconds, pages, MB_s, hits, misses,
+        hit_pct, allocs, allocs_dma32, allocs_normal, pgscan``.  ``MB_s`` is the pages the
+        phase touched over its duration (tiobench's figure for the sequential phases).
+        """
+        a = self.arrays
+        rows = []
+        for i, ph in enumerate(self.workload.phases):
+            if ph.op == OP.delete:
+                continue
+            t0, t1 = a.PR[i, PRF.t0] / 1e9, a.PR[i, PRF.t1] / 1e9
+            h, m = int(a.PR[i, PRF.hits]), int(a.PR[i, PRF.misses])
+            pages = h + m
+            rows.append({"run": ph.run, "threads": ph.threads, "phase": PHASE_NAMES.get(ph.kind, "other"),
+                         "t0_s": t0, "t1_s": t1, "seconds": t1 - t0, "pages": pages,
+                         "MB_s": (pages / PAGES_PER_MB) / (t1 - t0) if t1 > t0 else float("nan"),
+                         "hits": h, "misses": m, "hit_pct": 100.0 * h / pages if pages else float("nan"),
+                         "allocs": int(a.PR[i, PRF.allocs]), "allocs_dma32": int(a.PR[i, PRF.alloc_dma32]),
+                         "allocs_normal": int(a.PR[i, PRF.alloc_normal]), "pgscan": int(a.PR[i, PRF.scan])})
+        return pd.DataFrame(rows)
+
+    def phase_counters(self, phase: str = "SeqRead", threads: int | None = None) -> dict:
+        """The counters of :data:`_fairzone_layout.COUNTER_NAMES`, summed over the phases named ``phase``
+        (``SeqWrite``, ``RandWrite``, ``SeqRead``, ``RandRead``), optionally of one thread count."""
+        a = self.arrays
+        tot = np.zeros(NC, np.int64)
+        for i, ph in enumerate(self.workload.phases):
+            if PHASE_NAMES.get(ph.kind) == phase and (threads is None or ph.threads == threads):
+                tot += a.PR[i, PRF.counters:PRF.counters + NC]
+        return {name: int(tot[i]) for i, name in enumerate(COUNTER_NAMES)}
+
+    def df_trace(self) -> pd.DataFrame:
+        """The recorded allocations.
+
+        Columns: ``t_ms, zone, nr_alloc_batch_dma32, nr_alloc_batch_normal, free_dma32, free_normal,
+        reset, path, depleted_dma32, depleted_normal``; ``path`` is ``fast``, ``retry`` (a rescan after
+        a failed fair pass), ``slow`` (the slow path) or ``direct`` (after direct reclaim).
+        """
+        n = int(self.arrays.S[ST.trace_n])
+        T = self.arrays.TR[:n]
+        paths = np.array(["fast", "retry", "slow", "direct"])
+        return pd.DataFrame({
+            "t_ms": T[:, TRF.ns] / 1e6, "zone": np.array(ZONES)[T[:, TRF.zone]],
+            "nr_alloc_batch_dma32": T[:, TRF.batch_dma32], "nr_alloc_batch_normal": T[:, TRF.batch_normal],
+            "free_dma32": T[:, TRF.free_dma32], "free_normal": T[:, TRF.free_normal],
+            "reset": T[:, TRF.reset].astype(bool), "path": paths[T[:, TRF.path]],
+            "depleted_dma32": (T[:, TRF.depleted] & 1).astype(bool),
+            "depleted_normal": (T[:, TRF.depleted] & 2).astype(bool),
+        })
+
+    def df_samples(self) -> pd.DataFrame:
+        """Zone samples in long form: ``t_s, zone, free, nr_alloc_batch, nr_inactive_file, nr_active_file,
+        nr_dirty, pgalloc, pgscan, other, managed`` (one row per sample and zone)."""
+        n = int(self.arrays.S[ST.sample_n])
+        SM = self.arrays.SM[:n]
+        Z = self.arrays.Z
+        frames = []
+        for z, zn in enumerate(ZONES):
+            frames.append(pd.DataFrame({
+                "t_s": SM[:, SMF.ns] / 1e9, "zone": zn, "free": SM[:, SMF.free + z],
+                "nr_alloc_batch": SM[:, SMF.batch + z], "nr_inactive_file": SM[:, SMF.inactive + z],
+                "nr_active_file": SM[:, SMF.active + z], "nr_dirty": SM[:, SMF.dirty + z],
+                "pgalloc": SM[:, SMF.pgalloc + z], "pgscan": SM[:, SMF.pgscan + z],
+                "other": float(Z[z, ZF.nr_other]), "managed": float(Z[z, ZF.managed])}))
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def summary(self) -> dict:
+        """The run's scalar outputs for a sweep: /proc/vmstat counters, spread, velocity, elapsed time."""
+        out = {k: float(v) for k, v in self.vmstat.items()}
+        out.update({k: float(v) for k, v in self.spread().items()})
+        out.update({k: float(v) for k, v in self.velocity().items()})
+        out["elapsed_s"] = self.elapsed_s
+        out["allocator_cost_ns"] = self.allocator_cost_ns()
+        return out
+
+    def caption(self) -> str:
+        p = self.params
+        zs = self.setup
+        mb = [m / PAGES_PER_MB for m in zs.managed]
+        batch = ("high-low" if p.NR_ALLOC_BATCH == "high-low" else
+                 f"managed>>{p.nr_alloc_batch_shift}" if p.NR_ALLOC_BATCH == "managed>>shift"
+                 else f"{p.nr_alloc_batch_pages} pages")
+        return (f"{p.name}: ALLOC_FAIR={int(p.ALLOC_FAIR)}, ZONE_FAIR_DEPLETED={int(p.ZONE_FAIR_DEPLETED)}, "
+                f"NR_ALLOC_BATCH={batch}, zone_dirty_ok={p.zone_dirty_ok}, kswapd wakes below {p.kswapd_wake_at}; "
+                f"{p.machine.name}: DMA {mb[0]:.0f} MB, DMA32 {mb[1]:.0f} MB, Normal {mb[2]:.0f} MB, "
+                f"min_free_kbytes={zs.min_free_kbytes}; {self.workload.description}; seed {self.seed}\n"
+                f"knobs: {p.echo()}")
+
+
+def check_conservation(result: FairZoneResult) -> pd.DataFrame:
+    """free + file LRU + other = managed, for every sample and zone (``ok`` column)."""
+    s = result.df_samples()
+    s["ok"] = (s["free"] + s["nr_inactive_file"] + s["nr_active_file"] + s["other"]) == s["managed"]
+    return s

@@ -1,0 +1,105 @@
+"""The zones as the kernel sets them up at boot: watermarks, reserves, batches, zonelist.
+
+What ``init_per_zone_wmark_min()``, ``__setup_per_zone_wmarks()``,
+``setup_per_zone_lowmem_reserve()``, ``calculate_totalreserve_pages()`` and
+``build_zonelists_node()`` / ``zoneref_set_zone()`` (patch 3/4) compute for a
+machine (mm/page_alloc.c, 3.16; checked against the source of that release).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .layout import NZ, ZONE
+from .params import KSWAPD_ZONE_BALANCE_GAP_RATIO, PAGES_PER_MB, FairZoneParams, validate
+
+
+def int_sqrt(x: int) -> int:
+    """lib/int_sqrt.c: floor of the square root."""
+    return math.isqrt(int(x))
+
+
+@dataclass(frozen=True)
+class ZoneSetup:
+    """The zones as the kernel sets them up at boot (pages)."""
+
+    managed: np.ndarray  # managed_pages per zone
+    min_free_kbytes: int
+    wmark_min: np.ndarray
+    wmark_low: np.ndarray
+    wmark_high: np.ndarray
+    balance_gap: np.ndarray
+    batch: np.ndarray  # NR_ALLOC_BATCH after boot and after every reset
+    lowmem_reserve: np.ndarray  # [zone, classzone]
+    dirty_balance_reserve: np.ndarray
+    fair_enabled: np.ndarray  # zoneref->fair_enabled (patch 3/4), by zone
+    zonelist: np.ndarray  # populated zones, highest first (node order)
+    other: np.ndarray  # pages held outside the file LRU, by zone
+    node_present_pages: int
+
+
+def zone_setup(p: FairZoneParams) -> ZoneSetup:
+    """Watermarks, reserves and batches of ``p.machine`` as 3.16's mm/page_alloc.c computes them."""
+    validate(p)
+    m = p.machine
+    managed = np.array([int(round(mb * PAGES_PER_MB)) for mb in m.managed_mb], dtype=np.int64)
+    present = int(round(m.ram_mb * PAGES_PER_MB))
+    # init_per_zone_wmark_min(): lowmem_kbytes = nr_free_buffer_pages() * 4 (all zones up to Normal; at boot
+    # the watermarks are still 0, so that is every managed page)
+    if p.min_free_kbytes is None:
+        mfk = int_sqrt(int(managed.sum()) * 4 * 16)
+        mfk = min(max(mfk, 128), 65536)
+    else:
+        mfk = int(p.min_free_kbytes)
+    pages_min = mfk >> 2  # min_free_kbytes >> (PAGE_SHIFT - 10)
+    lowmem = int(managed.sum())
+    wmin = np.zeros(NZ, np.int64)
+    wlow = np.zeros(NZ, np.int64)
+    whigh = np.zeros(NZ, np.int64)
+    for z in range(NZ):
+        tmp = pages_min * int(managed[z]) // lowmem if lowmem else 0  # __setup_per_zone_wmarks()
+        wmin[z] = tmp
+        wlow[z] = tmp + (tmp >> 2)
+        whigh[z] = tmp + (tmp >> 1)
+    gap = np.array([min(int(wlow[z]), -(-int(managed[z]) // KSWAPD_ZONE_BALANCE_GAP_RATIO)) for z in range(NZ)],
+                   np.int64)
+    if p.NR_ALLOC_BATCH == "high-low":
+        batch = whigh - wlow
+    elif p.NR_ALLOC_BATCH == "managed>>shift":
+        batch = managed >> p.nr_alloc_batch_shift
+    else:
+        batch = np.where(managed > 0, p.nr_alloc_batch_pages, 0).astype(np.int64)
+    # setup_per_zone_lowmem_reserve()
+    lr = np.zeros((NZ, NZ), np.int64)
+    ratio = list(p.lowmem_reserve_ratio)
+    for j in range(NZ):
+        mp = int(managed[j])
+        idx = j
+        while idx:
+            idx -= 1
+            lr[idx, j] = mp // ratio[idx]
+            mp += int(managed[idx])
+    # calculate_totalreserve_pages(): the largest reserve plus the high watermark, capped at the zone
+    dbr = np.array([min(int(lr[z, z:].max()) + int(whigh[z]), int(managed[z])) for z in range(NZ)], np.int64)
+    # build_zonelists_node() / zoneref_set_zone() (patch 3/4)
+    zonelist = np.array([z for z in range(NZ - 1, -1, -1) if managed[z] > 0], np.int64)
+    fair = np.zeros(NZ, np.int64)
+    for z in zonelist:
+        ok = True
+        if z == ZONE.DMA and managed[z] < (present >> p.fair_enabled_dma_shift):
+            ok = False
+        fair[z] = 1 if ok else 0
+    if int(fair.sum()) <= 1 and len(zonelist):
+        fair[zonelist[0]] = 0  # a single fair zone: no fair policy at all
+    # memory held outside the file LRU, spread over the zones by size
+    other_total = int(round(m.other_mb * PAGES_PER_MB))
+    other = np.zeros(NZ, np.int64)
+    if lowmem:
+        for z in range(NZ):
+            other[z] = other_total * int(managed[z]) // lowmem
+    return ZoneSetup(managed=managed, min_free_kbytes=mfk, wmark_min=wmin, wmark_low=wlow, wmark_high=whigh,
+                     balance_gap=gap, batch=batch, lowmem_reserve=lr, dirty_balance_reserve=dbr, fair_enabled=fair,
+                     zonelist=zonelist, other=other, node_present_pages=present)
