@@ -147,16 +147,22 @@ def _fmt(v) -> str:
 
 def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc: str = "",
          range: tuple | None = None, choices: tuple | None = None, widget: tuple | None = None,
-         to_kernel: Callable | None = None, packed: str | None | bool = True, optional: bool = False):
+         to_kernel: Callable | None = None, packed: str | None | bool = True, optional: bool = False,
+         kind: str | None = None):
     """Declare a knob as a dataclass field (see the module docstring).
 
     ``packed``: ``True`` (default) packs the knob into the kernel's parameter
     array matching its kind (bool, int, choice -> "int"; float -> "float",
     or "int" when ``to_kernel`` turns it into whole kernel units, which must
     then be said: ``packed="int"``); ``False`` keeps it out of the kernel
-    (a knob the Python side uses, e.g. to build the workload).
+    (a knob the Python side uses, e.g. to build the workload).  ``kind`` is
+    taken from the default's type unless given (a knob whose default is
+    ``None`` says whether it is an ``"int"`` or a ``"float"``).
     """
-    if choices is not None:
+    if kind is not None:
+        if kind not in ("bool", "int", "float", "choice", "object"):
+            raise ValueError(f"kind={kind!r}: expected bool, int, float, choice or object")
+    elif choices is not None:
         kind = "choice"
     elif isinstance(default, bool):
         kind = "bool"
