@@ -36,10 +36,12 @@ def test_kwb_reproduce_json_schema(capsys):
     code, out, _ = run(capsys, "reproduce", "2007-throttle-vm-writeout", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["thread"] == "2007-throttle-vm-writeout"
-    assert set(doc["summary"]) == {"predicted_cells", "direction_agreement", "median_abs_error_pts"}
+    assert set(doc["summary"]) == {"strict", "lenient", "per_table", "seeds"}
+    assert set(doc["summary"]["lenient"]) == {"predicted_cells", "direction_agreement", "median_abs_error_pts"}
+    assert {"hits", "scored", "score", "excluded"} <= set(doc["summary"]["strict"])
     for c in doc["cells"]:
-        assert set(c) == {"table", "row", "kernel", "published", "model", "published_delta_pct",
-                          "model_delta_pct", "calibrated"}
+        assert set(c) == {"table", "stat", "row", "kernel", "published", "model", "published_delta_pct",
+                          "model_delta_pct", "calibrated", "status", "reason", "noise_pts", "ratio"}
 
 
 def test_kwb_reproduce_all_prints_every_thread(capsys):

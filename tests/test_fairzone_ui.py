@@ -43,17 +43,19 @@ def test_spread_velocity_and_decomposition_charts():
 
 
 def test_explorer_is_static_in_ci_and_live_in_the_lab(monkeypatch):
-    out = fc.df_explore(variant="bigbatches", batch="managed >> shift", shift=6, ram_mb=4096, size_fraction=1.0,
-                        readers=2)
-    assert set(out["results"]) == {"3.16-rc1 vanilla", "bigbatches (managed >> shift 6)"}
-    assert "DMA32 allocs %" in out["table"] and "zonelist scans/alloc" in out["table"]
+    p = variant_params("bigbatches", fc.explorer_machine(16)).with_(nr_alloc_batch_shift=6)
+    out = fc.df_explore(p, size_fraction=1.0, readers=2)
+    assert list(out["kernel"]) == ["3.16-rc1 vanilla", "bigbatches (your knobs)"]
+    assert {"DMA32 allocs %", "zonelist scans/alloc", "batch resets"} <= set(out.columns)
     assert fc.fairzone_explorer() is None  # WORKBOOK_MODE=ci: drawn statically
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     panel = fc.fairzone_explorer()
-    left, right = panel.children
-    ram = [w for w in left.children if getattr(w, "description", "") == "RAM MB"][0]
-    status = left.children[-1]
-    ram.value = 4096  # a person moves the slider
-    assert "tiobench runs in" in status.value
-    table = right.children[1]
-    assert "3.16-rc1 vanilla" in table.value
+    grid = panel.children[1]
+    ws = {getattr(w, "description", ""): w for w in grid.children}
+    assert "nr_alloc_batch_shift" in ws and "min_free_kbytes (KiB)" in ws  # full kernel names
+    assert not ws["nr_alloc_batch_shift"].disabled  # fairzone's batch is managed >> shift
+    ws["kernel"].value = "3.16-rc1"  # a person picks vanilla: high - low ignores the shift
+    assert ws["NR_ALLOC_BATCH"].value == "high-low" and ws["nr_alloc_batch_shift"].disabled
+    ws["kswapd_stays_awake"].value = True  # and ticks a box
+    status = panel.children[2]
+    assert "redrawn in" in status.value and "kswapd_stays_awake=True" in status.value

@@ -62,14 +62,15 @@ import numpy as np
 import pandas as pd
 
 from .. import config
+from ..progress import progress
 from ..models.cfq import DESKTOP_2014, LAPTOP_2014, IOParams, cfq_for_kernel
 from ..models.fairzone import AllocatorCosts, simulate, variant_params
 from ..models.fairzone import PAGES_PER_MB, MACHINES, Machine
-from ..tables import baseline_of, compare, published, render
+from ..tables import baseline_of, compare, published
 from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
-from . import _sign, summarise
-from ._side_by_side import delta_text, make_cell, samples_frame
+from . import Reproduction, _sign, summarise
+from ._side_by_side import make_cell, samples_frame
 from .seqread_2014 import Part, calibrate_media_rate, seqread_throughput
 
 THREAD = "2014-seqread-fairzone-cfq"
@@ -368,8 +369,9 @@ def decompose(machine_key: str, kernel: str, n: int, small: bool | None = None, 
 
 # --------------------------------------------------------------------------- the tables
 
-def spread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple[list, list, pd.DataFrame, pd.DataFrame]:
-    """fairzone-spread and spread-percent: cells, printed blocks, and the model tables in the thread's layout."""
+def spread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple[list, dict]:
+    """fairzone-spread and spread-percent: cells, and the published and model tables in the thread's layout
+    (``{"fairzone-spread": (published, model), "spread-percent": (published, model)}``)."""
     cal = calibrate_desktop(small, awake)
     pub = _pub("fairzone-spread")
     pubp = _pub("spread-percent")
@@ -402,7 +404,7 @@ def spread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple
                 cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, None))
             else:
                 cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb))
-    return cells, [render(pub), render(mt), render(pubp), render(mp)], mt, mp
+    return cells, {"fairzone-spread": (pub, mt), "spread-percent": (pubp, mp)}
 
 
 def velocity_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple[list, pd.DataFrame, dict]:
@@ -430,9 +432,10 @@ def velocity_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tup
     return cells, mt, cal
 
 
-def seqread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple[list, list]:
-    """Every SeqRead cell of the thread's SeqRead tables for the kernels that change the allocator."""
-    cells, text = [], []
+def seqread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE, step=None) -> tuple[list, list]:
+    """Every SeqRead cell of the thread's SeqRead tables for the kernels that change the allocator, and per table
+    ``(table, baseline, published SeqRead rows, model table, its cells)``."""
+    cells, tables = [], []
     for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
         pub = _pub(table)
         base_k = baseline_of(THREAD, table)
@@ -446,8 +449,6 @@ def seqread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tupl
                 samples[k][row] = seqread_samples(mkey, k, n, small, awake)
         mt = compare(samples_frame(samples), baseline=base_k, stats=stats, era="2014", significance=None,
                      kernels=kernels, table=f"model-{table}", title="model")
-        text.append(f"== {table}, published (SeqRead rows)\n" + render(sub))
-        text.append(f"== {table}, model\n" + render(mt))
         van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
         tc = []
         for r in sub.itertuples():
@@ -466,8 +467,10 @@ def seqread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tupl
             else:
                 tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb))
         cells += tc
-        text.append(delta_text(tc, f"   published and model change against {base_k}:"))
-    return cells, text
+        tables.append((table, base_k, sub, mt, tc))
+        if step is not None:
+            step()
+    return cells, tables
 
 
 def explained_share(cells: list[dict]) -> dict:
@@ -488,14 +491,6 @@ def explained_share(cells: list[dict]) -> dict:
     return {"published_pts": pub_sum, "model_pts": mod_sum, "share": mod_sum / pub_sum if pub_sum else float("nan")}
 
 
-def _group_summary(cells: list[dict], name: str) -> str:
-    s = summarise(cells)
-    if not s["predicted_cells"]:
-        return f"   {name}: no predicted cells"
-    return (f"   {name}: {s['predicted_cells']} predicted cells, direction agrees on "
-            f"{100 * s['direction_agreement']:.1f}%, median |model - published| = {s['median_abs_error_pts']:.2f} points")
-
-
 def _misses(cells: list[dict], limit: float = 3.0) -> list[str]:
     out = []
     for c in cells:
@@ -509,63 +504,145 @@ def _misses(cells: list[dict], limit: float = 3.0) -> list[str]:
     return out
 
 
+def _cells_frame(cells: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame(cells)
+
+
+def df_group_fidelity(sc: list, vc: list, qc: list) -> pd.DataFrame:
+    """The lenient fidelity of each group of cells.  Columns: ``group, predicted_cells, direction_agreement,
+    median_abs_error_pts``."""
+    rows = []
+    for name, cells in (("allocation spread (fairzone-spread, spread-percent)", sc),
+                        ("zone velocity (bigbatches-velocity)", vc),
+                        ("spread + velocity together", sc + vc), ("SeqRead direction, every SeqRead table", qc)):
+        rows.append({"group": name, **summarise(cells)})
+    return pd.DataFrame(rows, columns=["group", "predicted_cells", "direction_agreement", "median_abs_error_pts"])
+
+
+def _fitted(cal: dict, calj: dict, small: bool | None) -> list[dict]:
+    """Every parameter fitted by this part, with the published cells it was fitted to (``table|stat|row|kernel``)."""
+    van = VANILLA["mel"]
+    out = [
+        {"parameter": "desktop-2014 dma32_mb", "value": round(cal["dma32_mb"], 3), "unit": "MB",
+         "fitted_to": [f"fairzone-spread||DMA32 allocs|{van}", f"fairzone-spread||Normal allocs|{van}",
+                       f"spread-percent||DMA32 allocs|{van}", f"spread-percent||Normal allocs|{van}"]},
+        {"parameter": "desktop-2014 other_mb", "value": round(cal["other_mb"], 3), "unit": "MB",
+         "fitted_to": [f"fairzone-spread||DMA32 allocs|{van}", f"fairzone-spread||Normal allocs|{van}"]},
+        {"parameter": "johannes-2014 dma32_mb", "value": round(calj["dma32_mb"], 3), "unit": "MB",
+         "fitted_to": [f"bigbatches-velocity||Zone dma32 velocity|{VANILLA['johannes']}",
+                       f"bigbatches-velocity||Zone normal velocity|{VANILLA['johannes']}"]},
+        {"parameter": "johannes-2014 velocity time scale", "value": round(calj["time_scale"], 6), "unit": "",
+         "fitted_to": [f"bigbatches-velocity||Zone dma32 velocity|{VANILLA['johannes']}",
+                       f"bigbatches-velocity||Zone normal velocity|{VANILLA['johannes']}"]},
+    ]
+    for table, mkey, _disk, _ram_mb in SEQREAD_TABLES:
+        van_k = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
+        out.append({"parameter": f"{mkey} disk media_rate_mb_s", "value": None, "unit": "MB/s",
+                    "fitted_to": [f"{table}|Mean|SeqRead-MB/sec-1|{van_k}"]})
+    return out
+
+
 def fairzone_part(small: bool | None = None) -> Part:
     """The allocator part of the 2014 reproduction (one line in ``seqread_2014.PARTS``)."""
     part = Part("fairzone")
+    bar = progress(5 + len(SEQREAD_TABLES), "2014 allocator reproduction", unit="stage")
     cal = calibrate_desktop(small)
+    bar.update()
     calj = calibrate_johannes(small)
-    part.text.append(
-        "== fair-zone allocator model: what was fitted, and to what (3.16-rc1 vanilla only)\n"
-        f"   Mel's desktop (8 GB, one node): ZONE_DMA32 = {cal['dma32_mb']:.0f} MB (from the vanilla DMA32 share), "
-        f"memory outside the page cache other_mb = {cal['other_mb']:.0f} MB (from the vanilla total), tiobench at "
-        f"{SPREAD_FRACTION:.0%} of RAM, threads 1..16, {ITERATIONS} iterations (assumed)\n"
-        f"   Johannes's machine (assumed 8 GB): ZONE_DMA32 = {calj['dma32_mb']:.0f} MB (vanilla velocity split "
-        f"{100 * calj['published_share']:.1f}% -> model {100 * calj['model_share']:.1f}%), velocity time scale "
-        f"x{calj['time_scale']:.3f} (vanilla total)\n"
-        "   disks: media rate per machine fitted on its vanilla Mean SeqRead-MB/sec-1 (disk/CFQ model)\n"
-        f"   kswapd: {'stays awake while the stream runs (Johannes Weiner, 2013)' if KSWAPD_AWAKE else 'naps'}; "
-        f"allocator prices a priori ({COSTS.zone_switch_ns:g} ns per zone switch assumed)")
-    sc, stext, _, _ = spread_cells(small)
+    bar.update()
+    part.fitted += _fitted(cal, calj, small)
+    fit = pd.DataFrame([
+        {"machine": "Mel's desktop (8 GB, one node)", "parameter": "ZONE_DMA32 (MB)", "value": round(cal["dma32_mb"]),
+         "fitted to": "the vanilla DMA32 share (fairzone-spread)"},
+        {"machine": "Mel's desktop", "parameter": "other_mb: memory outside the page cache (MB)",
+         "value": round(cal["other_mb"]), "fitted to": "the vanilla total (fairzone-spread)"},
+        {"machine": "Johannes's machine (assumed 8 GB)", "parameter": "ZONE_DMA32 (MB)", "value": round(calj["dma32_mb"]),
+         "fitted to": f"vanilla velocity split {100 * calj['published_share']:.1f}% -> model "
+                      f"{100 * calj['model_share']:.1f}%"},
+        {"machine": "Johannes's machine", "parameter": "velocity time scale", "value": round(calj["time_scale"], 3),
+         "fitted to": "vanilla velocity total (bigbatches-velocity)"},
+        {"machine": "every machine", "parameter": "disk media rate (disk/CFQ model)", "value": None,
+         "fitted to": "that machine's vanilla Mean SeqRead-MB/sec-1"},
+    ])
+    part.add("fairzone/fitted", "fair-zone allocator model: what was fitted, and to what (3.16-rc1 vanilla only); "
+             f"tiobench at {SPREAD_FRACTION:.0%} of RAM for the spread, threads 1..16, {ITERATIONS} iterations "
+             f"(assumed); kswapd {'stays awake while the stream runs (Johannes Weiner, 2013)' if KSWAPD_AWAKE else 'naps'}"
+             f"; allocator prices a priori ({COSTS.zone_switch_ns:g} ns per zone switch assumed)", fit)
+    sc, spread = spread_cells(small)
+    bar.update()
     part.cells += sc
-    part.text.append("== fairzone-spread, published\n" + stext[0])
-    part.text.append("== fairzone-spread, model (counts scaled to the assumed iterations)\n" + stext[1])
-    part.text.append("== spread-percent, published\n" + stext[2])
-    part.text.append("== spread-percent, model\n" + stext[3])
-    part.text.append(delta_text([c for c in sc if c["row"] != "Movable allocs"],
-                                "   published and model change against 3.16.0-rc1 vanilla:"))
+    for table, (pub, mt) in spread.items():
+        part.add(f"{table}/published", f"{table}, published", pub, kind="mmtests")
+        part.add(f"{table}/model", f"{table}, model" + (" (counts scaled to the assumed iterations)"
+                                                        if table == "fairzone-spread" else ""), mt, kind="mmtests")
+    part.add("spread/cells", "published and model change against 3.16.0-rc1 vanilla",
+             _cells_frame([c for c in sc if c["row"] != "Movable allocs"]), kind="cells")
     vc, vt, _ = velocity_cells(small)
+    bar.update()
     part.cells += vc
-    part.text.append("== bigbatches-velocity, published\n" + render(_pub("bigbatches-velocity")))
-    part.text.append("== bigbatches-velocity, model (pages scanned per second, x the fitted time scale)\n" + render(vt))
-    part.text.append(delta_text(vc, "   published and model change against 3.0:"))
-    qc, qtext = seqread_cells(small)
+    part.add("bigbatches-velocity/published", "bigbatches-velocity, published", _pub("bigbatches-velocity"),
+             kind="mmtests")
+    part.add("bigbatches-velocity/model", "bigbatches-velocity, model (pages scanned per second, x the fitted time "
+             "scale)", vt, kind="mmtests")
+    part.add("bigbatches-velocity/cells", "published and model change against 3.0", _cells_frame(vc), kind="cells")
+    qc, qtables = seqread_cells(small, step=bar.update)
     part.cells += qc
-    part.text += qtext
+    for table, base_k, sub, mt, tc in qtables:
+        part.add(f"{table}/published", f"{table}, published (SeqRead rows)", sub, kind="mmtests")
+        part.add(f"{table}/model", f"{table}, model", mt, kind="mmtests")
+        part.add(f"{table}/cells", f"published and model change against {base_k}", _cells_frame(tc), kind="cells")
     share = explained_share(qc)
-    alt = nap_regime_summary(small)
-    part.text.append(
-        "== fair-zone fidelity by group\n"
-        + _group_summary(sc, "allocation spread (fairzone-spread, spread-percent)") + "\n"
-        + _group_summary(vc, "zone velocity (bigbatches-velocity)") + "\n"
-        + _group_summary(sc + vc, "spread + velocity together (the issue's targets: 90% and 3 points)") + "\n"
-        + _group_summary(qc, "SeqRead direction, every SeqRead table") + "\n"
-        + f"   SeqRead gain of fairzone / lessdirty / patch-series over vanilla: published {share['published_pts']:.1f} "
-          f"points summed, model {share['model_pts']:.1f} ({100 * share['share']:.0f}% explained)\n"
-        + "   the same model with kswapd napping as read from the source (fair for every kernel): "
-        + alt)
+    part.add("fairzone/fidelity", "fair-zone fidelity by group (lenient: direction of the change only)",
+             df_group_fidelity(sc, vc, qc))
+    part.add("fairzone/explained", "SeqRead gain of fairzone / lessdirty / patch-series over vanilla",
+             pd.DataFrame([{"published points (summed)": round(share["published_pts"], 1),
+                            "model points": round(share["model_pts"], 1),
+                            "explained": f"{100 * share['share']:.0f}%"}]))
+    part.add("fairzone/napping", "the same model with kswapd napping as read from the source (fair for every kernel)",
+             kind="text", text="   " + nap_regime_summary(small))
+    bar.update()
+    bar.close()
     part.notes.append("the predictions rest on kswapd staying awake while tiobench streams (Johannes Weiner's 2013 "
                       "description); with kswapd napping, every kernel is fair and the model predicts none of the "
-                      "thread's spread, velocity or SeqRead changes (see the last fidelity line)")
+                      "thread's spread, velocity or SeqRead changes (see fairzone/napping)")
     misses = _misses(sc + vc)
     if misses:
         part.notes.append("spread/velocity cells off by more than 3 points or of the wrong sign: " + "; ".join(misses))
     return part
 
 
+def reproduce_fairzone(small: bool | None = None) -> Reproduction:
+    """The allocator part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity)."""
+    return Reproduction.from_parts(THREAD, ["kernel_workbook.reproduce.fairzone_2014:fairzone_part"], small=small)
+
+
+def df_zone_setup(machine: Machine, variants=("3.16-rc1", "fairzone")) -> pd.DataFrame:
+    """The zones as each kernel sets them up at boot (pages).
+
+    Columns: ``kernel, zone, managed, min, low, high, lowmem_reserve[Normal], NR_ALLOC_BATCH, fair_enabled``;
+    ``df.attrs["min_free_kbytes"]``.
+    """
+    from ..models.fairzone import ZONES, zone_setup
+
+    rows = []
+    for v in variants:
+        p = variant_params(v, machine)
+        zs = zone_setup(p)
+        for z, name in enumerate(ZONES):
+            rows.append({"kernel": v, "zone": name, "managed": int(zs.managed[z]), "min": int(zs.wmark_min[z]),
+                         "low": int(zs.wmark_low[z]), "high": int(zs.wmark_high[z]),
+                         "lowmem_reserve[Normal]": int(zs.lowmem_reserve[z, len(ZONES) - 1]),
+                         "NR_ALLOC_BATCH": int(zs.batch[z]),
+                         "fair_enabled": int(zs.fair_enabled[z]) if p.ZONE_FAIR_DEPLETED else 1})
+    df = pd.DataFrame(rows)
+    df.attrs["min_free_kbytes"] = zs.min_free_kbytes
+    return df
+
+
 @lru_cache(maxsize=2)
 def nap_regime_summary(small: bool | None = None) -> str:
     """Fidelity of the spread and velocity cells with kswapd napping (no stays-awake assumption)."""
-    sc, _, _, _ = spread_cells(small, awake=False)
+    sc, _ = spread_cells(small, awake=False)
     vc, _, _ = velocity_cells(small, awake=False)
     s = summarise(sc + vc)
     if not s["predicted_cells"]:

@@ -107,17 +107,9 @@ class _Writer:
 
 
 def _bar(total: int, initial: int, desc: str, progress: bool):
-    if not progress:
-        return None
-    from ..config import mode
+    from ..progress import progress as bar
 
-    if mode().name == "ci":  # a text bar, seldom redrawn: a stored notebook keeps its start and its end
-        from tqdm.std import tqdm
-
-        return tqdm(total=total, initial=initial, desc=desc, unit="run", mininterval=30)
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, initial=initial, desc=desc, unit="run", dynamic_ncols=True)
+    return bar(total, desc, unit="run", initial=initial, enabled=progress)
 
 
 def _in_process(grid: Grid, todo: list, engine: str, writer: _Writer) -> None:

@@ -8,9 +8,9 @@
 * :func:`df_velocity` / :func:`plot_velocity` -- pages scanned per second by zone;
 * :func:`df_decomposition` / :func:`plot_decomposition` -- how much of a
   kernel's SeqRead change each assumption carries;
-* :func:`fairzone_explorer` -- the knobs as widgets (variant, NR_ALLOC_BATCH
-  formula and shift, min_free_kbytes, zone sizes, file size, readers, the
-  kswapd assumption); in ``WORKBOOK_MODE=ci`` a static default.
+* :func:`fairzone_explorer` -- the knobs as widgets, from their declaration
+  (:mod:`kernel_workbook.ui.explorer`), with a menu of the thread's kernels;
+  in ``WORKBOOK_MODE=ci`` a static default.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import mode
-from ..models.fairzone import simulate, variant_params
+from ..models.fairzone import simulate, variant_params, zone_setup
 from ..models.fairzone import MACHINES, PAGES_PER_MB, VARIANTS, Machine
 from ..tables import render
 from ..workloads.pagecache import stream_read, tiobench
@@ -138,7 +138,8 @@ def plot_spread(df: pd.DataFrame, title: str = "allocation spread: share of page
     m = mode()
     return alt.Chart(df).mark_bar().encode(
         y=alt.Y("kernel:N", title=None, sort=None), x=alt.X("percent:Q", title="% of allocations", stack="normalize"),
-        color=alt.Color("zone:N", scale=ZONE_COLORS), row=alt.Row("source:N", title=None),
+        color=alt.Color("zone:N", scale=ZONE_COLORS, legend=alt.Legend(orient="bottom")),
+        row=alt.Row("source:N", title=None),
         tooltip=["kernel", "source", "zone", alt.Tooltip("allocs:Q", format=",.0f"),
                  alt.Tooltip("percent:Q", format=".1f")],
     ).properties(width=int(m.width * 0.8), title=title).resolve_scale(y="independent")
@@ -158,7 +159,7 @@ def plot_velocity(df: pd.DataFrame, title: str = "zone velocity (pages scanned p
     m = mode()
     return alt.Chart(df).mark_bar().encode(
         x=alt.X("kernel:N", title=None, sort=None), xOffset="zone:N", y=alt.Y("velocity:Q", title="pages/s"),
-        color=alt.Color("zone:N", scale=ZONE_COLORS),
+        color=alt.Color("zone:N", scale=ZONE_COLORS, legend=alt.Legend(orient="bottom")),
         tooltip=["kernel", "zone", alt.Tooltip("velocity:Q", format=",.0f")],
     ).properties(width=int(m.width * 0.8), height=m.height, title=title)
 
@@ -213,31 +214,46 @@ def _pre(text: str) -> str:
     return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
 
 
-def df_explore(variant: str = "fairzone", batch: str = "as the variant", shift: int = 2, custom_pages: int = 1024,
-               min_free_kbytes: int | None = None, dma32_mb: float | None = None, ram_mb: int = 8192,
-               size_fraction: float = 2.0, readers: int = 4, kswapd_stays_awake: bool = True,
-               seed: int = 1) -> dict:
-    """One explorer update: vanilla and ``variant`` with the knobs, on tiobench (one reader count).
+# The explorer runs the desktop at a fraction of its size so that a redraw takes about a tenth of a second; the
+# zones keep their proportions (the reproduction runs the whole node).  min_free_kbytes and the batches scale with
+# the node as the kernel computes them, so the spread and the velocities keep their shape, not their exact values.
+EXPLORER_SCALE = 32  # a 256 MB desktop: a redraw simulates two tiobench runs in about 50 ms
+EXPLORER_KNOBS = ("NR_ALLOC_BATCH", "nr_alloc_batch_shift", "nr_alloc_batch_pages", "ZONE_FAIR_DEPLETED",
+                  "zone_dirty_ok", "kswapd_wake_at", "kswapd_stays_awake", "min_free_kbytes", "dma32_mb")
+_EXPLORE_CACHE: dict = {}
 
-    Returns ``{"results": {label: FairZoneResult}, "table": str}`` where ``table`` prints the
-    spread, velocity, SeqRead hits and allocator work of both in the thread's layout.
+
+def explorer_machine(scale: int = EXPLORER_SCALE, dma32_mb: float | None = None) -> Machine:
+    """Mel's desktop at 1/``scale`` of its size (every zone, hole and held memory scaled alike)."""
+    m = MACHINES["desktop-2014"]
+    d32 = m.dma32_mb if dma32_mb is None else dma32_mb
+    return m.with_(ram_mb=max(1, int(m.ram_mb // scale)), dma_mb=m.dma_mb / scale, dma32_mb=d32 / scale,
+                   hole_mb=m.hole_mb / scale, other_mb=m.other_mb / scale)
+
+
+def _explore_run(params, size_fraction: float, readers: int, seed: int):
+    w = tiobench(ram_mb=params.machine.ram_mb, size_fraction=size_fraction, threads=(int(readers),),
+                 phases=("SeqWrite", "SeqRead"))
+    key = (params, size_fraction, int(readers), seed)
+    if key not in _EXPLORE_CACHE:
+        if len(_EXPLORE_CACHE) > 64:
+            _EXPLORE_CACHE.clear()
+        _EXPLORE_CACHE[key] = simulate(params, w, seed=seed, verbose=False)
+    return _EXPLORE_CACHE[key]
+
+
+def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int = 1) -> pd.DataFrame:
+    """3.16-rc1 vanilla and ``params`` on the same machine, tiobench SeqWrite + SeqRead at one reader count.
+
+    Vanilla keeps the machine and the machine-wide knobs of ``params`` (``min_free_kbytes``, the kswapd
+    what-if) and the 3.16-rc1 allocator.  Columns (one row per kernel): ``kernel, DMA32 allocs %,
+    Zone dma32 velocity, Zone normal velocity, SeqRead hits %, SeqRead MB/s, zonelist scans/alloc,
+    batch resets``; ``df.attrs["results"]`` holds the two runs.
     """
-    base = MACHINES["desktop-2014"]
-    m = base.with_(ram_mb=int(ram_mb), dma32_mb=float(dma32_mb if dma32_mb is not None else base.dma32_mb))
-    kw = {"kswapd_stays_awake": kswapd_stays_awake}
-    if min_free_kbytes:
-        kw["min_free_kbytes"] = int(min_free_kbytes)
-    yours = dict(kw)
-    if batch == "high - low":
-        yours.update(NR_ALLOC_BATCH="high-low")
-    elif batch == "managed >> shift":
-        yours.update(NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=int(shift))
-    elif batch == "custom":
-        yours.update(NR_ALLOC_BATCH="custom", nr_alloc_batch_pages=int(custom_pages))
-    w = tiobench(ram_mb=m.ram_mb, size_fraction=size_fraction, threads=(int(readers),), phases=("SeqWrite", "SeqRead"))
-    res = {"3.16-rc1 vanilla": simulate(variant_params("3.16-rc1", m, **kw), w, seed=seed, verbose=False)}
-    label = variant if batch == "as the variant" else f"{variant} ({batch}{'' if batch != 'managed >> shift' else f' {shift}'})"
-    res[label] = simulate(variant_params(variant, m, **yours), w, seed=seed, verbose=False)
+    vanilla = variant_params("3.16-rc1", params.machine, min_free_kbytes=params.min_free_kbytes,
+                             kswapd_stays_awake=params.kswapd_stays_awake)
+    res = {"3.16-rc1 vanilla": _explore_run(vanilla, size_fraction, readers, seed),
+           f"{params.name} (your knobs)": _explore_run(params, size_fraction, readers, seed)}
     rows = []
     for k, r in res.items():
         sp = r.spread()
@@ -252,70 +268,52 @@ def df_explore(variant: str = "fairzone", batch: str = "as the variant", shift: 
                      "SeqRead MB/s": round(float(sr["MB_s"].iloc[0]), 2) if len(sr) else float("nan"),
                      "zonelist scans/alloc": round(c["zonelist_scanned"] / max(c["pgalloc"], 1), 3),
                      "batch resets": c["batch_resets"]})
-    table = pd.DataFrame(rows).set_index("kernel").T.to_string()
-    return {"results": res, "table": table}
+    df = pd.DataFrame(rows)
+    df.attrs["results"] = res
+    return df
 
 
-def fairzone_explorer(published_spread: pd.DataFrame | None = None):
-    """Widgets for the variant, the NR_ALLOC_BATCH formula and shift, min_free_kbytes, DMA32's size, RAM, the
-    file size as a fraction of RAM, readers and the kswapd assumption; live spread and velocity charts and the
-    numbers beside them.  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically."""
-    from IPython.display import HTML, display
+def plot_explore(df: pd.DataFrame, published_spread: pd.DataFrame | None = None) -> alt.Chart:
+    """The explorer's picture: the spread (model beside published) over the velocities."""
+    res = df.attrs["results"]
+    return alt.vconcat(plot_spread(df_spread(res, published_spread)), plot_velocity(df_velocity(res)))
 
-    if mode().name == "ci":
-        out = df_explore()
-        display(HTML(_pre(out["table"])))
-        display(alt.hconcat(plot_spread(df_spread(out["results"], published_spread),
-                                        title="allocation spread (model: SeqWrite + SeqRead at 2 x RAM; "
-                                              "published: 80% of RAM)"),
-                            plot_velocity(df_velocity(out["results"]))))
-        return None
+
+def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int = EXPLORER_SCALE):
+    """The allocator's knobs (from their declaration) with a kernel menu for the thread's kernels, the node's
+    size, the file size and the readers; live spread and velocity charts and the numbers beside them.
+
+    Runs a 1/``scale`` desktop (a redraw in well under a tenth of a second; ``scale=1`` for the whole node).  In
+    ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
+    """
     import ipywidgets as w
+    from IPython.display import HTML
 
-    style = {"description_width": "140px"}
-    lay = w.Layout(width="360px")
-    variant = w.Dropdown(options=list(VARIANTS), value="fairzone", description="variant", style=style, layout=lay)
-    batch = w.Dropdown(options=["as the variant", "high - low", "managed >> shift", "custom"], value="as the variant",
-                       description="NR_ALLOC_BATCH", style=style, layout=lay)
-    shift = w.IntSlider(value=2, min=0, max=12, description="shift (>>)", style=style, layout=lay)
-    custom = w.IntSlider(value=1024, min=32, max=65536, step=32, description="custom batch (pages)", style=style,
-                         layout=lay)
-    mfk = w.IntSlider(value=0, min=0, max=65536, step=1024, description="min_free_kbytes (0: boot)", style=style,
-                      layout=lay)
-    dma32 = w.FloatSlider(value=3000.0, min=0.0, max=3900.0, step=100.0, description="DMA32 MB", style=style,
-                          layout=lay)
-    ram = w.SelectionSlider(options=[4096, 6144, 8192, 12288, 16384], value=8192, description="RAM MB", style=style,
-                            layout=lay)
-    frac = w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05, description="file size / RAM", style=style,
-                         layout=lay)
-    readers = w.SelectionSlider(options=[1, 2, 4, 8, 16], value=4, description="readers", style=style, layout=lay)
-    awake = w.Checkbox(value=True, description="kswapd stays awake (assumption)", style=style)
-    table = w.HTML()
-    chart = w.Output()
-    status = w.HTML()
+    from .explorer import explorer
 
-    def update(_=None):
-        import time
+    def presets_at(sc: int) -> dict:
+        # min_free_kbytes starts at what the kernel computes at boot for the node (the same value None gives)
+        m = explorer_machine(sc)
+        return {v: variant_params(v, m, min_free_kbytes=zone_setup(variant_params(v, m)).min_free_kbytes)
+                for v in VARIANTS}
 
-        t0 = time.perf_counter()
-        try:
-            out = df_explore(variant.value, batch.value, shift.value, custom.value, mfk.value or None, dma32.value,
-                             ram.value, frac.value, readers.value, awake.value)
-        except Exception as e:  # a knob out of range: say which
-            status.value = f"<b>{html.escape(str(e))}</b>"
-            return
-        table.value = _pre(out["table"])
-        chart.clear_output(wait=True)
-        with chart:
-            display(alt.vconcat(plot_spread(df_spread(out["results"], published_spread)),
-                                plot_velocity(df_velocity(out["results"]))))
-        status.value = f"<small>two tiobench runs in {time.perf_counter() - t0:.2f} s</small>"
+    presets = presets_at(scale)
+    size = w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05, description="tiobench file size / RAM",
+                         continuous_update=False, style={"description_width": "initial"}, layout=w.Layout(width="98%"))
+    readers = w.SelectionSlider(options=[1, 2, 4, 8, 16], value=4, description="tiobench readers",
+                                continuous_update=False, style={"description_width": "initial"},
+                                layout=w.Layout(width="98%"))
 
-    for wd in (variant, batch, shift, custom, mfk, dma32, ram, frac, readers, awake):
-        wd.observe(update, names="value")
-    update()
-    left = w.VBox([variant, batch, shift, custom, mfk, dma32, ram, frac, readers, awake, status])
-    return w.HBox([left, w.VBox([chart, table])])
+    def draw(p, size_fraction, readers):
+        df = df_explore(p, size_fraction, readers)
+        caption = (f"<small>node: {p.machine.ram_mb} MB (the desktop at 1/{scale}); "
+                   f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
+        return (plot_explore(df, published_spread), HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
+
+    return explorer(presets["fairzone"], EXPLORER_KNOBS, draw, controls={"size_fraction": size, "readers": readers},
+                    presets=presets, preset="fairzone", title="the fair zone allocation policy, knob by knob",
+                    enabled_when={"nr_alloc_batch_shift": lambda p: p.NR_ALLOC_BATCH == "managed>>shift",
+                                  "nr_alloc_batch_pages": lambda p: p.NR_ALLOC_BATCH == "custom"})
 
 
 def published_and_model(published_cells: pd.DataFrame, model_cells: pd.DataFrame) -> str:
