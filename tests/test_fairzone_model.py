@@ -201,6 +201,22 @@ def test_writes_spread_dirty_pages_and_writeback_cleans_them():
     assert 0 < cached.counters["dirty_limit_calcs"] < cached.counters["dirty_checks"]
 
 
+def test_vm_dirty_bytes_replaces_the_ratio_as_the_kernel_does():
+    """global_dirty_limits(): with vm_dirty_bytes set, writers are held to that many pages, whatever the ratio;
+    zone_dirty_limit() shares it out by each zone's dirtyable memory."""
+    m = Machine(name="w", ram_mb=64, dma_mb=0.0, dma32_mb=24.0, normal_mb=40.0, hole_mb=0.0, other_mb=0.0,
+                writeback_mb_s=50.0)
+    w = stream_write(64 * 256)
+    ratio = simulate(variant_params("3.16-rc1", m), w, seed=1, verbose=False)
+    same = simulate(variant_params("3.16-rc1", m, vm_dirty_bytes=0), w, seed=1, verbose=False)
+    assert np.array_equal(ratio.arrays.S, same.arrays.S)  # 0 leaves the ratio in charge
+    small = simulate(variant_params("3.16-rc1", m, vm_dirty_bytes=1 << 20), w, seed=1, verbose=False)  # 256 pages
+    assert small.counters["dirty_throttle_ns"] > 2 * ratio.counters["dirty_throttle_ns"]
+    assert small.df_samples()["nr_dirty"].max() <= 256 + 32  # the limit, plus one ratelimit's worth of pages
+    big = simulate(variant_params("3.16-rc1", m, vm_dirty_bytes=1 << 40, vm_dirty_ratio=1), w, seed=1, verbose=False)
+    assert big.counters["write_throttles"] == 0  # the bytes override the 1% ratio
+
+
 def test_the_kswapd_assumption_decides_the_unfairness():
     """With kswapd napping every kernel is fair once memory is full; if kswapd stays awake, 3.0 leaves DMA32 alone."""
     m = Machine(name="m", ram_mb=128, dma_mb=0.0, dma32_mb=48.0, normal_mb=80.0, hole_mb=0.0, other_mb=4.0)

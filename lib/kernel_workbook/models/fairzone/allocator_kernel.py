@@ -108,10 +108,14 @@ def watermark_ok(Z, LR, z, mark_slot, classzone):
 
 @leaf
 def zone_dirty_limit(Z, P, z):
-    """zone_dirty_limit() (mm/page-writeback.c, 3.14-3.16): vm_dirty_ratio % of the zone's dirtyable memory."""
+    """zone_dirty_limit() (mm/page-writeback.c, 3.14-3.16): vm_dirty_ratio % of the zone's dirtyable memory, or
+    with vm_dirty_bytes set, that many pages times the zone's share of the dirtyable memory."""
     free = Z[z, ZF.free]
     r = Z[z, ZF.dirty_balance_reserve]
     dirtyable = free - (r if r < free else free) + Z[z, ZF.nr_inactive] + Z[z, ZF.nr_active]
+    if P[I.vm_dirty_bytes] > 0:  # the byte limit, shared out by the zone's dirtyable share
+        g = global_dirtyable(Z)
+        return P[I.vm_dirty_bytes] * dirtyable // g if g > 0 else 0
     return P[I.vm_dirty_ratio] * dirtyable // 100
 
 
@@ -680,6 +684,15 @@ def background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now):
     S[ST.next_bg] = nxt
 
 
+@leaf
+def global_dirty_thresh(Z, P):
+    """global_dirty_limits() (mm/page-writeback.c): DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE) if set, else
+    vm_dirty_ratio % of the dirtyable memory."""
+    if P[I.vm_dirty_bytes] > 0:
+        return P[I.vm_dirty_bytes]
+    return P[I.vm_dirty_ratio] * global_dirtyable(Z) // 100
+
+
 @kernel
 def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
     """balance_dirty_pages(): the writer waits while dirty + writeback pages exceed vm_dirty_ratio.
@@ -690,7 +703,7 @@ def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
     rate = F[FP.writeback_mb_s]
     waited = False
     for _ in range(100000):
-        thresh = P[I.vm_dirty_ratio] * global_dirtyable(Z) // 100
+        thresh = global_dirty_thresh(Z, P)
         over = S[ST.nr_dirty] + S[ST.nr_writeback] - thresh + P[I.swap_cluster_max]
         if over < 0:
             break
@@ -768,7 +781,7 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
     """One 4 KiB read() or write() of page ``pid`` by ``thread``: the page cache, the allocator, the clock."""
     if write and (S[ST.nr_dirtied] & 31) == 0:
         # balance_dirty_pages_ratelimited(): every 32 pages dirtied, check the limit
-        thresh = P[I.vm_dirty_ratio] * global_dirtyable(Z) // 100
+        thresh = global_dirty_thresh(Z, P)
         if S[ST.nr_dirty] + S[ST.nr_writeback] >= thresh:
             throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM)
     z = PZ[pid]

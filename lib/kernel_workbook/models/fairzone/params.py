@@ -55,6 +55,10 @@ def _ns_from_centisecs(v, params) -> int:
     return int(v) * 10_000_000
 
 
+def _pages_from_bytes(v, params) -> int:
+    return -(-int(v) // PAGE_SIZE)  # DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)
+
+
 def _pages_from_mb(v, params) -> int:
     return max(1, int(v * PAGES_PER_MB))
 
@@ -225,6 +229,10 @@ class FairZoneParams(Knobs):
                                         "Johannes Weiner described in 2013: 'kswapd does not go to sleep')")
     # --- dirty limits, mm/page-writeback.c ---
     vm_dirty_ratio: int = knob(20, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(1, 100))
+    vm_dirty_bytes: int = knob(0, unit="bytes", source=f"{_WRITEBACK} global_dirty_limits(), zone_dirty_limit()",
+                               range=(0, 1 << 40), widget=(0, 1 << 30, 1 << 22), to_kernel=_pages_from_bytes,
+                               packed="int", doc="when set, the dirty limit in bytes instead of vm_dirty_ratio "
+                                                 "(DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)); kernel: pages")
     dirty_background_ratio: int = knob(10, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(0, 100))
     dirty_expire_centisecs: int = knob(3000, unit="centisecs", kernel="dirty_expire_interval",
                                        source="fs/fs-writeback.c wb_writeback()", range=(1, 10 ** 7),
