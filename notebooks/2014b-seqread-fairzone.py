@@ -1,0 +1,297 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 2014: "Improve sequential read throughput" — part 2, the fair zone allocation policy
+#
+# **The story in five sentences.** Since 3.12 the page allocator spreads
+# page-cache pages over a node's zones in proportion to their size — the
+# *fair zone allocation policy* — because before it the first zone in the
+# zonelist (Normal) took almost every allocation while the lower zone
+# (DMA32) sat still, so pages there lived far longer than pages in Normal:
+# an *age inversion* that makes reclaim throw out young pages and keep old
+# ones. Mel Gorman found the fair policy's bookkeeping expensive and posted
+# patch 3/4 ("fairzone"): a depleted flag, resets only when every batch is
+# spent, and batches of a quarter of the zone (`managed_pages >> 2`) instead
+# of the watermark gap (`high - low`); tiobench's SeqRead rose 8–19 %.
+# Johannes Weiner could not see how a leaner allocator speeds up an
+# I/O-bound read, showed that the batch size alone ("bigbatches") recovers
+# most of the gain — and that it puts zone fairness back "to prehistoric
+# levels". The allocation spread moved from 37/63 to 32/68, towards 3.0's 29/71.
+#
+# This notebook rebuilds the allocator: zones with the kernel's watermarks,
+# the fast path of each kernel of the thread, kswapd and writeback, tiobench's
+# use of the page cache — and asks which part of the gain it can explain.
+# The CFQ half of the same thread is the notebook `2014a-seqread-cfq`.
+
+# %%
+from kernel_workbook import config
+
+mode = config.setup()
+
+# %% [markdown]
+# ## The published tables
+#
+# SeqRead with fairzone (patches 1–3: the CFQ patch is underneath), the
+# allocation spread at 80 % of memory with Johannes's percentages of it, and
+# Johannes's bigbatches runs with the zone velocity (pages scanned per second
+# in each zone) that shows what fairness they give up:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.tables import published, render
+
+THREAD = "2014-seqread-fairzone-cfq"
+for t in ("fairzone-seqread", "fairzone-spread", "spread-percent", "bigbatches-seqread", "bigbatches-velocity"):
+    print(render(published(THREAD, t), title=True), end="\n\n")
+
+# %% [markdown]
+# ## The mechanism: watermarks, batches and kswapd
+#
+# Each zone has three watermarks computed from `min_free_kbytes`
+# (`__setup_per_zone_wmarks()`): `min`, `low = min + min/4`, `high = min +
+# min/2`, each proportional to the zone's size. The allocator's fast path
+# takes a page from a zone whose free pages stay above `low` (plus
+# `lowmem_reserve`: DMA32 keeps Normal/256 pages back from allocations that
+# could have used Normal); when every zone is below `low`, the slow path wakes
+# kswapd, which reclaims the oldest pages of each zone until all are above
+# `high` (+ a balance gap). The fair policy adds a budget per zone,
+# `NR_ALLOC_BATCH`: the fast path skips a zone whose budget is spent, and when
+# all are spent it resets them. Mel's 8 GB desktop as the model sets it up
+# (pages; DMA32's size is fitted below):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce.fairzone_2014 import desktop_machine, df_zone_setup
+
+desk = desktop_machine()
+zones = df_zone_setup(desk)
+print(f"min_free_kbytes = {zones.attrs['min_free_kbytes']}")
+print(zones.to_string(index=False))
+
+# %% [markdown]
+# In 3.16-rc1 a batch is the watermark gap: a few hundred pages, so the
+# allocator alternates between the zones every few hundred pages and resets
+# the batches each time both are spent (one more zonelist pass, a watermark
+# check and an atomic update per zone). Patch 3/4 makes each batch a quarter
+# of the zone — the watermarks run out long before the batches do — and the
+# DMA zone, smaller than 1/16 of the node, leaves the fair pass.
+#
+# Below, a window of 3000 allocations in the steady state of a streaming read
+# (the node already full of page cache) for four kernels: the batch counts
+# of DMA32 (red) and Normal (blue), where each page came from (the band
+# under each panel), and the resets (dotted). 3.16-rc1 saw-tooths between the
+# zones; fairzone and bigbatches spend their huge budgets slowly and keep
+# taking pages from Normal; 3.0 has no batches at all. (The first call
+# compiles the model, once.)
+
+# %%
+from kernel_workbook.ui.fairzone_charts import df_batch_trace, plot_batches
+
+trace = df_batch_trace(("3.16-rc1", "fairzone", "bigbatches", "3.0"), machine=desk, allocations=3000)
+plot_batches(trace)
+
+# %% [markdown]
+# ## The model and its knobs
+#
+# `kernel_workbook.models.fairzone` is one node: per-zone free pages,
+# watermarks, `lowmem_reserve`, inactive and active file lists with each
+# page's allocation time, dirty and writeback counts. Each kernel of the
+# thread is a named flag set:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.models.fairzone import VARIANT_DOC, VARIANTS
+
+for v, doc in VARIANT_DOC.items():
+    print(f"{v:16s} {doc}")
+    print(f"{'':16s} knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}")
+
+# %% [markdown]
+# Every knob is declared once, with the kernel variable it mirrors, its unit
+# and its source; the explorer's widgets, the captions and `kwb sweep` are
+# built from that declaration. The kernel's knobs:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.models.fairzone import FairZoneParams
+
+knobs = FairZoneParams().df_knobs()
+print(knobs[["knob", "value", "unit", "source"]].to_string(index=False, max_colwidth=60))
+
+# %% [markdown]
+# **What is fitted, and to what.** Only the vanilla (3.16-rc1) columns:
+# DMA32's size and the memory held outside the page cache on Mel's desktop
+# (from the vanilla spread counts), DMA32's size and a time scale on
+# Johannes's machine (from his vanilla velocities), and each machine's disk
+# (from its vanilla SeqRead with one reader). Everything else — batches,
+# watermarks, resets — is the kernel's arithmetic; the allocator's CPU prices
+# are stated guesses. Every fitted parameter names the published cells it was
+# fitted to, and those cells are left out of the score.
+#
+# **The assumption everything rests on.** Read from the 3.x source, kswapd
+# sleeps for 100 ms as soon as every zone is above `high` and then reclaims
+# each zone in proportion to its size. In that model *every* kernel is fair
+# once memory is full: the allocator takes what kswapd frees, kswapd frees
+# with equal pressure. Johannes's own description of the kernels before the
+# fair policy (2013) is different: "kswapd and a continuous stream of page
+# allocations keep the preferred zone of a task between the high and low
+# watermark (allocations succeed + kswapd does not go to sleep) indefinitely,
+# completely underutilizing the lower zones". The predictions below use that
+# regime (`kswapd_stays_awake`) for every kernel alike; the vanilla column
+# cannot tell the two apart, because under the fair policy both are fair —
+# so this is a choice the predicted columns decided, and the fidelity without
+# it is printed beside it.
+#
+# ## Published beside model
+#
+# `kwb reproduce 2014-seqread-fairzone-cfq` prints the same blocks. Running
+# the allocator half takes a few minutes at CI size (it calibrates three
+# machines and runs tiobench for seven kernels); a progress bar follows it.
+
+# %%
+from kernel_workbook.reproduce.fairzone_2014 import reproduce_fairzone
+
+rep = reproduce_fairzone()
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for key in ("fairzone/fitted", "fairzone-spread/model", "spread-percent/model", "spread/cells"):
+    print(rep.block(key).render(), end="\n\n")
+
+# %% [markdown]
+# The fairzone column is predicted well: DMA32 loses a sixth of its
+# allocations, Normal gains a tenth, within a few points of the thread. The
+# 3.0 column is not: the model's 3.0 keeps DMA32's share at the zone ratio in
+# this run, where the thread's 3.0 fell to 29 %. In the model the spread run
+# sits right at the edge where the files and the kernel's memory stop fitting
+# together (that is where the vanilla total puts it): 3.0's lead over vanilla
+# there comes from re-reads that still hit (fewer allocations of both kinds),
+# not from a shift between the zones. Johannes's velocity table:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for key in ("bigbatches-velocity/model", "bigbatches-velocity/cells"):
+    print(rep.block(key).render(), end="\n\n")
+
+# %% [markdown]
+# The direction is right everywhere — vanilla scans DMA32 far more than 3.0
+# and bigbatches do, and Normal less — and bigbatches' velocities are close
+# in absolute terms. But with kswapd awake the model's 3.0 *never* reclaims
+# DMA32 after the first fill: a handful of pages per second against the
+# thread's 3103, so every change measured against that near-zero baseline is
+# enormous. That is the assumption's failure mode: real 3.0 kept some DMA32
+# reclaim going (Mel's spread shows 3.0 still allocating 29 % from DMA32),
+# the awake kswapd of the model keeps none. The vanilla column's velocities
+# were fitted, so they are not scored.
+#
+# ## SeqRead: what the model can explain
+#
+# The model's SeqRead figure is the disk/CFQ model's rate (with the kernel's
+# CFQ and the allocator's CPU per page passed in) for the pages that miss
+# the page cache, plus a memory copy for the pages that hit. One table of the
+# seven (all are in `kwb reproduce`):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for key in ("fairzone-seqread/published", "fairzone-seqread/model"):
+    print(rep.block(key).render(), end="\n\n")
+
+# %% [markdown]
+# How much of a kernel's change each assumption carries, switching one on at a
+# time (fairzone and 3.0 on Mel's desktop, against vanilla; black: published):
+
+# %%
+from kernel_workbook.ui.fairzone_charts import df_decomposition, plot_decomposition
+
+dec = df_decomposition("mel", ["3.16.0-rc1 fairzone", "3.0.0 vanilla"],
+                       published_cells=published(THREAD, "fairzone-seqread"))
+plot_decomposition(dec)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct").round(2).to_string())
+
+# %% [markdown]
+# Johannes's doubt, in numbers: the leaner fast path changes the model's
+# SeqRead by hundredths of a percent. The allocator's work per page is a
+# fraction of a microsecond, and the disk model hides anything up to about
+# 16 µs per page behind the drive's read-ahead; even Mel's cache effect of
+# switching zones, priced here at 2 µs per switch, moves nothing. What moves
+# SeqRead in the model is *which pages are still cached when the read comes*:
+# under the fair policy the page cache is one big LRU and reading a file
+# twice the size of memory after writing it hits nothing; when the allocator
+# prefers Normal (3.0, bigbatches, fairzone), the pages that landed in DMA32
+# on the first fill are not reclaimed and the read finds them — a mechanism
+# neither author proposes. The CFQ patch underneath fairzone adds its share
+# at 8 and 16 readers.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce import format_summary
+
+for key in ("fairzone/fidelity", "fairzone/explained", "fairzone/napping"):
+    print(rep.block(key).render(), end="\n\n")
+print(format_summary(rep))
+
+# %% [markdown]
+# **The fidelity, read honestly.** The strict score counts a cell only when
+# the model has the published sign *and* a size within a factor of two, once
+# per published number, beyond the thread's noise; cells a parameter was
+# fitted to are left out. The lenient line only asks for the direction. The
+# model *over*-explains the SeqRead gain: its page cache keeps all of DMA32's
+# first-fill pages, so fairzone, bigbatches and 3.0 all gain about 20 % at
+# every reader count, where the thread's gains range from 5 to 19 %, smallest
+# with one or two readers on Johannes's machine. With kswapd napping instead
+# (the napping line), the model is fair for every kernel and explains none of
+# it. The truth is between the two regimes, and the thread does not contain
+# the measurement (kswapd's sleep counters, per-zone page ages) that would
+# pin it down.
+#
+# ## Turn the knobs
+#
+# The explorer runs Mel's desktop at 1/32 of its size (every zone scaled
+# alike) so that a redraw simulates two tiobench runs in well under a second;
+# the shape of the spread and the velocities survives the scaling, not their
+# exact values. Pick a kernel to set every knob to its values, then change
+# any knob: the batch formula and its shift or size (greyed out while the
+# formula ignores them), the depleted flag, dirty balancing, kswapd's wake
+# mark, `min_free_kbytes`, DMA32's size, the kswapd what-if. (A static export
+# shows fairzone against vanilla.)
+
+# %%
+from kernel_workbook.ui.fairzone_charts import fairzone_explorer
+
+fairzone_explorer(published_spread=published(THREAD, "fairzone-spread"))
+
+# %% [markdown]
+# ## Questions
+#
+# 1. Pick "fairzone" (its batch formula is `managed >> shift`) and move
+#    `nr_alloc_batch_shift` from 2 to 12. At which batch size does DMA32's
+#    share come back to the zone ratio, and what happens to the SeqRead hits?
+#    Compare with Johannes's claim that the right batch is one reclaim cycle,
+#    `high - low`.
+# 2. Tick `kswapd_stays_awake` off and on. Why does every kernel become fair
+#    when kswapd naps, whatever the batch? (Hint: once memory is full, every
+#    page allocated from a zone was first reclaimed from it — who decides how
+#    much each zone is reclaimed?)
+# 3. Set the file size to 0.8 × RAM. Why does 3.0 allocate fewer pages than
+#    vanilla for the same benchmark, as in Mel's spread table? Is an "unfair"
+#    allocator ever the better cache policy, and for which workloads would it
+#    be the worse one?
+# 4. Pick "3.16-rc1" and raise `min_free_kbytes` fourfold. Its batches are
+#    the watermark gap, so they grow with it: does vanilla then behave more
+#    like bigbatches? What does it cost in memory?
