@@ -208,7 +208,7 @@ plot_faults(runs01["4.0.0-rc1 slowscan-v2"], title="slowscan-v2: the same, scann
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.models.numa_params import NO_GROUP_RULES
+from kernel_workbook.models.numa import NO_GROUP_RULES
 
 by_rule = {rule: simulate(kernel_params("4.0.0-rc1 vanilla", TNF_NO_GROUP=rule), w01, seed=1, verbose=False)
            for rule in NO_GROUP_RULES}
@@ -221,7 +221,7 @@ print(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_f
 # ## Calibration: what is fitted, to which 3.19 cells, and what is assumed
 #
 # Only the 3.19 column is fitted; every 4.0 number below is a prediction (the
-# kernels differ only by their switches, `KERNELS` in `numa_params`). CI runs 2
+# kernels differ only by their switches, `KERNELS` in `kernel_workbook.models.numa`). CI runs 2
 # seeds and 2-huge-page units; `kwb reproduce 2015-numa-slow-scan` runs 3 seeds
 # at the real size.
 #
@@ -260,7 +260,7 @@ print(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_f
 from kernel_workbook.reproduce import numa_2015 as R
 
 rep = R.reproduce_numa_2015()
-print(rep.text[0])
+print(rep.block("calibration").render())
 
 # %% [markdown]
 # Two things stand out. The 3.19 `System` times are not one per-CPU overhead
@@ -282,28 +282,23 @@ print(rep.text[0])
 # %%
 # NBVAL_CHECK_OUTPUT
 runs = R.runs(R.Setup.for_mode())
-xrows = ["numa_pte_updates", "numa_hint_faults", "numa_pages_migrated", "group_joins", "tlb_ipis",
-         "numa_task_moves", "sys_fault_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s", "sys_place_s"]
-print(pd.DataFrame({k: [round(R._mean(runs[(k, "xfs_repair")], x), 1) for x in xrows] + [
-    round(R._mean(runs[(k, "xfs_repair")], "system_s"), 1)] for k in R.KERNELS},
-    index=xrows + ["system_s"]).to_string())
+print(R.df_xfs_runs(runs).to_string())
 
 # %% [markdown]
 # ## Published beside model
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for block in rep.text[1:-3]:
-    print(block)
-    print()
+for key in rep.keys():
+    if key.endswith(("/published", "/model")) or key == "cells":
+        print(rep.block(key).render(), end="\n\n")
 
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary
 
-for block in rep.text[-3:]:
-    print(block)
-    print()
+for key in ("fidelity/groups", "misses"):
+    print(rep.block(key).render(), end="\n\n")
 print(format_summary(rep))
 
 # %%

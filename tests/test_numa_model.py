@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models import _numa_layout as L
-from kernel_workbook.models import _numa_reference as ref
-from kernel_workbook.models.numa import NumaParams, kernel_params, simulate
-from kernel_workbook.models.numa_params import MACHINES, Machine
+from kernel_workbook.models.numa import MACHINES, Machine, NumaParams, kernel_params, simulate
+from kernel_workbook.models.numa import layout as L
+from kernel_workbook.models.numa import reference as ref
 from kernel_workbook.workloads.autonumabench import autonumabench
 from kernel_workbook.workloads.xfs_repair import xfs_repair
 
@@ -146,17 +145,16 @@ def test_one_node_autonumabench_too():
 # ---------------------------------------------------------------- the kernel's arithmetic
 def _sim(rss_pages=0, w=None, **params):
     """A reference Sim (one mm unless ``w`` says otherwise), for testing single kernel functions."""
-    from kernel_workbook.models import _numa_layout as L
-    from kernel_workbook.models.numa import _constants, _initial_state
+    from kernel_workbook.models.numa import initial_state, machine_of, pack
 
-    p = replace(NumaParams(), **params)
+    p = NumaParams().with_(**params)
     w = w if w is not None else small_xfs("mel-4socket-48")
-    m = w.params.get("machine", MACHINES["mel-4socket-48"])
-    ki, kf = _constants(p, w, m, 1, 0)
-    s = _initial_state(p, w, m)
-    s.mi[0, L.MI_RSS] = rss_pages
+    m = machine_of(w)
+    ki, kf = pack(p, w, m, 1, 0)
+    s = initial_state(p, w, m)
+    s.mi[0, L.MI.rss] = rss_pages
     st = dict(ti=s.ti, tf=s.tf, t_fmem=s.tfa[0], t_fcpu=s.tfa[1], t_bmem=s.tfa[2], t_bcpu=s.tfa[3], gi=s.gi,
-              g_faults=s.gfa[0], g_fcpu=s.gfa[1], g_active=s.gi[:, L.GI_ACTIVE:], ni=s.ni, mi=s.mi, cnt=s.ctr,
+              g_faults=s.gfa[0], g_fcpu=s.gfa[1], g_active=s.gi[:, L.GI.active:], ni=s.ni, mi=s.mi, cnt=s.ctr,
               sysb=s.sysb, mlog=np.zeros((0, 5), np.int64), mlog_idx=np.zeros(1, np.int64),
               **{k: s.ua[i] for i, k in enumerate(["u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
                                                    "u_last_pid", "u_touch_tid", "u_touch_tick", "u_other_tick"])})
@@ -291,7 +289,7 @@ def test_a_shared_fault_groups_through_the_last_cpupid():
     assert o.numa_group == 1 and s.groups[1].nr_tasks == 1
     s.task_numa_fault(t, 1, 1, 1, 1, 0, False, False, False, now_ms=0)  # t on a page o faulted: t joins o's
     assert t.numa_group == 1 and s.groups[1].nr_tasks == 2
-    assert s.cnt[L.C_GROUP_JOINS] == 1
+    assert s.cnt[L.CT.group_joins] == 1
 
 
 def test_tnf_no_group_never_calls_task_numa_group():
@@ -299,7 +297,7 @@ def test_tnf_no_group_never_calls_task_numa_group():
     t, o = _faulting_pair(s)
     s.task_numa_fault(o, 1, 0, 1, 1, 1, True, False, False, now_ms=0)
     s.task_numa_fault(t, 1, 1, 1, 1, 0, True, False, False, now_ms=0)
-    assert t.numa_group == o.numa_group == -1 and s.cnt[L.C_GROUP_JOINS] == 0
+    assert t.numa_group == o.numa_group == -1 and s.cnt[L.CT.group_joins] == 0
     # the fault is still counted shared (priv = 0): the buffers say so
     assert t.faults_buf_mem[1][0] == 1 and t.faults_buf_mem[1][1] == 0
 
@@ -349,7 +347,7 @@ def test_only_task_numa_migrate_resets_the_period():
     assert t.numa_scan_period == 1600
     s.task_numa_migrate(t)  # the NUMA balancer moving it to its preferred node: reset to task_scan_min
     assert t.node == 2 and t.numa_scan_period == s.task_scan_min(t) == 100
-    assert s.cnt[L.C_TASK_MOVES] == 1
+    assert s.cnt[L.CT.numa_task_moves] == 1
 
 
 def test_slowscan_keeps_doubling_after_a_reset_because_locality_2_stays():
@@ -409,12 +407,12 @@ def test_a_migrated_huge_page_is_mapped_writable_and_dirty():
     assert (pg2.nid, pg2.write, pg2.dirty) == (0, 0, 0)
 
 
-def test_pure_engine_is_the_same_loop():
+def test_python_engine_is_the_same_loop():
     # the benchmark's baseline: the jitted kernel's own source run as plain Python
     w = autonumabench("NUMA02_SMT", unit_thps=16, passes_scale=0.03)
     p = kernel_params("4.0.0-rc1 slowscan-v2", cost_sched_tick_us=3.0)
     a = simulate(p, w, seed=5, verbose=False)
-    b = simulate(p, w, seed=5, engine="pure")
+    b = simulate(p, w, seed=5, engine="python")
     assert a.counters == b.counters and a.times == b.times and a.periods.equals(b.periods)
 
 
@@ -460,3 +458,18 @@ def test_result_names_counters_as_the_kernel_does():
     f = r.df_faults()
     assert list(f.columns) == ["t_s", "local", "remote", "migrated", "failed"]
     assert f["local"].sum() + f["remote"].sum() == r.samples["numa_hint_faults"].iloc[-1] > 0
+
+
+def test_numa_balancing_off_stops_scanning_faults_and_migrations_on_every_engine():
+    """kernel.numa_balancing=0: task_tick_fair() never calls task_tick_numa(), so nothing is marked, no hinting
+    fault is taken, nothing migrates -- and the threads still run their work (remote accesses included)."""
+    w = autonumabench("NUMA01", unit_thps=16, passes_scale=0.05)
+    on = simulate(kernel_params("3.19.0 vanilla"), w, seed=3, verbose=False)
+    off_p = kernel_params("3.19.0 vanilla", numa_balancing=False)
+    off = simulate(off_p, w, seed=3, verbose=False)
+    ref = simulate(off_p, w, seed=3, engine="reference")
+    assert on.counters["numa_hint_faults"] > 0 and on.counters["numa_pages_migrated"] > 0
+    for k in ("numa_pte_updates", "numa_hint_faults", "numa_pages_migrated", "numa_scans", "numa_task_moves"):
+        assert off.counters[k] == 0, k
+    assert off.counters["remote_accesses"] > 0 and off.times["finished"]
+    assert off.counters == ref.counters and off.times == ref.times

@@ -12,10 +12,10 @@ reported for a fault-light load (NUMA01_THREADLOCAL, the real size) and a
 fault-heavy one (NUMA01 under 4.0-rc1) separately.
 
 Which pure-Python baseline: the ratio is measured against the jitted kernel's
-*own source run without Numba* (``simulate(..., engine="pure")``: the file
-``_numa_kernel.py`` loaded a second time with its decorator the identity, fed
+*own source run without Numba* (``simulate(..., engine="python")``: the file
+``balancing_kernel.py`` loaded a second time with its decorator the identity, fed
 the same inputs).  That is the same loop, statement for statement.  The
-object-based reference (``engine="reference"``, :mod:`._numa_reference`) is
+object-based reference (``engine="reference"``, :mod:`kernel_workbook.models.numa.reference`) is
 written independently for the identity tests; it is about three times faster
 than the flat source as plain Python (attribute access beats NumPy scalar
 indexing), so the last benchmark reports the ratio against it too, without a
@@ -62,11 +62,11 @@ def benchmarks() -> list[Bench]:
         Bench("numa: accesses, NUMA01 4.0-rc1, a quarter of its passes (many faults)", timer(krc1, numa01),
               accesses(krc1, numa01), "accesses", target_per_s=10e6),
         Bench("numa: NUMA02 (4% of its passes), jitted vs the same kernel source without Numba", timer(k319, numa02_s),
-              n02s, "accesses", baseline="same loop as plain Python (engine='pure')",
-              baseline_time_func=timer(k319, numa02_s, "pure"), baseline_items=n02s, target_ratio=100.0),
+              n02s, "accesses", baseline="same loop as plain Python (engine='python')",
+              baseline_time_func=timer(k319, numa02_s, "python"), baseline_items=n02s, target_ratio=100.0),
         Bench("numa: xfs_repair-like 4.0-rc1 (512-page units, 10 s), jitted vs the same kernel source without Numba",
-              timer(krc1, xfs), nxfs, "accesses", baseline="same loop as plain Python (engine='pure')",
-              baseline_time_func=timer(krc1, xfs, "pure"), baseline_items=nxfs, target_ratio=100.0),
+              timer(krc1, xfs), nxfs, "accesses", baseline="same loop as plain Python (engine='python')",
+              baseline_time_func=timer(krc1, xfs, "python"), baseline_items=nxfs, target_ratio=100.0),
         Bench("numa: xfs_repair-like 4.0-rc1, jitted vs the object-based reference (no target)", timer(krc1, xfs),
               nxfs, "accesses", baseline="object-based reference (engine='reference')",
               baseline_time_func=timer(krc1, xfs, "reference"), baseline_items=nxfs),

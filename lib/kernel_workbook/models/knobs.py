@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
 
 from ..errors import WorkbookParameterError
@@ -86,13 +88,13 @@ class Knob:
             return
         ok = True
         if self.kind == "bool":
-            ok = isinstance(value, (bool,)) or (isinstance(value, int) and value in (0, 1) and not isinstance(value, float))
+            ok = isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1))
         elif self.kind == "choice":
             ok = value in self.choices
         elif self.kind == "object":
             ok = isinstance(value, type(self.default))
         else:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
                 ok = False
             elif self.kind == "int" and not float(value).is_integer():
                 ok = False

@@ -51,7 +51,8 @@ CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pc
 class Block:
     """One printed block of a reproduction, rendered from its frame (never stored as text).
 
-    ``kind`` says how: ``"mmtests"`` -- a cells frame (``tables`` shape),
+    ``kind`` says how (``"list"``: one line per row, its last column a sentence):
+    ``"mmtests"`` -- a cells frame (``tables`` shape),
     printed by :func:`kernel_workbook.tables.render` as the thread printed
     it; ``"cells"`` -- cells of the reproduction (published beside model,
     the changes and the error), printed by :func:`cells_text`; ``"frame"`` --
@@ -77,6 +78,11 @@ class Block:
             from ._side_by_side import delta_text
 
             return head + delta_text(self.frame.to_dict("records"))
+        if self.kind == "list":  # one line per row, the last column (a sentence) after a dash
+            if self.frame is None or not len(self.frame):
+                return head + "  none"
+            return head + "\n".join("  " + " / ".join(str(v) for v in r[:-1]) + " — " + str(r[-1])
+                                     for r in self.frame.itertuples(index=False))
         if self.frame is None or not len(self.frame):
             return head + "(nothing)"
         return head + self.frame.to_string(index=False)

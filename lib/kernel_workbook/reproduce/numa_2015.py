@@ -8,7 +8,7 @@ What is fitted, and to what (only the ``3.19.0 vanilla`` column of the thread):
   to the four autonumabench ``System`` times of 3.19, with every per-event
   cost (hinting fault, PTE update, page copy, unmap, TLB-flush IPI per CPU,
   write-protect fault, task-placement search and move) at its physical prior
-  (``numa_params.COST_PRIORS``): the 3.19 column cannot tell those apart, and
+  (``models.numa.COST_PRIORS``): the 3.19 column cannot tell those apart, and
   :func:`_identify` reports what a free fit of the fault cost would ask for;
 * each autonumabench test's ``setup_s`` (elapsed time outside the threads),
   to its 3.19 ``Elapsed``;
@@ -20,7 +20,7 @@ What is fitted, and to what (only the ``3.19.0 vanilla`` column of the thread):
 
 Everything else — every 4.0-rc1, slowscan-v2 and ptewrite-v1 number — is a
 prediction: the kernels differ only in their switches (``KERNELS`` in
-:mod:`kernel_workbook.models.numa_params`).  Published numbers are read with
+:mod:`kernel_workbook.models.numa.params`).  Published numbers are read with
 :func:`kernel_workbook.tables.published` and only compared with.
 
 Which NUMA counter table belongs to which benchmark: the ``slowscan-numastat``
@@ -48,8 +48,8 @@ import pandas as pd
 
 from ..config import mode
 from ..models.numa import NumaParams, NumaResult, kernel_params, simulate
-from ..models.numa_params import COST_PRIORS, MACHINES, Machine
-from ..tables import compare, published, render
+from ..models.numa import COST_PRIORS, MACHINES, Machine
+from ..tables import compare, published
 from ..workloads.autonumabench import autonumabench
 from ..workloads.xfs_repair import xfs_repair
 from . import Reproduction, delta_pct, summarise
@@ -69,7 +69,7 @@ NUMASTAT_ROWS = {  # mmtests label -> model counter
     "NUMA pages migrated": "numa_pages_migrated",
 }
 # The cost constants: only the per-CPU overhead is fitted (the 3.19 column identifies it); every per-event
-# cost stays at its physical prior (numa_params.COST_PRIORS), because 3.19 cannot tell them apart (see
+# cost stays at its physical prior (models.numa.COST_PRIORS), because 3.19 cannot tell them apart (see
 # Calibration.identify, and the notebook).
 FITTED_COSTS = ("cost_sched_tick_us",)
 COST_FIELDS = FITTED_COSTS  # the costs the reproduction fits (every other one is a prior)
@@ -591,24 +591,6 @@ def _why(c: dict, cal: Calibration, r: dict) -> str:
     return f"model {md_:+.1f}% against {pd_:+.1f}% published"
 
 
-def _side_by_side(cells: list[dict]) -> str:
-    lines = [f"{'table':20s} {'row':28s} {'kernel':26s} {'published':>14s} {'model':>14s} {'pub Δ%':>9s} "
-             f"{'model Δ%':>9s} {'error':>8s}"]
-    for c in cells:
-        if c["published_delta_pct"] is None:
-            continue
-        err = c["model_delta_pct"] - c["published_delta_pct"]
-        flag = " (fitted)" if c["calibrated"] else ""
-        lines.append(f"{c['table']:20s} {c['row'][:28]:28s} {c['kernel'][:26]:26s} {c['published']:14.2f} "
-                     f"{c['model']:14.2f} {c['published_delta_pct']:9.2f} {c['model_delta_pct']:9.2f} "
-                     f"{err:8.2f}{flag}")
-    return "\n".join(lines)
-
-
-def _block(title: str, text: str) -> str:
-    return f"== {title}\n{text}"
-
-
 def calibration_text(cal: Calibration) -> str:
     """What was fitted (to which 3.19 cells), what was assumed (and why), and what 3.19 cannot identify."""
     import textwrap
@@ -649,6 +631,79 @@ def calibration_text(cal: Calibration) -> str:
     return "\n".join(lines)
 
 
+# Why each published table the reproduction does not address is left out (listed in --json's "unmodelled").
+UNMODELLED = {
+    "slowscan-autonuma-user": "the per-test User times of 4.0-rc1 and slowscan-v2 are not predicted yet: the 3.19 "
+                              "User rows fit the machine's bandwidth and remote cost, and the model's User times are "
+                              "what that fit makes of them",
+    "dave-xfsrepair-times": "Dave Chinner's fake-NUMA VM running xfs_repair with other options: the model's "
+                            "xfs_repair-like load is calibrated on Mel's machine",
+    "bcache-stats": "xfs_repair's own buffer-cache statistics: nothing in the model counts them",
+    "bcache-chains": "xfs_repair's own buffer-cache hash chains: nothing in the model counts them",
+    "linus-runtime-summary": "Linus's summary of Dave's VM runs (another machine and load than the model's)",
+    "migrate-rate-prose": "rates Dave gives in prose for his VM, not Mel's machine",
+    "xfsrepair-runs-prose": "single runs Dave gives in prose for his VM, not Mel's machine",
+    "flush-profile": "perf report shares of CPU cycles: the model prices events, it does not profile",
+    "ipi-profile-rc1": "perf report shares of CPU cycles: the model prices events, it does not profile",
+    "flush-profile-rc4": "perf report shares of CPU cycles: the model prices events, it does not profile",
+    "dave-top-cpu": "per-CPU use from top on Dave's VM: the model has no per-CPU accounting",
+}
+UNMODELLED_PREFIX = {"dave-perf": "perf stat of migrate:mm_migrate_pages on Dave's fake-NUMA VM: another machine "
+                                  "and load than the model's calibrated one",
+                     "dave-vmstat": "/proc/vmstat of Dave's fake-NUMA VM: another machine and load than the "
+                                    "model's calibrated one"}
+
+
+def unmodelled_reasons() -> dict:
+    """``{table: why}`` for every published table of the thread the reproduction leaves out."""
+    from ..tables import published_tables
+
+    out = {}
+    for t in published_tables(THREAD)["table"]:
+        why = UNMODELLED.get(t) or next((w for p, w in UNMODELLED_PREFIX.items() if t.startswith(p)), None)
+        if why:
+            out[t] = why
+    return out
+
+
+def df_xfs_runs(r: dict, rows=("numa_pte_updates", "numa_hint_faults", "numa_pages_migrated", "group_joins", "tlb_ipis",
+                                 "numa_task_moves", "sys_fault_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_s",
+                                 "sys_place_s", "system_s")) -> pd.DataFrame:
+    """The xfs_repair-like load under each kernel of the thread (mean over the seeds of ``runs()``).
+
+    Index: the counters, system time by cause and ``system_s``; one column per kernel.
+    """
+    return pd.DataFrame({k: [round(_mean(r[(k, "xfs_repair")], x), 1) for x in rows] for k in KERNELS},
+                        index=list(rows))
+
+
+def df_fidelity_groups(cells: list[dict]) -> pd.DataFrame:
+    """The lenient fidelity of each group of cells.  Columns: ``group, predicted_cells, direction_agreement,
+    median_abs_error_pts``; the last row is the issue's target set (system times and vmstat counters)."""
+    pred = [c for c in cells if not c["calibrated"] and c["published_delta_pct"] is not None]
+    rows = [{"group": g, **summarise([c for c in pred if sel(c)])} for g, sel in GROUPS.items()]
+    rows.append({"group": "system + vmstat", **summarise([c for c in pred if GROUPS["system"](c) or GROUPS["vmstat"](c)])})
+    return pd.DataFrame(rows, columns=["group", "predicted_cells", "direction_agreement", "median_abs_error_pts"])
+
+
+def df_misses(cells: list[dict], cal: Calibration, r: dict) -> pd.DataFrame:
+    """The cells whose sign differs or whose error exceeds 5 points, each with its reason from the model's runs.
+
+    Columns: ``table, row, kernel, published_delta_pct, model_delta_pct, why``.
+    """
+    rows = []
+    for c in cells:
+        if c["calibrated"] or c["published_delta_pct"] is None:
+            continue
+        err = c["model_delta_pct"] - c["published_delta_pct"]
+        sign_ok = np.sign(round(c["model_delta_pct"], 1)) == np.sign(round(c["published_delta_pct"], 1))
+        if not sign_ok or abs(err) > 5:
+            rows.append({"table": c["table"], "row": c["row"], "kernel": c["kernel"],
+                         "published_delta_pct": round(c["published_delta_pct"], 1),
+                         "model_delta_pct": round(c["model_delta_pct"], 1), "why": _why(c, cal, r)})
+    return pd.DataFrame(rows, columns=["table", "row", "kernel", "published_delta_pct", "model_delta_pct", "why"])
+
+
 def reproduce_numa_2015(small: bool | None = None) -> Reproduction:
     """``kwb reproduce 2015-numa-slow-scan``: published beside model, and the fidelity summary."""
     st = Setup.for_mode(small)
@@ -656,7 +711,12 @@ def reproduce_numa_2015(small: bool | None = None) -> Reproduction:
     r = runs(st)
     rep = Reproduction(THREAD)
     rep.cells = reproduction_cells(r)
-    rep.text.append(_block("calibration: fitted on the 3.19.0 vanilla column only", calibration_text(cal)))
+    fitted = cal.fitted[cal.fitted["how"] == "fitted"]
+    keys_319 = [f"{c['table']}|{c.get('stat') or ''}|{c['row']}|{c['kernel']}" for c in rep.cells if c["kernel"] == K319]
+    rep.fitted = [{"parameter": q.quantity, "value": float(q.value), "unit": q.unit, "fitted_to": keys_319,
+                   "source": q.source} for q in fitted.itertuples()]
+    rep.add("calibration", "calibration: fitted on the 3.19.0 vanilla column only", kind="text",
+            text=calibration_text(cal))
     blocks = [
         ("slowscan-autonuma", df_model_autonuma(r, (KRC1, KSLOW, K319), ("System", "Elapsed"))),
         ("slowscan-totals", df_model_totals(r, (KRC1, KSLOW, K319))),
@@ -672,30 +732,16 @@ def reproduce_numa_2015(small: bool | None = None) -> Reproduction:
         title = p.attrs["tables"][table]["title"]
         if table.endswith("xfsrepair"):
             p = p[p["row"].str.endswith("xfsrepair")]
-        rep.text.append(_block(f"{table}: {title} — published", render(p)))
-        rep.text.append(_block(f"{table} — model (mean of {len(st.seeds)} seeds)", render(model)))
-    rep.text.append(_block("every scored cell: change against the table's baseline column, published and model",
-                           _side_by_side(rep.cells)))
-    # fidelity by group and the cells that miss
+        rep.add(f"{table}/published", f"{table}: {title} — published", p, kind="mmtests")
+        rep.add(f"{table}/model", f"{table} — model (mean of {len(st.seeds)} seeds)", model, kind="mmtests")
+    rep.add("cells", "every cell: change against the table's baseline column, published and model",
+            pd.DataFrame([c for c in rep.cells if c["published_delta_pct"] is not None]), kind="cells")
+    rep.add("fidelity/groups", "fidelity by group (lenient: direction of the change only)",
+            df_fidelity_groups(rep.cells))
+    misses = df_misses(rep.cells, cal, r)
     pred = [c for c in rep.cells if not c["calibrated"] and c["published_delta_pct"] is not None]
-    lines = []
-    for g, sel in GROUPS.items():
-        s = summarise([c for c in pred if sel(c)])
-        lines.append(f"{g:13s}: {s['predicted_cells']:2d} cells, direction agrees on "
-                     f"{100 * (s['direction_agreement'] or 0):.0f}%, median |model - published| = "
-                     f"{s['median_abs_error_pts'] or 0:.1f} points")
-    s_target = summarise([c for c in pred if GROUPS["system"](c) or GROUPS["vmstat"](c)])
-    lines.append(f"the issue's target set (system times + vmstat counters): direction {100 * (s_target['direction_agreement'] or 0):.0f}% "
-                 f"(target >= 90%), median error {s_target['median_abs_error_pts'] or 0:.1f} points (target <= 5)")
-    misses = []
-    for c in pred:
-        err = c["model_delta_pct"] - c["published_delta_pct"]
-        sign_ok = np.sign(round(c["model_delta_pct"], 1)) == np.sign(round(c["published_delta_pct"], 1))
-        if not sign_ok or abs(err) > 5:
-            misses.append(f"  {c['table']} / {c['row']} / {c['kernel']}: published {c['published_delta_pct']:+.1f}%, "
-                          f"model {c['model_delta_pct']:+.1f}% — {_why(c, cal, r)}")
-    rep.text.append(_block("fidelity by group", "\n".join(lines)))
-    rep.text.append(_block(f"cells that miss (sign differs or |error| > 5 points): {len(misses)} of {len(pred)}",
-                           "\n".join(misses) or "  none"))
+    rep.add("misses", f"cells that miss (sign differs or |error| > 5 points): {len(misses)} of {len(pred)}", misses,
+            kind="list")
+    rep.unmodelled.update(unmodelled_reasons())
     rep.notes.extend(cal.notes)
     return rep

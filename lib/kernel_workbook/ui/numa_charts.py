@@ -8,8 +8,10 @@
   several kernels, as changes against the first;
 * :func:`df_fidelity` / :func:`plot_fidelity` — published change against model
   change for every scored cell of a reproduction;
-* :func:`numa_explorer` — widgets for the knobs, live charts and the mmtests
-  table of the run beside the 3.19 one (static in ``WORKBOOK_MODE=ci``).
+* :func:`numa_explorer` — widgets for the knobs (from their declaration, with a
+  menu of the thread's kernels), live charts and the mmtests table of the run
+  beside the 3.19 one, each row compared in its own direction (static in
+  ``WORKBOOK_MODE=ci``).
 """
 
 from __future__ import annotations
@@ -130,19 +132,22 @@ def plot_fidelity(cells: list[dict], title: str = "published change against mode
 
 # ---------------------------------------------------------------- the knob panel
 WORKLOADS = ("NUMA01", "NUMA01_THREADLOCAL", "NUMA02", "NUMA02_SMT", "xfs_repair")
+EXPLORER_KNOBS = ("TNF_NO_GROUP", "TNF_MIGRATE_FAIL", "numa_hint_pte", "numa_balancing_scan_period_min_ms",
+                  "numa_balancing_scan_period_max_ms", "numa_balancing_scan_size_mb", "ratelimit_pages")
+# Which way is better for each row of the explorer's table: a larger share of local hinting faults is better;
+# fewer faults, migrations, updates and seconds are better.
+HIGHER_IS_BETTER = {"numa_hint_local_percent": True}
 
 
-def _run_panel(kernel: str, rule: str, slow: bool, period_min: int, period_max: int, size_mb: int,
-               ratelimit_mb: int, workload: str, machine_name: str, base=None, seeds=(1,), small: bool = False,
-               xfs_kw: dict | None = None):
-    from ..models.numa import kernel_params, simulate
+def row_higher_is_better(row: str) -> bool:
+    return HIGHER_IS_BETTER.get(row, False)
+
+
+def explorer_workload(workload: str, machine_name: str, small: bool = False, xfs_kw: dict | None = None):
+    """The explorer's workload: autonumabench at the explorer's size, or the (calibrated) xfs_repair-like load."""
     from ..workloads.autonumabench import autonumabench
     from ..workloads.xfs_repair import xfs_repair
 
-    p = kernel_params(kernel, base=base, TNF_NO_GROUP=rule, TNF_MIGRATE_FAIL=bool(slow),
-                      numa_balancing_scan_period_min_ms=int(period_min),
-                      numa_balancing_scan_period_max_ms=int(period_max), numa_balancing_scan_size_mb=int(size_mb),
-                      ratelimit_pages=int(ratelimit_mb) << 8)
     if workload == "xfs_repair":
         # the calibrated load if given (shortened to a minute in small mode), else the generator's defaults
         kw = dict(xfs_kw or {}, unit_pages=256 if small else (xfs_kw or {}).get("unit_pages", 64))
@@ -150,84 +155,68 @@ def _run_panel(kernel: str, rule: str, slow: bool, period_min: int, period_max: 
             kw["seconds"] = 60 if small else 300
         if xfs_kw and "accesses_per_s" in xfs_kw:
             kw["accesses_per_s"] = xfs_kw["accesses_per_s"] * xfs_kw.get("unit_pages", 64) / kw["unit_pages"]
-        w = xfs_repair(machine_name, **kw)
-    else:
-        w = autonumabench(workload, machine_name, unit_thps=4 if small else 1, passes_scale=0.25 if small else 1.0)
-    ref = kernel_params("3.19.0 vanilla", base=base)
-    return ({"3.19.0 vanilla": [simulate(ref, w, seed=s, verbose=False) for s in seeds],
-             "this run": [simulate(p, w, seed=s, verbose=False) for s in seeds]})
+        return xfs_repair(machine_name, **kw)
+    return autonumabench(workload, machine_name, unit_thps=4 if small else 1, passes_scale=0.25 if small else 1.0)
 
 
-def _panel_outputs(runs: dict) -> list:
-    from ..models.numa import df_runs
+def df_explore(params, reference, workload, seeds=(1,)) -> pd.DataFrame:
+    """``reference`` (3.19 by default) and ``params`` on one workload, as mmtests rows.
+
+    Columns: ``kernel, row, value, seed`` (the rows of :func:`kernel_workbook.models.numa.df_runs`);
+    ``df.attrs["run"]`` is the first run with ``params``.
+    """
+    from ..models.numa import df_runs, simulate
+
+    ref = [simulate(reference, workload, seed=s, verbose=False) for s in seeds]
+    yours = [simulate(params, workload, seed=s, verbose=False) for s in seeds]
+    df = pd.concat([df_runs(ref, "3.19.0 vanilla"), df_runs(yours, "this run")], ignore_index=True)
+    df.attrs["run"] = yours[0]
+    return df
+
+
+def explore_outputs(df: pd.DataFrame) -> tuple:
+    """The explorer's picture: the caption, the mmtests table (each row in its own direction), the charts."""
+    from IPython.display import HTML
+
     from ..tables import compare, render
 
-    r = runs["this run"][0]
-    frames = [df_runs(rs, k) for k, rs in runs.items()]
-    table = compare(pd.concat(frames), higher_is_better=False, stats=("Amean",), era="2015", significance=None,
-                    kernels=list(runs))
-    return [r.caption(), render(table), plot_scan_period(r, 0), plot_faults(r)]
+    r = df.attrs["run"]
+    table = compare(df, higher_is_better=row_higher_is_better, stats=("Amean",), era="2015", significance=None,
+                    kernels=["3.19.0 vanilla", "this run"])
+    pre = "<pre style='font-size:11px;line-height:1.25'>{}</pre>"
+    import html
+
+    return (HTML(pre.format(html.escape(r.caption()))), HTML(pre.format(html.escape(render(table)))),
+            plot_scan_period(r, 0), plot_faults(r))
 
 
 def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):
-    """Knobs of the model: run, see one task's scan period, faults and migrations, and the table vs 3.19.
+    """The model's knobs (from their declaration) with a menu of the thread's kernels, the workload and the
+    machine: one task's scan period, the faults and migrations, and the table against 3.19.
 
-    ``base`` is the calibrated 3.19 :class:`NumaParams`, ``xfs_kw`` the calibrated
-    arguments of :func:`kernel_workbook.workloads.xfs_repair.xfs_repair`.
-
-    In ``WORKBOOK_MODE=ci`` there is no widget JavaScript: the default settings
-    run once and are shown statically; nothing is returned.
+    ``base`` is the calibrated 3.19 :class:`NumaParams`, ``xfs_kw`` the calibrated arguments of
+    :func:`kernel_workbook.workloads.xfs_repair.xfs_repair`.  In ``WORKBOOK_MODE=ci`` the defaults
+    (4.0-rc1 slowscan-v2 on NUMA02_SMT) are drawn statically and nothing is returned.
     """
-    from IPython.display import display
+    import ipywidgets as w
 
-    from ..models.numa_params import KERNELS, MACHINES, NO_GROUP_RULES
+    from ..models.numa import KERNELS, MACHINES, kernel_params
+    from .explorer import explorer
 
     m = mode()
     small = m.small if small is None else small
-    defaults = dict(kernel="4.0.0-rc1 slowscan-v2", rule="always_read_only", slow=True, period_min=1000,
-                    period_max=60000, size_mb=256, ratelimit_mb=128, workload="NUMA02_SMT",
-                    machine_name="mel-4socket-48")
-    if m.name == "ci":
-        for out in _panel_outputs(_run_panel(**defaults, base=base, small=small, xfs_kw=xfs_kw)):
-            print(out) if isinstance(out, str) else display(out)
-        return None
-    import ipywidgets as w
+    presets = {k: kernel_params(k, base=base) for k in KERNELS}
+    reference = presets["3.19.0 vanilla"]
+    style, lay = {"description_width": "initial"}, w.Layout(width="98%")
+    workload = w.Dropdown(options=list(WORKLOADS), value="NUMA02_SMT", description="workload", style=style, layout=lay)
+    machines = [k for k in MACHINES if k != "one-node"] + ["one-node"]
+    machine_name = w.Dropdown(options=machines, value="mel-4socket-48", description="machine", style=style,
+                              layout=lay)
 
-    wid = dict(
-        kernel=w.Dropdown(options=list(KERNELS), value=defaults["kernel"], description="kernel"),
-        rule=w.Dropdown(options=list(NO_GROUP_RULES), value=defaults["rule"], description="TNF_NO_GROUP"),
-        slow=w.Checkbox(value=defaults["slow"], description="slow scan on migration failure (TNF_MIGRATE_FAIL)"),
-        period_min=w.IntSlider(value=1000, min=100, max=10000, step=100, description="scan_period_min_ms"),
-        period_max=w.IntSlider(value=60000, min=1000, max=120000, step=1000, description="scan_period_max_ms"),
-        size_mb=w.IntSlider(value=256, min=16, max=2048, step=16, description="scan_size_mb"),
-        ratelimit_mb=w.IntSlider(value=128, min=8, max=1280, step=8, description="ratelimit MB/100ms"),
-        workload=w.Dropdown(options=list(WORKLOADS), value=defaults["workload"], description="workload"),
-        machine_name=w.Dropdown(options=[k for k in MACHINES if k != "one-node"] + ["one-node"],
-                                value=defaults["machine_name"], description="machine"),
-    )
+    def draw(p, workload, machine_name):
+        wl = explorer_workload(workload, machine_name, small, xfs_kw)
+        return explore_outputs(df_explore(p, reference, wl))
 
-    def on_kernel(change):
-        k = KERNELS[change["new"]]
-        wid["rule"].value = k["TNF_NO_GROUP"]
-        wid["slow"].value = k["TNF_MIGRATE_FAIL"]
-
-    wid["kernel"].observe(on_kernel, names="value")
-    button = w.Button(description="run", button_style="primary")
-    out = w.Output()
-
-    def run(_=None):
-        out.clear_output(wait=True)
-        with out:
-            try:
-                res = _run_panel(**{k: v.value for k, v in wid.items()}, base=base, small=small, xfs_kw=xfs_kw)
-            except Exception as e:  # a bad combination of knobs names itself
-                print(f"{type(e).__name__}: {e}")
-                return
-            for o in _panel_outputs(res):
-                print(o) if isinstance(o, str) else display(o)
-
-    button.on_click(run)
-    run()
-    return w.VBox([w.HBox([wid["kernel"], wid["rule"], wid["slow"]]),
-                   w.HBox([wid["period_min"], wid["period_max"], wid["size_mb"]]),
-                   w.HBox([wid["ratelimit_mb"], wid["workload"], wid["machine_name"], button]), out])
+    return explorer(presets["4.0.0-rc1 slowscan-v2"], EXPLORER_KNOBS, draw,
+                    controls={"workload": workload, "machine_name": machine_name}, presets=presets,
+                    preset="4.0.0-rc1 slowscan-v2", title="automatic NUMA balancing, knob by knob")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import WorkbookParameterError
-from ..models.numa_params import HPAGE_PMD_NR, PAGE_SIZE, SWEEP, NumaWorkload, machine
+from ..models.numa import HPAGE_PMD_NR, PAGE_SIZE, SWEEP, NumaWorkload, machine
 
 GB = 1 << 30
 THP_BYTES = HPAGE_PMD_NR * PAGE_SIZE

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import WorkbookParameterError
-from ..models.numa_params import PAGE_SIZE, RANDOM, NumaWorkload, machine
+from ..models.numa import PAGE_SIZE, RANDOM, NumaWorkload, machine
 
 ENTRIES_PER_BUCKET = 8  # libxfs cache: max entries = 8 x hash size ("the goal of 8 entries per chain")
 

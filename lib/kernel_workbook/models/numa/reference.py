@@ -4,7 +4,7 @@ This is the readable version: one class per kernel structure (``Task`` for
 ``task_struct``, ``NumaGroup``, ``Node`` for ``pg_data_t``, ``Mm``, ``Page``)
 and one method-like function per kernel function, in the kernel's words.  It
 consumes the same pre-drawn random arrays in the same order as the jitted
-kernel (:mod:`._numa_kernel`), so both give identical results; a test checks
+kernel (:mod:`.balancing_kernel`), so both give identical results; a test checks
 it, and ``make bench`` reports how much faster the jitted one is.
 
 :func:`simulate_chunk` has the jitted kernel's signature: it builds the
@@ -13,7 +13,7 @@ objects from the arrays, runs the ticks, and writes the state back.
 
 from __future__ import annotations
 
-from . import _numa_layout as L
+from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, TF, TI, UA
 
 SWEEP = 0
 LOAD_AVG_MAX = 47742
@@ -32,36 +32,36 @@ class Task:
 
     def __init__(self, tid, ti, tf, fmem, fcpu, bmem, bcpu, N):
         self.tid = tid
-        self.mm = int(ti[L.TI_MM])
-        self.node = int(ti[L.TI_NODE])
-        self.numa_preferred_nid = int(ti[L.TI_PREF])
-        self.numa_group = int(ti[L.TI_GROUP])
-        self.numa_scan_seq = int(ti[L.TI_SCAN_SEQ])
-        self.numa_scan_period = int(ti[L.TI_PERIOD])
-        self.numa_scan_period_max = int(ti[L.TI_PERIOD_MAX])
-        self.numa_migrate_retry = int(ti[L.TI_MIGRATE_RETRY])
-        self.phase = int(ti[L.TI_PHASE])
-        self.rep = int(ti[L.TI_REP])
-        self.pos = int(ti[L.TI_POS])
-        self.done = int(ti[L.TI_DONE])
-        self.has_faults = int(ti[L.TI_HAS_FAULTS])
-        self.ridx = int(ti[L.TI_RIDX])
-        self.last_sum_exec_runtime = int(ti[L.TI_LAST_RUN_US])
-        self.last_task_numa_placement = int(ti[L.TI_LAST_PLACE_US])
-        self.cur_unit = int(ti[L.TI_CUR_UNIT])
-        self.total_numa_faults = int(ti[L.TI_TOTAL_FAULTS])
-        self.numa_pages_migrated = int(ti[L.TI_PAGES_MIGRATED])
-        self.numa_faults_locality = [int(ti[L.TI_LOC0]), int(ti[L.TI_LOC1]), int(ti[L.TI_LOC2])]
-        self.moves = int(ti[L.TI_MOVES])
-        self.cur_write = int(ti[L.TI_CUR_WRITE])
-        self.sum_exec_runtime = float(tf[L.TF_RUNTIME])
-        self.node_stamp = float(tf[L.TF_NODE_STAMP])
-        self.frac = float(tf[L.TF_FRAC])
-        self.debt = float(tf[L.TF_DEBT])
-        self.user = float(tf[L.TF_USER])
-        self.sys = float(tf[L.TF_SYS])
-        self.finish = float(tf[L.TF_FINISH])
-        self.io = float(tf[L.TF_IO])
+        self.mm = int(ti[TI.mm])
+        self.node = int(ti[TI.node])
+        self.numa_preferred_nid = int(ti[TI.pref])
+        self.numa_group = int(ti[TI.group])
+        self.numa_scan_seq = int(ti[TI.scan_seq])
+        self.numa_scan_period = int(ti[TI.period])
+        self.numa_scan_period_max = int(ti[TI.period_max])
+        self.numa_migrate_retry = int(ti[TI.migrate_retry])
+        self.phase = int(ti[TI.phase])
+        self.rep = int(ti[TI.rep])
+        self.pos = int(ti[TI.pos])
+        self.done = int(ti[TI.done])
+        self.has_faults = int(ti[TI.has_faults])
+        self.ridx = int(ti[TI.ridx])
+        self.last_sum_exec_runtime = int(ti[TI.last_run_us])
+        self.last_task_numa_placement = int(ti[TI.last_place_us])
+        self.cur_unit = int(ti[TI.cur_unit])
+        self.total_numa_faults = int(ti[TI.total_faults])
+        self.numa_pages_migrated = int(ti[TI.pages_migrated])
+        self.numa_faults_locality = [int(ti[TI.loc0]), int(ti[TI.loc1]), int(ti[TI.loc2])]
+        self.moves = int(ti[TI.moves])
+        self.cur_write = int(ti[TI.cur_write])
+        self.sum_exec_runtime = float(tf[TF.runtime])
+        self.node_stamp = float(tf[TF.node_stamp])
+        self.frac = float(tf[TF.frac])
+        self.debt = float(tf[TF.debt])
+        self.user = float(tf[TF.user])
+        self.sys = float(tf[TF.sys])
+        self.finish = float(tf[TF.finish])
+        self.io = float(tf[TF.io])
         # numa_faults[NUMA_MEM/CPU/MEMBUF/CPUBUF][node][priv]
         self.faults_mem = [[int(fmem[n, p]) for p in range(2)] for n in range(N)]
         self.faults_cpu = [[int(fcpu[n, p]) for p in range(2)] for n in range(N)]
@@ -69,36 +69,36 @@ class Task:
         self.faults_buf_cpu = [[int(bcpu[n, p]) for p in range(2)] for n in range(N)]
 
     def store(self, ti, tf, fmem, fcpu, bmem, bcpu):
-        ti[L.TI_MM] = self.mm
-        ti[L.TI_NODE] = self.node
-        ti[L.TI_PREF] = self.numa_preferred_nid
-        ti[L.TI_GROUP] = self.numa_group
-        ti[L.TI_SCAN_SEQ] = self.numa_scan_seq
-        ti[L.TI_PERIOD] = self.numa_scan_period
-        ti[L.TI_PERIOD_MAX] = self.numa_scan_period_max
-        ti[L.TI_MIGRATE_RETRY] = self.numa_migrate_retry
-        ti[L.TI_PHASE] = self.phase
-        ti[L.TI_REP] = self.rep
-        ti[L.TI_POS] = self.pos
-        ti[L.TI_DONE] = self.done
-        ti[L.TI_HAS_FAULTS] = self.has_faults
-        ti[L.TI_RIDX] = self.ridx
-        ti[L.TI_LAST_RUN_US] = self.last_sum_exec_runtime
-        ti[L.TI_LAST_PLACE_US] = self.last_task_numa_placement
-        ti[L.TI_CUR_UNIT] = self.cur_unit
-        ti[L.TI_TOTAL_FAULTS] = self.total_numa_faults
-        ti[L.TI_PAGES_MIGRATED] = self.numa_pages_migrated
-        ti[L.TI_LOC0], ti[L.TI_LOC1], ti[L.TI_LOC2] = self.numa_faults_locality
-        ti[L.TI_MOVES] = self.moves
-        ti[L.TI_CUR_WRITE] = self.cur_write
-        tf[L.TF_RUNTIME] = self.sum_exec_runtime
-        tf[L.TF_NODE_STAMP] = self.node_stamp
-        tf[L.TF_FRAC] = self.frac
-        tf[L.TF_DEBT] = self.debt
-        tf[L.TF_USER] = self.user
-        tf[L.TF_SYS] = self.sys
-        tf[L.TF_FINISH] = self.finish
-        tf[L.TF_IO] = self.io
+        ti[TI.mm] = self.mm
+        ti[TI.node] = self.node
+        ti[TI.pref] = self.numa_preferred_nid
+        ti[TI.group] = self.numa_group
+        ti[TI.scan_seq] = self.numa_scan_seq
+        ti[TI.period] = self.numa_scan_period
+        ti[TI.period_max] = self.numa_scan_period_max
+        ti[TI.migrate_retry] = self.numa_migrate_retry
+        ti[TI.phase] = self.phase
+        ti[TI.rep] = self.rep
+        ti[TI.pos] = self.pos
+        ti[TI.done] = self.done
+        ti[TI.has_faults] = self.has_faults
+        ti[TI.ridx] = self.ridx
+        ti[TI.last_run_us] = self.last_sum_exec_runtime
+        ti[TI.last_place_us] = self.last_task_numa_placement
+        ti[TI.cur_unit] = self.cur_unit
+        ti[TI.total_faults] = self.total_numa_faults
+        ti[TI.pages_migrated] = self.numa_pages_migrated
+        ti[TI.loc0], ti[TI.loc1], ti[TI.loc2] = self.numa_faults_locality
+        ti[TI.moves] = self.moves
+        ti[TI.cur_write] = self.cur_write
+        tf[TF.runtime] = self.sum_exec_runtime
+        tf[TF.node_stamp] = self.node_stamp
+        tf[TF.frac] = self.frac
+        tf[TF.debt] = self.debt
+        tf[TF.user] = self.user
+        tf[TF.sys] = self.sys
+        tf[TF.finish] = self.finish
+        tf[TF.io] = self.io
         for n in range(len(self.faults_mem)):
             for p in range(2):
                 fmem[n, p] = self.faults_mem[n][p]
@@ -109,17 +109,17 @@ class Task:
 
 class NumaGroup:
     def __init__(self, gi, faults, fcpu, active, N):
-        self.nr_tasks = int(gi[L.GI_NR_TASKS])
-        self.total_faults = int(gi[L.GI_TOTAL_FAULTS])
-        self.alive = int(gi[L.GI_ALIVE])
+        self.nr_tasks = int(gi[GI.nr_tasks])
+        self.total_faults = int(gi[GI.total_faults])
+        self.alive = int(gi[GI.alive])
         self.faults = [[int(faults[n, p]) for p in range(2)] for n in range(N)]
         self.faults_cpu = [[int(fcpu[n, p]) for p in range(2)] for n in range(N)]
         self.active_nodes = [int(active[n]) for n in range(N)]
 
     def store(self, gi, faults, fcpu, active):
-        gi[L.GI_NR_TASKS] = self.nr_tasks
-        gi[L.GI_TOTAL_FAULTS] = self.total_faults
-        gi[L.GI_ALIVE] = self.alive
+        gi[GI.nr_tasks] = self.nr_tasks
+        gi[GI.total_faults] = self.total_faults
+        gi[GI.alive] = self.alive
         for n in range(len(self.faults)):
             active[n] = self.active_nodes[n]
             for p in range(2):
@@ -129,40 +129,40 @@ class NumaGroup:
 
 class Node:
     def __init__(self, row):
-        self.free = int(row[L.NI_FREE])
-        self.numabalancing_migrate_nr_pages = int(row[L.NI_RL_NR])
-        self.numabalancing_migrate_next_window = int(row[L.NI_RL_NEXT])
-        self.nr_running = int(row[L.NI_NR_RUNNING])
-        self.win_migrated = int(row[L.NI_WIN_MIGRATED])
-        self.win_migrated_max = int(row[L.NI_WIN_MIGRATED_MAX])
+        self.free = int(row[NI.free])
+        self.numabalancing_migrate_nr_pages = int(row[NI.rl_nr])
+        self.numabalancing_migrate_next_window = int(row[NI.rl_next])
+        self.nr_running = int(row[NI.nr_running])
+        self.win_migrated = int(row[NI.win_migrated])
+        self.win_migrated_max = int(row[NI.win_migrated_max])
 
     def store(self, row):
-        row[L.NI_FREE] = self.free
-        row[L.NI_RL_NR] = self.numabalancing_migrate_nr_pages
-        row[L.NI_RL_NEXT] = self.numabalancing_migrate_next_window
-        row[L.NI_NR_RUNNING] = self.nr_running
-        row[L.NI_WIN_MIGRATED] = self.win_migrated
-        row[L.NI_WIN_MIGRATED_MAX] = self.win_migrated_max
+        row[NI.free] = self.free
+        row[NI.rl_nr] = self.numabalancing_migrate_nr_pages
+        row[NI.rl_next] = self.numabalancing_migrate_next_window
+        row[NI.nr_running] = self.nr_running
+        row[NI.win_migrated] = self.win_migrated
+        row[NI.win_migrated_max] = self.win_migrated_max
 
 
 class Mm:
     def __init__(self, row, start, end, sh_start, sh_end):
-        self.numa_next_scan = int(row[L.MI_NEXT_SCAN])
-        self.numa_scan_offset = int(row[L.MI_OFFSET])
-        self.numa_scan_seq = int(row[L.MI_SEQ])
-        self.rss = int(row[L.MI_RSS])
-        self.lazy = int(row[L.MI_LAZY])
-        self.live = int(row[L.MI_LIVE])
+        self.numa_next_scan = int(row[MI.next_scan])
+        self.numa_scan_offset = int(row[MI.offset])
+        self.numa_scan_seq = int(row[MI.seq])
+        self.rss = int(row[MI.rss])
+        self.lazy = int(row[MI.lazy])
+        self.live = int(row[MI.live])
         self.start, self.end = int(start), int(end)
         self.sh_start, self.sh_end = int(sh_start), int(sh_end)
 
     def store(self, row):
-        row[L.MI_NEXT_SCAN] = self.numa_next_scan
-        row[L.MI_OFFSET] = self.numa_scan_offset
-        row[L.MI_SEQ] = self.numa_scan_seq
-        row[L.MI_RSS] = self.rss
-        row[L.MI_LAZY] = self.lazy
-        row[L.MI_LIVE] = self.live
+        row[MI.next_scan] = self.numa_next_scan
+        row[MI.offset] = self.numa_scan_offset
+        row[MI.seq] = self.numa_scan_seq
+        row[MI.rss] = self.rss
+        row[MI.lazy] = self.lazy
+        row[MI.live] = self.live
 
 
 class Page:
@@ -190,8 +190,8 @@ class Sim:
         self.ki = [int(x) for x in ki]
         self.kf = [float(x) for x in kf]
         k = self.ki
-        self.N = k[L.KI_NODES]
-        self.cpus = k[L.KI_CPUS_PER_NODE]
+        self.N = k[I.nr_nodes]
+        self.cpus = k[I.cpus_per_node]
         self.w = w
         self.st = st
         self.rot, self.acc_u, self.ev_u, self.ev_idx, self.wander_u = rnd
@@ -234,7 +234,7 @@ class Sim:
 
     # ------------------------------------------------------------ window arithmetic
     def task_nr_scan_windows(self, rss):
-        nr_scan_pages = self.ki[L.KI_SCAN_SIZE_PAGES]
+        nr_scan_pages = self.ki[I.scan_size_pages]
         if not rss:
             rss = nr_scan_pages
         rss = -(-rss // nr_scan_pages) * nr_scan_pages
@@ -243,15 +243,15 @@ class Sim:
     def task_scan_min(self, p: Task):
         k = self.ki
         windows = 1
-        if k[L.KI_SCAN_SIZE_MB] < k[L.KI_MAX_SCAN_WINDOW]:
-            windows = k[L.KI_MAX_SCAN_WINDOW] // k[L.KI_SCAN_SIZE_MB]
+        if k[I.numa_balancing_scan_size_mb] < k[I.MAX_SCAN_WINDOW]:
+            windows = k[I.MAX_SCAN_WINDOW] // k[I.numa_balancing_scan_size_mb]
         floor = MSEC_PER_SEC // windows
-        scan = k[L.KI_SCAN_PERIOD_MIN] // self.task_nr_scan_windows(self.mms[p.mm].rss)
+        scan = k[I.numa_balancing_scan_period_min_ms] // self.task_nr_scan_windows(self.mms[p.mm].rss)
         return max(floor, scan)
 
     def task_scan_max(self, p: Task):
         smin = self.task_scan_min(p)
-        smax = self.ki[L.KI_SCAN_PERIOD_MAX] // self.task_nr_scan_windows(self.mms[p.mm].rss)
+        smax = self.ki[I.numa_balancing_scan_period_max_ms] // self.task_nr_scan_windows(self.mms[p.mm].rss)
         return max(smin, smax)
 
     # ------------------------------------------------------------ weights
@@ -291,9 +291,9 @@ class Sim:
         mm.lazy = 0
         if targets <= 0:
             return
-        self.cnt[L.C_TLB_FLUSHES] += int(nflush)
-        self.cnt[L.C_TLB_IPIS] += int(nflush) * targets
-        self.charge(p, self.kf[L.KF_COST_IPI] * targets * nflush, L.SB_IPI)
+        self.cnt[CT.tlb_flushes] += int(nflush)
+        self.cnt[CT.tlb_ipis] += int(nflush) * targets
+        self.charge(p, self.kf[FP.cost_tlb_flush_ipi_us] * targets * nflush, SB.ipi)
 
     def move_task(self, p, dst):
         self.nodes[p.node].nr_running -= 1
@@ -302,7 +302,7 @@ class Sim:
 
     # ------------------------------------------------------------ task placement
     def load_too_imbalanced(self, src_load, dst_load, orig_src, orig_dst):
-        pct = self.ki[L.KI_IMBALANCE_PCT]
+        pct = self.ki[I.numa_imbalance_pct]
         if dst_load < src_load:
             src_load, dst_load = dst_load, src_load
         imb = dst_load * 100 - src_load * pct
@@ -379,9 +379,9 @@ class Sim:
                 self.task_numa_find_cpu(env, p, taskimp, groupimp)
         # update_numa_stats() of the source, then of each node searched plus task_numa_compare() on its CPUs
         cpus = self.cpus * (1 + 2 * nodes)
-        self.cnt[L.C_NUMA_MIGRATE_CALLS] += 1
-        self.cnt[L.C_SEARCH_CPUS] += cpus
-        self.charge(p, self.kf[L.KF_COST_SEARCH] * cpus, L.SB_PLACE)
+        self.cnt[CT.numa_migrate_calls] += 1
+        self.cnt[CT.numa_search_cpus] += cpus
+        self.charge(p, self.kf[FP.cost_numa_search_us] * cpus, SB.place)
         if p.numa_group >= 0:
             nid = env["src_nid"] if env["best_task"] == -2 else env["dst_nid"]
             if self.groups[p.numa_group].active_nodes[nid]:
@@ -390,16 +390,16 @@ class Sim:
             return
         p.numa_scan_period = self.task_scan_min(p)  # the kernel's only period reset outside the controller
         p.moves += 1
-        self.charge(p, self.kf[L.KF_COST_MOVE], L.SB_PLACE)
+        self.charge(p, self.kf[FP.cost_task_move_us], SB.place)
         src = p.node
         if env["best_task"] == -1:
             self.move_task(p, env["best_node"])
-            self.cnt[L.C_TASK_MOVES] += 1
+            self.cnt[CT.numa_task_moves] += 1
         else:
             other = self.tasks[env["best_task"]]
             self.move_task(p, env["best_node"])
             self.move_task(other, src)
-            self.cnt[L.C_TASK_SWAPS] += 1
+            self.cnt[CT.numa_task_swaps] += 1
 
     def numa_migrate_preferred(self, p, now_ms):
         if p.numa_preferred_nid == -1 or not p.has_faults:
@@ -413,13 +413,13 @@ class Sim:
     def check_period(self, p):
         if p.numa_scan_period < self.task_scan_min(p) or \
                 p.numa_scan_period > max(p.numa_scan_period_max, self.task_scan_max(p)):
-            self.cnt[L.C_PERIOD_OUT_OF_RANGE] += 1
+            self.cnt[CT.period_out_of_range] += 1
 
     def update_task_scan_period(self, p, shared, private, now_ms):
         k = self.ki
         remote, local = p.numa_faults_locality[0], p.numa_faults_locality[1]
-        slots, thresh = k[L.KI_SLOTS], k[L.KI_THRESHOLD]
-        if local + shared == 0 or (k[L.KI_MIGRATE_FAIL] and p.numa_faults_locality[2]):
+        slots, thresh = k[I.NUMA_PERIOD_SLOTS], k[I.NUMA_PERIOD_THRESHOLD]
+        if local + shared == 0 or (k[I.TNF_MIGRATE_FAIL] and p.numa_faults_locality[2]):
             p.numa_scan_period = min(p.numa_scan_period_max, p.numa_scan_period << 1)
             self.mms[p.mm].numa_next_scan = now_ms + p.numa_scan_period
             self.check_period(p)
@@ -535,7 +535,7 @@ class Sim:
         if my.nr_tasks == 0:
             my.alive = 0
         p.numa_group = tsk.numa_group
-        self.cnt[L.C_GROUP_JOINS] += 1
+        self.cnt[CT.group_joins] += 1
         return priv
 
     def task_numa_fault(self, p, last_nid, last_pid, mem_node, pages, local, no_group, migrated, failed, now_ms):
@@ -551,7 +551,7 @@ class Sim:
             if not priv and not no_group:
                 priv = self.task_numa_group(p, last_nid, last_pid, priv)
         if not priv:
-            self.cnt[L.C_SHARED_FAULTS] += int(self.kf[L.KF_FAULTS_PER_UNIT])
+            self.cnt[CT.shared_faults] += int(self.kf[FP.faults_per_unit])
         if not priv and not local and p.numa_group >= 0:
             act = self.groups[p.numa_group].active_nodes
             if act[cpu_node] and act[mem_node]:
@@ -561,7 +561,7 @@ class Sim:
             self.numa_migrate_preferred(p, now_ms)
         if migrated:
             p.numa_pages_migrated += pages
-        if failed and self.ki[L.KI_MIGRATE_FAIL]:
+        if failed and self.ki[I.TNF_MIGRATE_FAIL]:
             p.numa_faults_locality[2] += pages
         p.faults_buf_mem[mem_node][priv] += pages
         p.faults_buf_cpu[cpu_node][priv] += pages
@@ -570,39 +570,39 @@ class Sim:
     # ------------------------------------------------------------ mm/migrate.c
     def migrate_misplaced_page(self, p, unit, dst, step, now_ms):
         k, kf = self.ki, self.kf
-        pages, huge = k[L.KI_UNIT_PAGES], bool(k[L.KI_UNIT_HUGE])
+        pages, huge = k[I.unit_pages], bool(k[I.unit_huge])
         node, pg = self.nodes[dst], self.pages[unit]
-        self.cnt[L.C_MIGRATE_ATTEMPTS] += pages
+        self.cnt[CT.migrate_attempt_pages] += pages
         if now_ms > node.numabalancing_migrate_next_window:
             node.numabalancing_migrate_nr_pages = 0
-            node.numabalancing_migrate_next_window = now_ms + k[L.KI_MIGRATE_INTERVAL]
+            node.numabalancing_migrate_next_window = now_ms + k[I.migrate_interval_millisecs]
             node.win_migrated = 0
         ok = False
-        admitted = node.numabalancing_migrate_nr_pages <= k[L.KI_RATELIMIT_PAGES]
+        admitted = node.numabalancing_migrate_nr_pages <= k[I.ratelimit_pages]
         if not admitted:
-            self.cnt[L.C_FAIL_RATELIMIT] += pages
+            self.cnt[CT.migrate_fail_ratelimit] += pages
         else:
             node.numabalancing_migrate_nr_pages += pages
             if self.ev_idx >= len(self.ev_u):
-                self.cnt[L.C_POOL_OVERFLOW] += 1
+                self.cnt[CT.rng_pool_overflow] += 1
                 self.ev_idx = 0
             u = float(self.ev_u[self.ev_idx])
             self.ev_idx += 1
-            if not (node.free > k[L.KI_HIGH_WMARK_PAGES] + pages):
-                self.cnt[L.C_FAIL_NODEFULL] += pages
+            if not (node.free > k[I.high_wmark_pages] + pages):
+                self.cnt[CT.migrate_fail_nodefull] += pages
                 if huge:
-                    self.cnt[L.C_PGMIGRATE_FAIL] += pages
+                    self.cnt[CT.pgmigrate_fail] += pages
             elif huge and pg.other_tick >= step - 1:
-                self.cnt[L.C_FAIL_BUSY] += pages
-                self.cnt[L.C_PGMIGRATE_FAIL] += pages
-            elif u < kf[L.KF_ISOLATE_FAIL]:
-                self.cnt[L.C_FAIL_ISOLATE] += pages
+                self.cnt[CT.migrate_fail_busy] += pages
+                self.cnt[CT.pgmigrate_fail] += pages
+            elif u < kf[FP.isolate_lru_fail_prob]:
+                self.cnt[CT.migrate_fail_isolate] += pages
                 if huge:
-                    self.cnt[L.C_PGMIGRATE_FAIL] += pages
-            elif not huge and u < kf[L.KF_ISOLATE_FAIL] + (1.0 - kf[L.KF_ISOLATE_FAIL]) * kf[L.KF_MIGRATE_FAIL]:
-                self.cnt[L.C_FAIL_MIGRATE] += pages
-                self.cnt[L.C_PGMIGRATE_FAIL] += pages
-                self.charge(p, kf[L.KF_COST_UNMAP], L.SB_MIGRATE)
+                    self.cnt[CT.pgmigrate_fail] += pages
+            elif not huge and u < kf[FP.isolate_lru_fail_prob] + (1.0 - kf[FP.isolate_lru_fail_prob]) * kf[FP.migrate_pages_fail_prob]:
+                self.cnt[CT.migrate_fail_migrate_pages] += pages
+                self.cnt[CT.pgmigrate_fail] += pages
+                self.charge(p, kf[FP.cost_unmap_unit_us], SB.migrate)
             else:
                 ok = True
         if self.mlog.shape[0] > 0 and self.mlog_idx < self.mlog.shape[0]:
@@ -613,16 +613,16 @@ class Sim:
         self.nodes[pg.nid].free += pages
         node.free -= pages
         pg.nid = dst
-        self.cnt[L.C_PAGES_MIGRATED] += pages
-        self.cnt[L.C_PGMIGRATE_SUCCESS] += pages
+        self.cnt[CT.numa_pages_migrated] += pages
+        self.cnt[CT.pgmigrate_success] += pages
         node.win_migrated += pages
         node.win_migrated_max = max(node.win_migrated_max, node.win_migrated)
         if huge:  # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma)
             pg.dirty = pg.write = 1
         else:  # remove_migration_pte(): a clean pte, write as the migration entry was
             pg.dirty = 0
-        self.charge(p, kf[L.KF_COST_MIGRATE], L.SB_MIGRATE)
-        self.flush_tlb(p, kf[L.KF_FLUSHES_PER_MIGRATION])
+        self.charge(p, kf[FP.cost_migrate_unit_us], SB.migrate)
+        self.flush_tlb(p, kf[FP.flushes_per_migration])
         return True
 
     def should_numa_migrate_memory(self, p, pg, src_nid, dst_nid):
@@ -644,19 +644,19 @@ class Sim:
     def do_numa_page(self, p, unit, step, now_ms):
         k, kf = self.ki, self.kf
         pg = self.pages[unit]
-        fpu = int(kf[L.KF_FAULTS_PER_UNIT])
-        self.cnt[L.C_HINT_FAULTS] += fpu
+        fpu = int(kf[FP.faults_per_unit])
+        self.cnt[CT.numa_hint_faults] += fpu
         pg.prot_none = 0
-        self.charge(p, kf[L.KF_COST_FAULT], L.SB_FAULT)
+        self.charge(p, kf[FP.cost_fault_unit_us], SB.fault)
         page_nid, this_nid = pg.nid, p.node
         local = 1 if page_nid == this_nid else 0
         if local:
-            self.cnt[L.C_HINT_FAULTS_LOCAL] += fpu
-        rule = k[L.KI_NO_GROUP_RULE]
+            self.cnt[CT.numa_hint_faults_local] += fpu
+        rule = k[I.TNF_NO_GROUP]
         no_group = {0: pg.write == 0, 1: True, 2: pg.dirty == 0}.get(rule, False)
         if no_group:
-            self.cnt[L.C_NO_GROUP_FAULTS] += fpu
-        if k[L.KI_PROT_NONE]:
+            self.cnt[CT.no_group_faults] += fpu
+        if k[I.numa_hint_pte]:
             pg.write = 0
         last_nid, last_pid = pg.last_nid, pg.last_pid
         target = -1
@@ -670,7 +670,7 @@ class Sim:
                 mem_node = target
             else:
                 failed = True
-        self.task_numa_fault(p, last_nid, last_pid, mem_node, k[L.KI_UNIT_PAGES], local, no_group, migrated,
+        self.task_numa_fault(p, last_nid, last_pid, mem_node, k[I.unit_pages], local, no_group, migrated,
                              failed, now_ms)
 
     # ------------------------------------------------------------ scanner
@@ -680,14 +680,14 @@ class Sim:
         if now_ms < mm.numa_next_scan:
             return
         mm.numa_next_scan = now_ms + p.numa_scan_period
-        p.node_stamp += 2.0 * k[L.KI_TICK_MS] * 1000.0
-        up = k[L.KI_UNIT_PAGES]
+        p.node_stamp += 2.0 * k[I.tick_ms] * 1000.0
+        up = k[I.unit_pages]
         nunits = mm.end - mm.start
         start = mm.numa_scan_offset
         if start >= nunits:
             mm.numa_scan_seq += 1
             start = 0
-        pages = k[L.KI_SCAN_SIZE_PAGES]
+        pages = k[I.scan_size_pages]
         nr_pte_updates = 0
         fell_off = True
         while start < nunits:
@@ -716,12 +716,12 @@ class Sim:
             mm.numa_scan_offset = 0
         else:
             mm.numa_scan_offset = start
-        self.cnt[L.C_SCANS] += 1
+        self.cnt[CT.numa_scans] += 1
         if nr_pte_updates:
-            self.cnt[L.C_PTE_UPDATES] += nr_pte_updates * up
-            if k[L.KI_UNIT_HUGE]:
-                self.cnt[L.C_HUGE_PTE_UPDATES] += nr_pte_updates * (up // HPAGE_PAGES)
-            self.charge(p, self.kf[L.KF_COST_PTE] * nr_pte_updates, L.SB_SCAN)
+            self.cnt[CT.numa_pte_updates] += nr_pte_updates * up
+            if k[I.unit_huge]:
+                self.cnt[CT.numa_huge_pte_updates] += nr_pte_updates * (up // HPAGE_PAGES)
+            self.charge(p, self.kf[FP.cost_pte_unit_us] * nr_pte_updates, SB.scan)
 
     def task_tick_numa(self, p, now_ms):
         if p.sum_exec_runtime - p.node_stamp > p.numa_scan_period * 1000.0:
@@ -734,8 +734,8 @@ class Sim:
 
     # ------------------------------------------------------------ accesses
     def alloc_page(self, p, pg):
-        pages = self.ki[L.KI_UNIT_PAGES]
-        wm = self.ki[L.KI_HIGH_WMARK_PAGES]
+        pages = self.ki[I.unit_pages]
+        wm = self.ki[I.high_wmark_pages]
         chosen = next((n for n in ((p.node + i) % self.N for i in range(self.N))
                        if self.nodes[n].free - pages >= wm), -1)
         if chosen < 0:
@@ -744,7 +744,7 @@ class Sim:
                 if self.nodes[n].free > self.nodes[chosen].free:
                     chosen = n
         if chosen != p.node:
-            self.cnt[L.C_ALLOC_MISS] += 1
+            self.cnt[CT.numa_miss_units] += 1
         pg.nid = chosen
         self.nodes[chosen].free -= pages
         self.mms[p.mm].rss += pages
@@ -769,7 +769,7 @@ class Sim:
             return unit, 1
         r = p.ridx
         if r >= self.acc_u.shape[1]:
-            self.cnt[L.C_POOL_OVERFLOW] += 1
+            self.cnt[CT.rng_pool_overflow] += 1
             r = 0
         u1, u2 = float(self.acc_u[p.tid, r, 0]), float(self.acc_u[p.tid, r, 1])
         p.ridx = r + 1
@@ -787,9 +787,9 @@ class Sim:
     def touch(self, p, unit, write, kind, step, now_ms):
         kf = self.kf
         pg = self.pages[unit]
-        self.cnt[L.C_ACCESSES] += 1
-        if kf[L.KF_SYS_PER_ACCESS] > 0.0:
-            self.charge(p, kf[L.KF_SYS_PER_ACCESS], L.SB_OTHER)
+        self.cnt[CT.accesses] += 1
+        if kf[FP.sys_per_access] > 0.0:
+            self.charge(p, kf[FP.sys_per_access], SB.other)
         if pg.touch_tid != p.tid:
             pg.other_tick = pg.touch_tick
             pg.touch_tid = p.tid
@@ -800,27 +800,27 @@ class Sim:
             self.do_numa_page(p, unit, step, now_ms)
         if write:
             if not pg.write:
-                self.cnt[L.C_WP_FAULTS] += int(kf[L.KF_FAULTS_PER_UNIT])
-                self.charge(p, kf[L.KF_COST_WP], L.SB_WP)
+                self.cnt[CT.wp_faults] += int(kf[FP.faults_per_unit])
+                self.charge(p, kf[FP.cost_wp_unit_us], SB.wp)
                 pg.write = 1
             pg.dirty = 1
         if kind == SWEEP:
-            c = kf[L.KF_SWEEP_US] * max(1, self.nodes[p.node].nr_running)
+            c = kf[FP.sweep_us] * max(1, self.nodes[p.node].nr_running)
         else:
-            c = kf[L.KF_ACCESS_US]
+            c = kf[FP.access_us]
         if pg.nid != p.node:
-            self.cnt[L.C_REMOTE_ACCESSES] += 1
-            c = c * kf[L.KF_REMOTE_COST]
+            self.cnt[CT.remote_accesses] += 1
+            c = c * kf[FP.remote_cost]
         return c
 
     # ------------------------------------------------------------ the loop
     def run(self, step0, nsteps, smp):
         k, kf = self.ki, self.kf
         T, N = len(self.tasks), self.N
-        tick_ms = k[L.KI_TICK_MS]
+        tick_ms = k[I.tick_ms]
         tick_us = tick_ms * 1000.0
-        sample_steps = k[L.KI_SAMPLE_STEPS]
-        wander_p = kf[L.KF_WANDER_P]
+        sample_steps = k[I.sample_steps]
+        wander_p = kf[FP.wander_p]
         for s in range(nsteps):
             step = step0 + s
             now_ms = step * tick_ms
@@ -835,14 +835,15 @@ class Sim:
                         if self.nodes[dst].nr_running < self.cpus:
                             self.move_task(p, dst)
                             self.mms[p.mm].lazy += 1
-                            self.cnt[L.C_WANDERS] += 1
+                            self.cnt[CT.sched_wanders] += 1
             alive = 0
             for kk in range(T):
                 p = self.tasks[(int(self.rot[s]) + kk) % T]
                 if p.done:
                     continue
                 alive += 1
-                self.task_tick_numa(p, now_ms)
+                if self.ki[I.numa_balancing]:  # task_tick_fair(): only while numabalancing_enabled
+                    self.task_tick_numa(p, now_ms)
                 nr = self.nodes[p.node].nr_running
                 share = 1.0 if nr <= self.cpus else self.cpus / nr
                 wall = tick_us
@@ -879,12 +880,12 @@ class Sim:
                     wall -= use / share
                     if p.frac <= 0.0:
                         p.cur_unit = -1
-                        p.io = kf[L.KF_IO_US]
-                if kf[L.KF_COST_TICK] > 0.0:
-                    self.charge(p, kf[L.KF_COST_TICK] * cpu_used / 1000.0, L.SB_OTHER)
+                        p.io = kf[FP.io_us]
+                if kf[FP.cost_sched_tick_us] > 0.0:
+                    self.charge(p, kf[FP.cost_sched_tick_us] * cpu_used / 1000.0, SB.other)
             if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp["idx"][0] < smp["cnt"].shape[0]:
                 i = smp["idx"][0]
-                smp["cnt"][i, :] = self.cnt[:L.C_N]
+                smp["cnt"][i, :] = self.cnt[:C_N]
                 for p in self.tasks:
                     smp["period"][i, p.tid] = p.numa_scan_period
                     smp["node"][i, p.tid] = p.node
@@ -896,28 +897,32 @@ class Sim:
         return nsteps
 
 
-def simulate_chunk(ki, kf, task_mm, task_phase0, task_nphases, phase_kind, phase_start, phase_end, phase_reps,
-                   phase_shared, phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end,
-                   ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua, step0, nsteps, rot, acc_u, ev_u, wander_u,
-                   smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx, mlog):
-    """Same signature and effect as :func:`._numa_kernel._simulate_kernel`, in plain Python.
+def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
+    """Same signature and effect as :func:`.balancing_kernel.run`, in plain Python.
 
     ``wts`` (weight caches) and the node task lists in ``ni`` belong to the jitted kernel; the
     reference computes weights and finds the tasks of a node directly.
     """
+    task_mm, task_phase0, task_nphases, phase_kind = wl.task_mm, wl.task_phase0, wl.task_nphases, wl.phase_kind
+    phase_start, phase_end, phase_reps, phase_shared = wl.phase_start, wl.phase_end, wl.phase_reps, wl.phase_shared
+    phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end = (wl.phase_write, wl.mm_start, wl.mm_end, wl.mm_sh_start,
+                                                             wl.mm_sh_end)
+    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua = st
+    rot, acc_u, ev_u, wander_u = draws
+    smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx = smp
     w = dict(task_mm=task_mm, task_phase0=task_phase0, task_nphases=task_nphases, phase_kind=phase_kind,
              phase_start=phase_start, phase_end=phase_end, phase_reps=phase_reps, phase_shared=phase_shared,
              phase_write=phase_write, mm_start=mm_start, mm_end=mm_end, mm_sh_start=mm_sh_start, mm_sh_end=mm_sh_end)
-    st = dict(ti=ti, tf=tf, t_fmem=tfa[L.FA_MEM], t_fcpu=tfa[L.FA_CPU], t_bmem=tfa[L.FA_BUFMEM],
-              t_bcpu=tfa[L.FA_BUFCPU], gi=gi, g_faults=gfa[L.FA_MEM], g_fcpu=gfa[L.FA_CPU],
-              g_active=gi[:, L.GI_ACTIVE:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[L.U_NODE],
-              u_marked=ua[L.U_MARKED], u_write=ua[L.U_WRITE], u_dirty=ua[L.U_DIRTY], u_last_nid=ua[L.U_LAST_NID],
-              u_last_pid=ua[L.U_LAST_PID], u_touch_tid=ua[L.U_TOUCH_TID], u_touch_tick=ua[L.U_TOUCH_TICK],
-              u_other_tick=ua[L.U_OTHER_TICK], mlog=mlog, mlog_idx=ctr[L.X_LOG_IDX:L.X_LOG_IDX + 1])
-    sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[L.X_EV_IDX]), wander_u))
+    st = dict(ti=ti, tf=tf, t_fmem=tfa[FA.mem], t_fcpu=tfa[FA.cpu], t_bmem=tfa[FA.bufmem],
+              t_bcpu=tfa[FA.bufcpu], gi=gi, g_faults=gfa[FA.mem], g_fcpu=gfa[FA.cpu],
+              g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[UA.node],
+              u_marked=ua[UA.marked], u_write=ua[UA.write], u_dirty=ua[UA.dirty], u_last_nid=ua[UA.last_nid],
+              u_last_pid=ua[UA.last_pid], u_touch_tid=ua[UA.touch_tid], u_touch_tick=ua[UA.touch_tick],
+              u_other_tick=ua[UA.other_tick], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
+    sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)
     sim.store()
-    ctr[L.X_EV_IDX] = sim.ev_idx
-    ctr[L.X_LOG_IDX] = sim.mlog_idx
+    ctr[CT.ev_idx] = sim.ev_idx
+    ctr[CT.log_idx] = sim.mlog_idx
     return ran

@@ -1,0 +1,1003 @@
+"""The jitted kernel of the NUMA balancing model (use :func:`.simulate.simulate`).
+
+It mirrors kernel/sched/fair.c (3.19/4.0: ``task_tick_numa``, ``task_numa_work``,
+``task_numa_fault``, ``task_numa_group``, ``task_numa_placement``,
+``update_task_scan_period``, ``task_numa_migrate``), mm/memory.c
+(``do_numa_page``) and mm/migrate.c (``migrate_misplaced_page`` and its rate
+limit) over the packed arrays of :mod:`.layout`.  The hot path (an
+access that takes a hinting fault) is written as one function, because every
+numba call copies its array arguments; 
+:mod:`.reference` keeps one
+function per kernel function and a test checks both give identical results.
+
+No random number is drawn here: every draw comes in as an array from
+:func:`.simulate.simulate` (``numpy.random.default_rng(seed)``).  The kernel is
+resumable: it advances the state by ``nsteps`` ticks and returns, so the
+wrapper can draw the next chunk of randomness and collect samples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import borrowed, kernel
+from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, W
+
+
+_borrow = borrowed(__name__)
+SWEEP = 0
+LOAD_AVG_MAX = 47742  # kernel/sched/fair.c: runnable average of a task that always runs
+MSEC_PER_SEC = 1000
+HPAGE_PAGES = 512  # HPAGE_PMD_NR; task_numa_work() aligns scan chunks to HPAGE_SIZE
+
+
+@kernel
+def _cdiv(a, b):
+    """C integer division (truncates toward zero), as in ``diff = (diff * ratio) / NUMA_PERIOD_SLOTS``."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+# ---------------------------------------------------------------- scan window arithmetic
+@kernel
+def task_nr_scan_windows(ki, rss_pages):
+    nr_scan_pages = ki[I.scan_size_pages]
+    rss = rss_pages if rss_pages > 0 else nr_scan_pages
+    rss = ((rss + nr_scan_pages - 1) // nr_scan_pages) * nr_scan_pages
+    return rss // nr_scan_pages
+
+
+@kernel
+def task_scan_min(ki, rss_pages):
+    windows = 1
+    if ki[I.numa_balancing_scan_size_mb] < ki[I.MAX_SCAN_WINDOW]:
+        windows = ki[I.MAX_SCAN_WINDOW] // ki[I.numa_balancing_scan_size_mb]
+    floor = MSEC_PER_SEC // windows
+    scan = ki[I.numa_balancing_scan_period_min_ms] // task_nr_scan_windows(ki, rss_pages)
+    return max(floor, scan)
+
+
+@kernel
+def task_scan_max(ki, rss_pages):
+    smin = task_scan_min(ki, rss_pages)
+    smax = ki[I.numa_balancing_scan_period_max_ms] // task_nr_scan_windows(ki, rss_pages)
+    return max(smin, smax)
+
+
+# ---------------------------------------------------------------- weights (cached, kept exact)
+@kernel
+def _refresh_tw(ki, ti, tfa, wts, ctr, t):
+    """task_weight(t, nid) for every node: changes only when task_numa_placement() updates the task's faults."""
+    total = ti[t, TI.total_faults]
+    for nid in range(ki[I.nr_nodes]):
+        if ti[t, TI.has_faults] == 0 or total <= 0:
+            wts[W.task, t, nid] = 0
+        else:
+            wts[W.task, t, nid] = _cdiv(1000 * (tfa[FA.mem, t, nid, 0] + tfa[FA.mem, t, nid, 1]), total)
+    ctr[CT.epoch] += 1
+
+
+@kernel
+def _refresh_gw(ki, gi, gfa, wts, ctr, g):
+    """group_weight() of group g for every node: changes with its members' placements and with joins."""
+    total = gi[g, GI.total_faults]
+    for nid in range(ki[I.nr_nodes]):
+        if total <= 0:
+            wts[W.group, g, nid] = 0
+        else:
+            wts[W.group, g, nid] = _cdiv(1000 * (gfa[FA.mem, g, nid, 0] + gfa[FA.mem, g, nid, 1]), total)
+    ctr[CT.epoch] += 1
+
+
+@kernel
+def _gw_of(ti, wts, t, nid):
+    g = ti[t, TI.group]
+    return 0 if g < 0 else wts[W.group, g, nid]
+
+
+# ---------------------------------------------------------------- costs
+@kernel
+def _charge(tf, sysb, t, us, cause):
+    tf[t, TF.debt] += us
+    tf[t, TF.sys] += us
+    sysb[cause] += us
+
+
+@kernel
+def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
+    """flush_tlb_page()/flush_tlb_range(): IPIs to the other CPUs in mm_cpumask."""
+    cpus = ki[I.nr_nodes] * ki[I.cpus_per_node]
+    in_mask = mi[mm, MI.live] + mi[mm, MI.lazy]
+    if in_mask > cpus:
+        in_mask = cpus
+    targets = in_mask - 1
+    mi[mm, MI.lazy] = 0  # lazy-TLB CPUs leave the mask when the IPI reaches them (leave_mm)
+    if targets <= 0:
+        return
+    ctr[CT.tlb_flushes] += int(nflush)
+    ctr[CT.tlb_ipis] += int(nflush) * targets
+    _charge(tf, sysb, t, kf[FP.cost_tlb_flush_ipi_us] * targets * nflush, SB.ipi)
+
+
+# ---------------------------------------------------------------- scheduler placement
+@kernel
+def _nt_remove(ni, n, t):
+    c = ni[n, NI.tasks]
+    j = 1
+    while j <= c and ni[n, NI.tasks + j] != t:
+        j += 1
+    while j < c:
+        ni[n, NI.tasks + j] = ni[n, NI.tasks + j + 1]
+        j += 1
+    ni[n, NI.tasks] = c - 1
+
+
+@kernel
+def _nt_insert(ni, n, t):
+    c = ni[n, NI.tasks]
+    j = c
+    while j >= 1 and ni[n, NI.tasks + j] > t:
+        ni[n, NI.tasks + j + 1] = ni[n, NI.tasks + j]
+        j -= 1
+    ni[n, NI.tasks + j + 1] = t
+    ni[n, NI.tasks] = c + 1
+
+
+@kernel
+def _move_task(ti, ni, ctr, t, dst):
+    ctr[CT.epoch] += 1
+    src = ti[t, TI.node]
+    ni[src, NI.nr_running] -= 1
+    ni[dst, NI.nr_running] += 1
+    ti[t, TI.node] = dst
+    _nt_remove(ni, src, t)
+    _nt_insert(ni, dst, t)
+
+
+@kernel
+def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
+    # capacities are equal on every node, so they cancel
+    if dst_load < src_load:
+        src_load, dst_load = dst_load, src_load
+    imb = dst_load * 100 - src_load * imbalance_pct
+    if imb <= 0:
+        return False
+    if orig_dst < orig_src:
+        orig_src, orig_dst = orig_dst, orig_src
+    old_imb = orig_dst * 100 - orig_src * imbalance_pct
+    return imb > old_imb
+
+
+@kernel
+def task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, dst, taskimp, groupimp):
+    """task_numa_find_cpu() + task_numa_compare() at node granularity.
+
+    ``ctr[CT.best:CT.best+3]`` = best_imp, best_task (-1 idle CPU, -2 none), best_node; updated in place.
+    One idle CPU stands for all idle CPUs of the node; then every task on ``dst`` is a swap candidate.
+    """
+    cpus = ki[I.cpus_per_node]
+    pct = ki[I.numa_imbalance_pct]
+    src_nr = ni[src, NI.nr_running]
+    dst_nr = ni[dst, NI.nr_running]
+    src_rq1 = src_nr <= cpus  # every CPU of the node runs at most one task
+    dst_rq1 = dst_nr <= cpus
+    p_group = ti[t, TI.group]
+    for j in range(ni[dst, NI.tasks] + 1):
+        if j == 0:
+            c = -1
+            if dst_nr >= cpus:
+                continue  # no idle CPU on dst
+        else:
+            c = ni[dst, NI.tasks + j]
+            if c == t:
+                continue
+        imp = groupimp if p_group >= 0 else taskimp
+        moveimp = imp
+        if c >= 0:
+            c_group = ti[c, TI.group]
+            if c_group == p_group:
+                imp = taskimp + wts[W.task, c, src] - wts[W.task, c, dst]
+                if c_group >= 0:
+                    imp -= _cdiv(imp, 16)
+            elif c_group >= 0:
+                imp += wts[W.group, c_group, src] - wts[W.group, c_group, dst]
+            else:
+                imp += wts[W.task, c, src] - wts[W.task, c, dst]
+        best_imp = ctr[CT.best]
+        if imp <= best_imp and moveimp <= best_imp:
+            continue
+        if c < 0:
+            if src_nr <= cpus and not (dst_nr < cpus):  # Is there capacity at our destination?
+                continue
+        elif imp > best_imp and src_rq1 and dst_rq1:
+            ctr[CT.best] = imp
+            ctr[CT.best + 1] = c
+            ctr[CT.best + 2] = dst
+            continue
+        # balance:
+        dst_load = dst_nr + 1
+        src_load = src_nr - 1
+        if moveimp > imp and moveimp > best_imp:
+            if not load_too_imbalanced(src_load, dst_load, src_nr, dst_nr, pct):
+                ctr[CT.best] = moveimp - 1
+                ctr[CT.best + 1] = -1
+                ctr[CT.best + 2] = dst
+                continue
+        if imp <= best_imp:
+            continue
+        if c >= 0:
+            dst_load -= 1
+            src_load += 1
+        if load_too_imbalanced(src_load, dst_load, src_nr, dst_nr, pct):
+            continue
+        ctr[CT.best] = imp
+        ctr[CT.best + 1] = c
+        ctr[CT.best + 2] = dst
+
+
+@kernel
+def _charge_search(ki, kf, tf, ctr, sysb, t, nodes):
+    """The CPU time of one task_numa_migrate() call that searched ``nodes`` nodes: update_numa_stats() of the
+    source, then update_numa_stats() and task_numa_compare() on every CPU of each node searched."""
+    cpus = ki[I.cpus_per_node] * (1 + 2 * nodes)
+    ctr[CT.numa_migrate_calls] += 1
+    ctr[CT.numa_search_cpus] += cpus
+    _charge(tf, sysb, t, kf[FP.cost_numa_search_us] * cpus, SB.place)
+
+
+@kernel
+def task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t):
+    """task_numa_migrate(): move the task to its preferred node, or swap it with a task there."""
+    N = ki[I.nr_nodes]
+    src = ti[t, TI.node]
+    pref = ti[t, TI.pref]
+    # Nothing this search reads has changed since the task's last failed search from the same
+    # preferred node: it would fail the same way and set the same preferred node.  Skip computing it
+    # (the kernel would search again, so its cost is still charged).
+    memo = CT.memo + MEMO_W * t
+    if ctr[memo] == ctr[CT.epoch] and ctr[memo + 1] == pref:
+        ti[t, TI.pref] = ctr[memo + 2]
+        _charge_search(ki, kf, tf, ctr, sysb, t, ctr[memo + 3])
+        return
+    taskweight = wts[W.task, t, src]
+    groupweight = _gw_of(ti, wts, t, src)
+    ctr[CT.best] = 0
+    ctr[CT.best + 1] = -2
+    ctr[CT.best + 2] = -1
+    env_dst = pref
+    taskimp = wts[W.task, t, pref] - taskweight
+    groupimp = _gw_of(ti, wts, t, pref) - groupweight
+    task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, pref, taskimp, groupimp)
+    nodes = 1
+    if ctr[CT.best + 1] == -2:
+        for nid in range(N):
+            if nid == src or nid == pref:
+                continue
+            taskimp = wts[W.task, t, nid] - taskweight
+            groupimp = _gw_of(ti, wts, t, nid) - groupweight
+            if taskimp < 0 and groupimp < 0:
+                continue
+            env_dst = nid
+            nodes += 1
+            task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, nid, taskimp, groupimp)
+    _charge_search(ki, kf, tf, ctr, sysb, t, nodes)
+    g = ti[t, TI.group]
+    if g >= 0:
+        nid = src if ctr[CT.best + 1] == -2 else env_dst
+        if gi[g, GI.active + nid] != 0:
+            ti[t, TI.pref] = env_dst  # sched_setnuma(p, env.dst_nid)
+    if ctr[CT.best + 1] == -2:
+        ctr[memo] = ctr[CT.epoch]
+        ctr[memo + 1] = pref
+        ctr[memo + 2] = ti[t, TI.pref]
+        ctr[memo + 3] = nodes
+        return
+    # "Reset the scan period if the task is being rescheduled on an alternative node to recheck if the
+    # tasks is now properly placed": the only place besides the controller that sets numa_scan_period
+    # (a move by the load balancer or a wake-up elsewhere leaves it alone)
+    ti[t, TI.period] = task_scan_min(ki, mi[ti[t, TI.mm], MI.rss])
+    ti[t, TI.moves] += 1
+    _charge(tf, sysb, t, kf[FP.cost_task_move_us], SB.place)
+    best_task = ctr[CT.best + 1]
+    best_node = ctr[CT.best + 2]
+    _move_task(ti, ni, ctr, t, best_node)
+    if best_task == -1:
+        ctr[CT.numa_task_moves] += 1
+    else:
+        _move_task(ti, ni, ctr, best_task, src)
+        ctr[CT.numa_task_swaps] += 1
+
+
+@kernel
+def numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms):
+    if ti[t, TI.pref] == -1 or ti[t, TI.has_faults] == 0:
+        return
+    interval = min(MSEC_PER_SEC, ti[t, TI.period] // 16)
+    ti[t, TI.migrate_retry] = now_ms + interval
+    if ti[t, TI.node] == ti[t, TI.pref]:
+        return
+    task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t)
+
+
+# ---------------------------------------------------------------- the period controller
+@kernel
+def _check_period(ki, ti, mi, ctr, t):
+    rss = mi[ti[t, TI.mm], MI.rss]
+    p = ti[t, TI.period]
+    if p < task_scan_min(ki, rss) or p > max(ti[t, TI.period_max], task_scan_max(ki, rss)):
+        ctr[CT.period_out_of_range] += 1
+
+
+@kernel
+def update_task_scan_period(ki, ti, mi, ctr, t, shared, private, now_ms):
+    remote = ti[t, TI.loc0]
+    local = ti[t, TI.loc1]
+    slots = ki[I.NUMA_PERIOD_SLOTS]
+    thresh = ki[I.NUMA_PERIOD_THRESHOLD]
+    if local + shared == 0 or (ki[I.TNF_MIGRATE_FAIL] != 0 and ti[t, TI.loc2] != 0):
+        # scan slower; numa_faults_locality[] is *not* cleared on this path (as in the kernel)
+        ti[t, TI.period] = min(ti[t, TI.period_max], ti[t, TI.period] << 1)
+        mi[ti[t, TI.mm], MI.next_scan] = now_ms + ti[t, TI.period]
+        _check_period(ki, ti, mi, ctr, t)
+        return
+    period_slot = (ti[t, TI.period] + slots - 1) // slots
+    ratio = (local * slots) // max(local + remote, 1)
+    if ratio >= thresh:
+        slot = ratio - thresh
+        if slot == 0:
+            slot = 1
+        diff = slot * period_slot
+    else:
+        diff = -(thresh - ratio) * period_slot
+        den = max(private + shared, 1)
+        ratio = (private * slots + den - 1) // den
+        diff = _cdiv(diff * ratio, slots)
+    rss = mi[ti[t, TI.mm], MI.rss]
+    lo = task_scan_min(ki, rss)
+    hi = task_scan_max(ki, rss)
+    p = ti[t, TI.period] + diff
+    if p < lo:
+        p = lo
+    if p > hi:
+        p = hi
+    ti[t, TI.period] = p
+    ti[t, TI.loc0] = 0
+    ti[t, TI.loc1] = 0
+    ti[t, TI.loc2] = 0
+    _check_period(ki, ti, mi, ctr, t)
+
+
+@kernel
+def update_numa_active_node_mask(ki, gi, gfa, g):
+    N = ki[I.nr_nodes]
+    max_faults = 0
+    for nid in range(N):
+        f = gfa[FA.cpu, g, nid, 0] + gfa[FA.cpu, g, nid, 1]
+        if f > max_faults:
+            max_faults = f
+    for nid in range(N):
+        f = gfa[FA.cpu, g, nid, 0] + gfa[FA.cpu, g, nid, 1]
+        if gi[g, GI.active + nid] == 0:
+            if f > _cdiv(max_faults * 6, 16):
+                gi[g, GI.active + nid] = 1
+        elif f < _cdiv(max_faults * 3, 16):
+            gi[g, GI.active + nid] = 0
+
+
+@kernel
+def task_numa_placement(ki, kf, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, sysb, t, now_ms):
+    mm = ti[t, TI.mm]
+    seq = mi[mm, MI.seq]
+    if ti[t, TI.scan_seq] == seq:
+        return
+    ti[t, TI.scan_seq] = seq
+    ti[t, TI.period_max] = task_scan_max(ki, mi[mm, MI.rss])
+    total_faults = ti[t, TI.loc0] + ti[t, TI.loc1]
+    # numa_get_avg_runtime()
+    now_us = now_ms * 1000 + 1
+    runtime = np.int64(tf[t, TF.runtime])
+    if ti[t, TI.last_place_us] != 0:
+        delta = runtime - ti[t, TI.last_run_us]
+        period = now_us - ti[t, TI.last_place_us]
+    else:
+        delta = LOAD_AVG_MAX
+        period = LOAD_AVG_MAX
+    ti[t, TI.last_run_us] = runtime
+    ti[t, TI.last_place_us] = now_us
+    g = ti[t, TI.group]
+    N = ki[I.nr_nodes]
+    max_faults = 0
+    max_nid = -1
+    max_gfaults = 0
+    max_gnid = -1
+    ft0 = 0
+    ft1 = 0
+    for nid in range(N):
+        faults = 0
+        gfaults = 0
+        for priv in range(2):
+            buf = tfa[FA.bufmem, t, nid, priv]
+            diff = buf - tfa[FA.mem, t, nid, priv] // 2
+            if priv == 0:
+                ft0 += buf
+            else:
+                ft1 += buf
+            tfa[FA.bufmem, t, nid, priv] = 0
+            f_weight = (delta << 16) // (period + 1)
+            f_weight = (f_weight * tfa[FA.bufcpu, t, nid, priv]) // (total_faults + 1)
+            f_diff = f_weight - tfa[FA.cpu, t, nid, priv] // 2
+            tfa[FA.bufcpu, t, nid, priv] = 0
+            tfa[FA.mem, t, nid, priv] += diff
+            tfa[FA.cpu, t, nid, priv] += f_diff
+            faults += tfa[FA.mem, t, nid, priv]
+            ti[t, TI.total_faults] += diff
+            if g >= 0:
+                gfa[FA.mem, g, nid, priv] += diff
+                gfa[FA.cpu, g, nid, priv] += f_diff
+                gi[g, GI.total_faults] += diff
+                gfaults += gfa[FA.mem, g, nid, priv]
+        if faults > max_faults:
+            max_faults = faults
+            max_nid = nid
+        if gfaults > max_gfaults:
+            max_gfaults = gfaults
+            max_gnid = nid
+    _refresh_tw(ki, ti, tfa, wts, ctr, t)
+    if g >= 0:
+        _refresh_gw(ki, gi, gfa, wts, ctr, g)
+    update_task_scan_period(ki, ti, mi, ctr, t, ft0, ft1, now_ms)
+    if g >= 0:
+        update_numa_active_node_mask(ki, gi, gfa, g)
+        max_nid = max_gnid
+    if max_faults > 0:
+        if max_nid != ti[t, TI.pref]:
+            ti[t, TI.pref] = max_nid
+        if ti[t, TI.node] != ti[t, TI.pref]:
+            numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms)
+
+
+@kernel
+def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid, priv):
+    N = ki[I.nr_nodes]
+    if ti[t, TI.group] < 0:
+        g = t  # a group's id is the id of the task that created it
+        gi[g, GI.nr_tasks] = 1
+        gi[g, GI.total_faults] = ti[t, TI.total_faults]
+        gi[g, GI.alive] = 1
+        for nid in range(N):
+            gi[g, GI.active + nid] = 0
+            for pv in range(2):
+                gfa[FA.mem, g, nid, pv] = tfa[FA.mem, t, nid, pv]
+                gfa[FA.cpu, g, nid, pv] = tfa[FA.cpu, t, nid, pv]
+        gi[g, GI.active + ti[t, TI.node]] = 1
+        ti[t, TI.group] = g
+        _refresh_gw(ki, gi, gfa, wts, ctr, g)
+    # tsk = cpu_rq(cpu)->curr; if (!cpupid_match_pid(tsk, cpupid)) goto no_join: the task that made the
+    # last hinting fault must be the one running on that CPU right now -- still on the node it faulted
+    # from, and not asleep (a thread waiting for its I/O is not any CPU's curr)
+    o = last_pid
+    if ti[o, TI.done] != 0 or ti[o, TI.node] != last_nid or tf[o, TF.io] > 0.0:
+        return priv
+    grp = ti[o, TI.group]
+    if grp < 0:
+        return priv
+    my = ti[t, TI.group]
+    if grp == my:
+        return priv
+    if gi[my, GI.nr_tasks] > gi[grp, GI.nr_tasks]:
+        return priv
+    if gi[my, GI.nr_tasks] == gi[grp, GI.nr_tasks] and my > grp:
+        return priv
+    join = task_mm[o] == task_mm[t]  # threads of one process always join; TNF_SHARED never (private maps)
+    priv = 0 if join else 1
+    if not join:
+        return priv
+    for nid in range(N):
+        for pv in range(2):
+            gfa[FA.mem, my, nid, pv] -= tfa[FA.mem, t, nid, pv]
+            gfa[FA.mem, grp, nid, pv] += tfa[FA.mem, t, nid, pv]
+            gfa[FA.cpu, my, nid, pv] -= tfa[FA.cpu, t, nid, pv]
+            gfa[FA.cpu, grp, nid, pv] += tfa[FA.cpu, t, nid, pv]
+    gi[my, GI.total_faults] -= ti[t, TI.total_faults]
+    gi[grp, GI.total_faults] += ti[t, TI.total_faults]
+    gi[my, GI.nr_tasks] -= 1
+    gi[grp, GI.nr_tasks] += 1
+    if gi[my, GI.nr_tasks] == 0:
+        gi[my, GI.alive] = 0
+    ti[t, TI.group] = grp
+    _refresh_gw(ki, gi, gfa, wts, ctr, my)
+    _refresh_gw(ki, gi, gfa, wts, ctr, grp)
+    ctr[CT.group_joins] += 1
+    return priv
+
+
+# ---------------------------------------------------------------- mm/migrate.c
+@kernel
+def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, dst, step, now_ms):
+    pages = ki[I.unit_pages]
+    huge = ki[I.unit_huge] != 0
+    ctr[CT.migrate_attempt_pages] += pages
+    # numamigrate_update_ratelimit()
+    if now_ms > ni[dst, NI.rl_next]:
+        ni[dst, NI.rl_nr] = 0
+        ni[dst, NI.rl_next] = now_ms + ki[I.migrate_interval_millisecs]
+        ni[dst, NI.win_migrated] = 0
+    ok = False
+    admitted = ni[dst, NI.rl_nr] <= ki[I.ratelimit_pages]
+    if not admitted:
+        ctr[CT.migrate_fail_ratelimit] += pages
+    else:
+        ni[dst, NI.rl_nr] += pages
+        if ctr[CT.ev_idx] >= ev_u.shape[0]:
+            ctr[CT.rng_pool_overflow] += 1
+            ctr[CT.ev_idx] = 0
+        u = ev_u[ctr[CT.ev_idx]]
+        ctr[CT.ev_idx] += 1
+        # migrate_balanced_pgdat(): the destination must stay above its high watermark
+        if not (ni[dst, NI.free] > ki[I.high_wmark_pages] + pages):
+            ctr[CT.migrate_fail_nodefull] += pages
+            if huge:
+                ctr[CT.pgmigrate_fail] += pages
+        elif huge and ua[UA.other_tick, unit] >= step - 1:
+            # numamigrate_isolate_page(): a THP must have page_count == 3; another thread is faulting on it
+            ctr[CT.migrate_fail_busy] += pages
+            ctr[CT.pgmigrate_fail] += pages
+        elif u < kf[FP.isolate_lru_fail_prob]:
+            ctr[CT.migrate_fail_isolate] += pages
+            if huge:
+                ctr[CT.pgmigrate_fail] += pages
+        elif (not huge) and u < kf[FP.isolate_lru_fail_prob] + (1.0 - kf[FP.isolate_lru_fail_prob]) * kf[FP.migrate_pages_fail_prob]:
+            ctr[CT.migrate_fail_migrate_pages] += pages
+            ctr[CT.pgmigrate_fail] += pages
+            _charge(tf, sysb, t, kf[FP.cost_unmap_unit_us], SB.migrate)  # isolated and tried, then put back
+        else:
+            ok = True
+    if mlog.shape[0] > 0 and ctr[CT.log_idx] < mlog.shape[0]:
+        i = ctr[CT.log_idx]
+        mlog[i, LG.ms] = now_ms
+        mlog[i, LG.dst] = dst
+        mlog[i, LG.pages] = pages
+        mlog[i, LG.admitted] = 1 if admitted else 0
+        mlog[i, LG.ok] = 1 if ok else 0
+        ctr[CT.log_idx] = i + 1
+    if not ok:
+        return False
+    src = ua[UA.node, unit]
+    ni[src, NI.free] += pages
+    ni[dst, NI.free] -= pages
+    ua[UA.node, unit] = dst
+    ctr[CT.numa_pages_migrated] += pages
+    ctr[CT.pgmigrate_success] += pages
+    ni[dst, NI.win_migrated] += pages
+    if ni[dst, NI.win_migrated] > ni[dst, NI.win_migrated_max]:
+        ni[dst, NI.win_migrated_max] = ni[dst, NI.win_migrated]
+    # remove_migration_pte() builds a clean pte for a base page, writable only if the migration entry was
+    # (the pte's write bit at unmap time); migrate_misplaced_transhuge_page() installs
+    # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma): writable and dirty (a heap vma is VM_WRITE)
+    if huge:
+        ua[UA.dirty, unit] = 1
+        ua[UA.write, unit] = 1
+    else:
+        ua[UA.dirty, unit] = 0
+    _charge(tf, sysb, t, kf[FP.cost_migrate_unit_us], SB.migrate)
+    _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], kf[FP.flushes_per_migration])
+    return True
+
+
+# ---------------------------------------------------------------- the scanner
+@kernel
+def task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms):
+    mm = ti[t, TI.mm]
+    if now_ms < mi[mm, MI.next_scan]:
+        return
+    mi[mm, MI.next_scan] = now_ms + ti[t, TI.period]  # cmpxchg(&mm->numa_next_scan, ...) always wins here
+    tf[t, TF.node_stamp] += 2.0 * ki[I.tick_ms] * 1000.0  # p->node_stamp += 2 * TICK_NSEC
+    up = ki[I.unit_pages]
+    u0 = mm_start[mm]
+    nunits = mm_end[mm] - u0
+    start = mi[mm, MI.offset]  # in units from the mm start
+    if start >= nunits:
+        mi[mm, MI.seq] += 1  # reset_ptenuma_scan()
+        start = 0
+    pages = ki[I.scan_size_pages]
+    nr_pte_updates = 0
+    fell_off = True
+    while start < nunits:
+        # end = ALIGN(start + (pages << PAGE_SHIFT), HPAGE_SIZE), in pages, then in units
+        end_pages = start * up + pages
+        end_pages = ((end_pages + HPAGE_PAGES - 1) // HPAGE_PAGES) * HPAGE_PAGES
+        end = (end_pages + up - 1) // up
+        if end > nunits:
+            end = nunits
+        if end <= start:
+            end = start + 1
+        updated = 0
+        for u in range(u0 + start, u0 + end):
+            if ua[UA.node, u] >= 0 and ua[UA.marked, u] == 0:
+                ua[UA.marked, u] = 1
+                updated += 1
+        if updated > 0:
+            nr_pte_updates += updated
+            _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, 1.0)  # change_protection_range(): flush_tlb_range()
+        if nr_pte_updates > 0:
+            pages -= (end - start) * up
+        start = end
+        if pages <= 0:
+            fell_off = False
+            break
+    if fell_off:
+        mi[mm, MI.seq] += 1
+        mi[mm, MI.offset] = 0
+    else:
+        mi[mm, MI.offset] = start
+    ctr[CT.numa_scans] += 1
+    if nr_pte_updates > 0:
+        ctr[CT.numa_pte_updates] += nr_pte_updates * up
+        if ki[I.unit_huge] != 0:
+            ctr[CT.numa_huge_pte_updates] += nr_pte_updates * (up // HPAGE_PAGES)
+        _charge(tf, sysb, t, kf[FP.cost_pte_unit_us] * nr_pte_updates, SB.scan)
+
+
+@kernel
+def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms):
+    period_us = ti[t, TI.period] * 1000.0
+    if tf[t, TF.runtime] - tf[t, TF.node_stamp] > period_us:
+        if tf[t, TF.node_stamp] == 0.0:
+            ti[t, TI.period] = task_scan_min(ki, mi[ti[t, TI.mm], MI.rss])
+            ti[t, TI.period_max] = task_scan_max(ki, mi[ti[t, TI.mm], MI.rss])
+        tf[t, TF.node_stamp] += ti[t, TI.period] * 1000.0
+        if now_ms >= mi[ti[t, TI.mm], MI.next_scan]:
+            task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms)
+
+
+# ---------------------------------------------------------------- an access on the slow path
+@kernel
+def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
+    """First touch: the page allocator takes the local node, else the next node with room."""
+    N = ki[I.nr_nodes]
+    pages = ki[I.unit_pages]
+    nid = ti[t, TI.node]
+    chosen = -1
+    for i in range(N):
+        n = (nid + i) % N
+        if ni[n, NI.free] - pages >= ki[I.high_wmark_pages]:
+            chosen = n
+            break
+    if chosen < 0:
+        chosen = nid  # validated sizes make this unreachable; allocate anyway (kswapd would reclaim)
+        for n in range(N):
+            if ni[n, NI.free] > ni[chosen, NI.free]:
+                chosen = n
+    if chosen != nid:
+        ctr[CT.numa_miss_units] += 1
+    ua[UA.node, unit] = chosen
+    ni[chosen, NI.free] -= pages
+    mi[ti[t, TI.mm], MI.rss] += pages
+    ua[UA.write, unit] = 1
+    ua[UA.dirty, unit] = 1
+    ua[UA.last_nid, unit] = -1  # page_cpupid_reset_last()
+    ua[UA.last_pid, unit] = -1
+
+
+@kernel
+def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog, t, unit, write, kind,
+           step, now_ms):
+    """One access on the slow path: first touch, or a hinting fault (do_numa_page -> task_numa_fault),
+    or a write-protect fault.  Returns the access's CPU cost.  The kernel functions it runs are written
+    out here, in order, because every numba call copies its array arguments."""
+    ctr[CT.accesses] += 1
+    if kf[FP.sys_per_access] > 0.0:
+        _charge(tf, sysb, t, kf[FP.sys_per_access], SB.other)
+    if ua[UA.touch_tid, unit] != t:
+        ua[UA.other_tick, unit] = ua[UA.touch_tick, unit]
+        ua[UA.touch_tid, unit] = t
+    ua[UA.touch_tick, unit] = step
+    if ua[UA.node, unit] < 0:
+        _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit)
+    elif ua[UA.marked, unit] != 0:
+        # ---- do_numa_page() (mm/memory.c) ----
+        fpu = int(kf[FP.faults_per_unit])
+        ctr[CT.numa_hint_faults] += fpu
+        ua[UA.marked, unit] = 0
+        _charge(tf, sysb, t, kf[FP.cost_fault_unit_us], SB.fault)
+        page_nid = ua[UA.node, unit]
+        this_nid = ti[t, TI.node]
+        local = 1 if page_nid == this_nid else 0
+        if local:
+            ctr[CT.numa_hint_faults_local] += fpu
+        rule = ki[I.TNF_NO_GROUP]
+        if rule == 0:
+            no_group = ua[UA.write, unit] == 0  # !pte_write(pte)
+        elif rule == 1:
+            no_group = True  # pte_write() after pte_modify(pte, vma->vm_page_prot): always false
+        elif rule == 2:
+            no_group = ua[UA.dirty, unit] == 0  # !pte_dirty(pte)
+        else:
+            no_group = False  # !(vma->vm_flags & VM_WRITE): a heap is writable
+        if no_group:
+            ctr[CT.no_group_faults] += fpu
+        if ki[I.numa_hint_pte] != 0:
+            ua[UA.write, unit] = 0  # pte_modify(pte, vma->vm_page_prot): read-only again
+        last_nid = ua[UA.last_nid, unit]
+        last_pid = ua[UA.last_pid, unit]
+        # ---- numa_migrate_prep() -> mpol_misplaced() -> should_numa_migrate_memory() ----
+        ua[UA.last_nid, unit] = this_nid  # page_cpupid_xchg_last()
+        ua[UA.last_pid, unit] = t
+        g = ti[t, TI.group]
+        if last_pid >= 0 and last_nid != this_nid:
+            move = False  # two-stage filter
+        elif last_pid == t:
+            move = True  # private fault
+        elif g < 0:
+            move = True  # shared fault, no numa_group yet
+        elif gi[g, GI.active + this_nid] == 0:
+            move = False
+        elif gi[g, GI.active + page_nid] == 0:
+            move = True
+        else:
+            move = (gfa[FA.mem, g, this_nid, 0] + gfa[FA.mem, g, this_nid, 1]) < _cdiv(
+                (gfa[FA.mem, g, page_nid, 0] + gfa[FA.mem, g, page_nid, 1]) * 3, 4)
+        migrated = False
+        failed = False
+        mem_node = page_nid
+        if move and page_nid != this_nid:
+            migrated = migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, this_nid,
+                                              step, now_ms)
+            if migrated:
+                mem_node = this_nid
+            else:
+                failed = True
+        # ---- task_numa_fault() (kernel/sched/fair.c) ----
+        pages = ki[I.unit_pages]
+        cpu_node = ti[t, TI.node]
+        if ti[t, TI.has_faults] == 0:
+            ti[t, TI.has_faults] = 1
+            ti[t, TI.total_faults] = 0
+            ti[t, TI.loc0] = 0
+            ti[t, TI.loc1] = 0
+            ti[t, TI.loc2] = 0
+        if last_pid < 0:
+            priv = 1
+        else:
+            priv = 1 if last_pid == t else 0
+            if priv == 0 and not no_group:
+                # task_numa_group() returns at once when both tasks already share a group (the common
+                # case once a process has grouped); test that here and skip the call
+                my = ti[t, TI.group]
+                if not (my >= 0 and ti[last_pid, TI.group] == my):
+                    priv = task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, last_pid,
+                                           priv)
+        if priv == 0:
+            ctr[CT.shared_faults] += fpu
+        g = ti[t, TI.group]
+        if priv == 0 and local == 0 and g >= 0 and gi[g, GI.active + cpu_node] != 0 \
+                and gi[g, GI.active + mem_node] != 0:
+            local = 1
+        if ti[t, TI.scan_seq] != mi[ti[t, TI.mm], MI.seq]:
+            task_numa_placement(ki, kf, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, sysb, t, now_ms)
+        if now_ms > ti[t, TI.migrate_retry] and ti[t, TI.pref] != -1:  # numa_migrate_preferred()
+            ti[t, TI.migrate_retry] = now_ms + min(MSEC_PER_SEC, ti[t, TI.period] // 16)
+            if ti[t, TI.node] != ti[t, TI.pref]:
+                task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t)
+        if migrated:
+            ti[t, TI.pages_migrated] += pages
+        if failed and ki[I.TNF_MIGRATE_FAIL] != 0:
+            ti[t, TI.loc2] += pages
+        tfa[FA.bufmem, t, mem_node, priv] += pages
+        tfa[FA.bufcpu, t, cpu_node, priv] += pages
+        if local != 0:
+            ti[t, TI.loc1] += pages
+        else:
+            ti[t, TI.loc0] += pages
+    if write != 0:
+        if ua[UA.write, unit] == 0:
+            # do_wp_page(): the write after a PROT_NONE hinting fault (or to a never-written page)
+            ctr[CT.wp_faults] += int(kf[FP.faults_per_unit])
+            _charge(tf, sysb, t, kf[FP.cost_wp_unit_us], SB.wp)
+            ua[UA.write, unit] = 1
+        ua[UA.dirty, unit] = 1
+    node = ti[t, TI.node]
+    if kind == SWEEP:
+        c = kf[FP.sweep_us] * max(1, ni[node, NI.nr_running])  # the node's bandwidth is shared
+    else:
+        c = kf[FP.access_us]
+    if ua[UA.node, unit] != node:
+        ctr[CT.remote_accesses] += 1
+        c = c * kf[FP.remote_cost]
+    return c
+
+
+# ---------------------------------------------------------------- the loop
+@kernel
+def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
+    """Advance the simulation ``nsteps`` ticks from ``step0``; returns the ticks run (fewer if all threads finished).
+
+    ``wl``, ``st``, ``draws`` and ``smp`` are the named tuples of arrays of :mod:`.layout` (the workload, the
+    state, this chunk's random draws, the samples it writes).
+    """
+    task_mm, task_phase0, task_nphases, phase_kind = wl.task_mm, wl.task_phase0, wl.task_nphases, wl.phase_kind
+    phase_start, phase_end, phase_reps, phase_shared = wl.phase_start, wl.phase_end, wl.phase_reps, wl.phase_shared
+    phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end = wl.phase_write, wl.mm_start, wl.mm_end, wl.mm_sh_start, \
+        wl.mm_sh_end
+    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua = st.ti, st.tf, st.tfa, st.gi, st.gfa, st.wts, st.ni, st.mi, \
+        st.ctr, st.sysb, st.ua
+    rot, acc_u, ev_u, wander_u = draws.rot, draws.acc_u, draws.ev_u, draws.wander_u
+    smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx = smp.cnt, smp.period, smp.node, smp.min, smp.max, \
+        smp.idx
+    # Views without reference counting: every call that passes an array costs an atomic increment and
+    # decrement otherwise, and a hinting fault passes twenty of them (the caller holds the arrays throughout)
+    ki, kf, task_mm, ti, tf, tfa, gi, gfa = _borrow(ki), _borrow(kf), _borrow(task_mm), _borrow(ti), _borrow(tf), \
+        _borrow(tfa), _borrow(gi), _borrow(gfa)
+    wts, ni, mi, ctr, sysb, ua, ev_u, mlog = _borrow(wts), _borrow(ni), _borrow(mi), _borrow(ctr), _borrow(sysb), \
+        _borrow(ua), _borrow(ev_u), _borrow(mlog)
+    mm_start, mm_end = _borrow(mm_start), _borrow(mm_end)
+    T = task_mm.shape[0]
+    N = ki[I.nr_nodes]
+    cpus = ki[I.cpus_per_node]
+    tick_ms = ki[I.tick_ms]
+    tick_us = tick_ms * 1000.0
+    sample_steps = ki[I.sample_steps]
+    wander_p = kf[FP.wander_p]
+    io_us = kf[FP.io_us]
+    sys_per_access = kf[FP.sys_per_access]
+    sweep_us = kf[FP.sweep_us]
+    access_us = kf[FP.access_us]
+    remote_cost = kf[FP.remote_cost]
+    for s in range(nsteps):
+        step = step0 + s
+        now_ms = step * tick_ms
+        # wake-ups on another node (select_idle_sibling / idle balancing), for threads that sleep
+        if wander_p > 0.0 and N > 1:
+            for t in range(T):
+                if ti[t, TI.done] != 0:
+                    continue
+                if wander_u[s, t, 0] < wander_p:
+                    dst = int(wander_u[s, t, 1] * (N - 1))
+                    if dst >= N - 1:
+                        dst = N - 2
+                    if dst >= ti[t, TI.node]:
+                        dst += 1
+                    if ni[dst, NI.nr_running] < cpus:
+                        _move_task(ti, ni, ctr, t, dst)
+                        mi[ti[t, TI.mm], MI.lazy] += 1  # the CPU it left keeps the mm lazily
+                        ctr[CT.sched_wanders] += 1
+        alive = 0
+        off = rot[s]
+        for k in range(T):
+            t = (off + k) % T
+            if ti[t, TI.done] != 0:
+                continue
+            alive += 1
+            # task_tick_fair(): task_tick_numa() only while numabalancing_enabled (kernel.numa_balancing)
+            if ki[I.numa_balancing] != 0 and tf[t, TF.runtime] - tf[t, TF.node_stamp] > ti[t, TI.period] * 1000.0:
+                task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms)
+            nr = ni[ti[t, TI.node], NI.nr_running]
+            share = 1.0 if nr <= cpus else cpus / nr  # CPU share, fixed for the tick
+            wall = tick_us
+            cpu_used = 0.0
+            last = task_phase0[t] + task_nphases[t]
+            # the task's clocks live in locals for the tick (stored back before any call that reads them)
+            debt = tf[t, TF.debt]
+            io = tf[t, TF.io]
+            frac = tf[t, TF.frac]
+            user = tf[t, TF.user]
+            runtime = tf[t, TF.runtime]
+            cur = ti[t, TI.cur_unit]
+            while wall > 1e-6:
+                if debt > 0.0:
+                    use = min(debt, wall * share)
+                    debt -= use
+                    runtime += use
+                    cpu_used += use
+                    wall -= use if share == 1.0 else use / share
+                    continue
+                if io > 0.0:
+                    use = min(io, wall)
+                    io -= use
+                    wall -= use
+                    continue
+                if cur < 0:
+                    # the next access (the phase list, as the workload describes it)
+                    ph = ti[t, TI.phase]
+                    while ph < last and ti[t, TI.rep] >= phase_reps[ph]:
+                        ph += 1
+                        ti[t, TI.phase] = ph
+                        ti[t, TI.rep] = 0
+                        ti[t, TI.pos] = 0
+                    if ph >= last:
+                        ti[t, TI.done] = 1
+                        tf[t, TF.finish] = now_ms * 1000.0 + (tick_us - wall)
+                        ni[ti[t, TI.node], NI.nr_running] -= 1
+                        _nt_remove(ni, ti[t, TI.node], t)
+                        ctr[CT.epoch] += 1
+                        mi[ti[t, TI.mm], MI.live] -= 1
+                        break
+                    kind = phase_kind[ph]
+                    if kind == SWEEP:
+                        unit = phase_start[ph] + ti[t, TI.pos]
+                        ti[t, TI.pos] += 1
+                        if ti[t, TI.pos] >= phase_end[ph] - phase_start[ph]:
+                            ti[t, TI.pos] = 0
+                            ti[t, TI.rep] += 1
+                        write = 1  # bzero()
+                    else:
+                        r = ti[t, TI.ridx]
+                        if r >= acc_u.shape[1]:
+                            ctr[CT.rng_pool_overflow] += 1
+                            r = 0
+                        u1 = acc_u[t, r, 0]
+                        u2 = acc_u[t, r, 1]
+                        ti[t, TI.ridx] = r + 1
+                        p = phase_shared[ph]
+                        mm = task_mm[t]
+                        if u1 < p:
+                            n = mm_sh_end[mm] - mm_sh_start[mm]
+                            kk = int(u1 / p * n)
+                            if kk >= n:
+                                kk = n - 1
+                            unit = mm_sh_start[mm] + kk
+                        else:
+                            n = phase_end[ph] - phase_start[ph]
+                            kk = int((u1 - p) / (1.0 - p) * n)
+                            if kk >= n:
+                                kk = n - 1
+                            unit = phase_start[ph] + kk
+                        ti[t, TI.rep] += 1
+                        write = 1 if u2 < phase_write[ph] else 0
+                    cur = unit
+                    ti[t, TI.cur_unit] = unit
+                    if (ua[UA.node, unit] >= 0 and ua[UA.marked, unit] == 0 and (write == 0 or ua[UA.write, unit] != 0)
+                            and sys_per_access == 0.0):
+                        # fast path: resident, no hinting fault, no write-protect fault
+                        ctr[CT.accesses] += 1
+                        if ua[UA.touch_tid, unit] != t:
+                            ua[UA.other_tick, unit] = ua[UA.touch_tick, unit]
+                            ua[UA.touch_tid, unit] = t
+                        ua[UA.touch_tick, unit] = step
+                        if write != 0:
+                            ua[UA.dirty, unit] = 1
+                        here = ti[t, TI.node]
+                        c = sweep_us * max(1, ni[here, NI.nr_running]) if kind == SWEEP else access_us
+                        if ua[UA.node, unit] != here:
+                            ctr[CT.remote_accesses] += 1
+                            c = c * remote_cost
+                        frac = c
+                    else:
+                        tf[t, TF.debt] = debt
+                        tf[t, TF.runtime] = runtime
+                        frac = _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog,
+                                      t, unit, write, kind, step, now_ms)
+                        debt = tf[t, TF.debt]
+                    continue
+                use = min(frac, wall * share)
+                frac -= use
+                user += use
+                runtime += use
+                cpu_used += use
+                wall -= use if share == 1.0 else use / share
+                if frac <= 0.0:
+                    cur = -1
+                    ti[t, TI.cur_unit] = -1
+                    io = io_us
+            tf[t, TF.debt] = debt
+            tf[t, TF.io] = io
+            tf[t, TF.frac] = frac
+            tf[t, TF.user] = user
+            tf[t, TF.runtime] = runtime
+            if kf[FP.cost_sched_tick_us] > 0.0:
+                # scheduler_tick(), accounting: paid in the next tick, like any kernel debt
+                _charge(tf, sysb, t, kf[FP.cost_sched_tick_us] * cpu_used / 1000.0, SB.other)
+        if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp_idx[0] < smp_cnt.shape[0]:
+            i = smp_idx[0]
+            for c in range(C_N):
+                smp_cnt[i, c] = ctr[c]
+            for t in range(T):
+                smp_period[i, t] = ti[t, TI.period]
+                smp_node[i, t] = ti[t, TI.node]
+                rss = mi[ti[t, TI.mm], MI.rss]
+                smp_min[i, t] = task_scan_min(ki, rss)
+                smp_max[i, t] = task_scan_max(ki, rss)
+            smp_idx[0] = i + 1
+        if alive == 0:
+            return s
+    return nsteps

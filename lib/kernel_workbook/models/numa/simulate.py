@@ -1,0 +1,263 @@
+"""Run the NUMA model: check, lay out, then advance the kernel chunk by chunk with fresh random draws.
+
+Everything random is drawn here with ``numpy.random.default_rng(seed)`` (or
+the Generator given) and passed to the kernel as arrays, a chunk at a time,
+so the kernel can be resumed and sampled.  ``engine="python"`` runs the
+jitted kernel's own source without Numba (the benchmark's baseline);
+``engine="reference"`` runs the object-based reference written independently
+(:mod:`.reference`); all three give identical results.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pandas as pd
+
+from ...errors import WorkbookParameterError
+from ..engine import KernelGroup, check_engine, rng
+from .layout import (
+    C_N, COUNTER_NAMES, CT, GI, LG_N, MEMO_W, MI, MI_N, NI, PARAMS, SB_N, SYS_NAMES, TF, TF_N, TI, TI_N, UA, UA_N, Draws,
+    Samples, State, Workload,
+)
+from .params import HPAGE_PMD_NR, PAGE_SIZE, Machine, NumaParams, machine
+from .result import NumaResult
+from .workload import RANDOM, SWEEP, NumaWorkload, validate_workload
+
+KERNEL = KernelGroup("kernel_workbook.models.numa", ("balancing_kernel",), "balancing_kernel:run",
+                     what="NUMA balancing model, the scheduler-tick loop",
+                     reference="kernel_workbook.models.numa.reference:simulate_chunk")
+
+
+def machine_of(workload: NumaWorkload, machine_name=None) -> Machine:
+    """The machine a run uses: ``machine_name``, else the one the workload was built for."""
+    return machine(machine_name if machine_name is not None else workload.params.get("machine", "mel-4socket-48"))
+
+
+def derived(params: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int = 1, log_cap: int = 0) -> dict:
+    """The derived slots of the kernel's parameter arrays: what the machine and the workload make of the knobs."""
+    up = int(w.unit_pages)
+    huge = bool(w.unit_huge)
+    fpu = w.faults_per_unit
+    entries = up // HPAGE_PMD_NR if huge else up  # PMDs or PTEs one unit takes to mark
+    return dict(
+        nr_nodes=m.nr_nodes, cpus_per_node=m.cpus_per_node, scan_size_pages=params.numa_balancing_scan_size_mb << 8,
+        unit_pages=up, unit_huge=int(huge), high_wmark_pages=int(round(m.high_wmark_mb * 256)),
+        sample_steps=sample_steps, log_cap=log_cap,
+        cost_fault_unit_us=params.cost_hint_fault_us * fpu,
+        cost_pte_unit_us=params.cost_pte_update_ns * 1e-3 * entries,
+        # a migrated unit: every base page copied, and one unmap/remap per page (base) or per THP
+        cost_migrate_unit_us=params.cost_migrate_page_us * up + params.cost_migrate_unmap_us * fpu,
+        cost_wp_unit_us=params.cost_wp_fault_us * fpu,
+        # try_to_unmap() flushes once per base page; the THP path twice (pmdp_clear_flush + flush_tlb_range)
+        flushes_per_migration=2.0 * fpu if huge else float(fpu),
+        faults_per_unit=fpu, access_us=w.access_us,
+        sweep_us=up * PAGE_SIZE / (m.node_bandwidth_mbs * 2**20) * 1e6,
+        remote_cost=m.remote_access_cost, io_us=w.io_us_per_access,
+        wander_p=-math.expm1(-w.wander_per_s * params.tick_ms / 1000.0),
+        sys_per_access=w.sys_us_per_access,
+        cost_unmap_unit_us=params.cost_migrate_unmap_us * fpu,
+    )
+
+
+def pack(params: NumaParams, workload: NumaWorkload, machine_name=None, sample_steps: int = 1,
+         log_cap: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's int and float parameter arrays: every knob in its declared slot, then the derived slots."""
+    m = machine_of(workload, machine_name)
+    return PARAMS.pack(params, **derived(params, workload, m, sample_steps, log_cap))
+
+
+def initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> State:
+    """The kernel's state before the first tick: every task on its start node, nothing touched."""
+    T, U, M, N = w.nr_tasks, w.nr_units, w.nr_mm, m.nr_nodes
+    ti = np.zeros((T, TI_N), np.int64)
+    ti[:, TI.mm] = w.task_mm
+    ti[:, TI.node] = w.task_node0
+    ti[:, TI.pref] = -1
+    ti[:, TI.group] = -1
+    ti[:, TI.period] = p.numa_balancing_scan_delay_ms  # __sched_fork(): numa_scan_period = scan_delay
+    ti[:, TI.phase] = w.task_phase0
+    ti[:, TI.cur_unit] = -1
+    ni = np.zeros((N, NI.tasks + T + 2), np.int64)
+    ni[:, NI.free] = m.node_mem_mb * 256 - int(round(w.prefill_mb * 256))
+    ni[:, NI.nr_running] = np.bincount(w.task_node0, minlength=N)
+    for t in range(T):  # the tasks on each node, in task order
+        n = int(w.task_node0[t])
+        ni[n, NI.tasks] += 1
+        ni[n, NI.tasks + ni[n, NI.tasks]] = t
+    mi = np.zeros((M, MI_N), np.int64)
+    mi[:, MI.next_scan] = p.numa_balancing_scan_delay_ms
+    mi[:, MI.live] = np.bincount(w.task_mm, minlength=M)
+    ctr = np.zeros(CT.memo + MEMO_W * T, np.int64)
+    ctr[CT.memo:] = -1
+    ua = np.zeros((UA_N, U), np.int64)
+    for f in (UA.node, UA.last_nid, UA.last_pid, UA.touch_tid):
+        ua[f] = -1
+    ua[UA.touch_tick] = -10
+    ua[UA.other_tick] = -10
+    return State(ti=ti, tf=np.zeros((T, TF_N), np.float64), tfa=np.zeros((4, T, N, 2), np.int64),
+                 gi=np.zeros((T, GI.active + N), np.int64), gfa=np.zeros((2, T, N, 2), np.int64),
+                 wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua)
+
+
+def workload_arrays(w: NumaWorkload) -> Workload:
+    return Workload(w.task_mm, w.task_phase0, w.task_nphases, w.phase_kind, w.phase_start, w.phase_end, w.phase_reps,
+                    w.phase_shared_frac, w.phase_write_frac, w.mm_start, w.mm_end, w.mm_shared_start, w.mm_shared_end)
+
+
+def pool_bounds(p: NumaParams, w: NumaWorkload, sweep_us: float, nsteps: int) -> tuple[int, int]:
+    """Upper bounds on the random draws one chunk can consume (migration draws, random accesses per task)."""
+    chunk_us = nsteps * p.tick_ms * 1000.0
+    acc = 1
+    if (w.phase_kind == RANDOM).any():
+        acc = int(chunk_us / (w.access_us + w.io_us_per_access)) + 2
+    # migration draws <= hinting faults <= units marked before + during the chunk
+    scan_units = (p.numa_balancing_scan_size_mb << 8) // w.unit_pages + 2
+    floor_ms = max(1, 1000 // max(1, p.MAX_SCAN_WINDOW // p.numa_balancing_scan_size_mb)
+                   if p.numa_balancing_scan_size_mb < p.MAX_SCAN_WINDOW else 1000)
+    scans = w.nr_mm * (min(nsteps, nsteps * p.tick_ms // floor_ms + 1) + 1)
+    marks = w.nr_units + scans * min(scan_units + 2 * HPAGE_PMD_NR // w.unit_pages + 2, w.nr_units)
+    # ... and <= accesses
+    accesses = 0
+    for t in range(w.nr_tasks):
+        kinds = w.phase_kind[w.task_phase0[t]: w.task_phase0[t] + w.task_nphases[t]]
+        if (kinds == RANDOM).any():
+            accesses += acc
+        if (kinds == SWEEP).any():
+            accesses += int(chunk_us / max(sweep_us, 1e-9)) + 2
+    return int(min(marks, accesses) + 16), acc
+
+
+def _check(params, workload, seed, sample_ms, chunk_s, log_migrations) -> None:
+    if not isinstance(params, NumaParams):
+        raise WorkbookParameterError("params", type(params).__name__, "a NumaParams (see kernel_params())")
+    if not isinstance(workload, NumaWorkload):
+        raise WorkbookParameterError("workload", type(workload).__name__, "a NumaWorkload (kernel_workbook.workloads)")
+    if not (isinstance(sample_ms, (int, np.integer)) and sample_ms >= params.tick_ms):
+        raise WorkbookParameterError("sample_ms", sample_ms, f"an integer >= tick_ms ({params.tick_ms})")
+    if not (chunk_s > 0):
+        raise WorkbookParameterError("chunk_s", chunk_s, "> 0 s")
+    if not (isinstance(log_migrations, (int, np.integer)) and log_migrations >= 0):
+        raise WorkbookParameterError("log_migrations", log_migrations, "an integer >= 0")
+    if (workload.phase_kind == RANDOM).any() and workload.access_us + workload.io_us_per_access <= 0:
+        raise WorkbookParameterError("workload.access_us", workload.access_us,
+                                     "> 0 (with io_us_per_access) for random-access phases")
+
+
+def _draw(g: np.random.Generator, params, workload, T: int, N: int, pool: int, acc: int, nsteps: int,
+          wander: bool) -> Draws:
+    """One chunk's random numbers, in the order every engine consumes them."""
+    rot = g.integers(0, T, size=nsteps).astype(np.int64)
+    ev_u = g.random(pool)
+    acc_u = g.random((T, acc, 2)) if (workload.phase_kind == RANDOM).any() else np.zeros((T, 1, 2))
+    wander_u = g.random((nsteps, T, 2)) if wander else np.zeros((1, 1, 2))
+    return Draws(rot=rot, acc_u=acc_u, ev_u=ev_u, wander_u=wander_u)
+
+
+def _samples(nsteps: int, sample_steps: int, T: int) -> Samples:
+    nsmp = nsteps // sample_steps + 1
+    return Samples(cnt=np.zeros((nsmp, C_N), np.int64), period=np.zeros((nsmp, T), np.int64),
+                   node=np.zeros((nsmp, T), np.int64), min=np.zeros((nsmp, T), np.int64),
+                   max=np.zeros((nsmp, T), np.int64), idx=np.zeros(1, np.int64))
+
+
+def _collect(smp: Samples, step: int, sample_steps: int, tick_ms: int, smp_rows: list, per_rows: list) -> None:
+    for i in range(int(smp.idx[0])):
+        t_s = ((step // sample_steps) + i + 1) * sample_steps * tick_ms / 1000.0
+        row = np.empty(1 + C_N)
+        row[0] = t_s
+        row[1:] = smp.cnt[i]
+        smp_rows.append(row)
+        per_rows.append((t_s, smp.period[i].copy(), smp.min[i].copy(), smp.max[i].copy(), smp.node[i].copy()))
+
+
+def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=None, *,
+             sample_ms: int = 1000, chunk_s: float = 10.0, log_migrations: int = 0, engine: str = "jit",
+             verbose: bool | None = None) -> NumaResult:
+    """Run one kernel (``params``) on one workload; deterministic for a given ``seed`` (int or Generator).
+
+    ``machine_name`` defaults to the machine the workload was built for
+    (``workload.params["machine"]``).  ``sample_ms`` sets how often the
+    counters and every task's ``numa_scan_period`` are sampled.
+    ``log_migrations`` keeps the first n ``migrate_misplaced_page()`` calls
+    (for the rate-limit check).  ``engine``: ``"jit"``, ``"python"`` (the
+    same source without Numba) or ``"reference"`` (the object-based one).
+    """
+    _check(params, workload, seed, sample_ms, chunk_s, log_migrations)
+    check_engine(engine)
+    m = machine_of(workload, machine_name)
+    validate_workload(workload, m)
+    g = rng(seed)
+    sample_steps = max(1, sample_ms // params.tick_ms)
+    chunk_steps = max(sample_steps, int(round(chunk_s * 1000 / params.tick_ms)) // sample_steps * sample_steps)
+    max_steps = int(math.ceil(workload.max_seconds * 1000 / params.tick_ms))
+    ki, kf = pack(params, workload, m, sample_steps, log_migrations)
+    st = initial_state(params, workload, m)
+    wl = workload_arrays(workload)
+    T, N = workload.nr_tasks, m.nr_nodes
+    mlog = np.zeros((log_migrations, LG_N), np.int64)
+    wander = kf[PARAMS.F.wander_p] > 0 and N > 1
+    step_fn = KERNEL.function(engine)
+    smp_rows, per_rows = [], []
+    t0 = time.perf_counter()
+    step, finished = 0, False
+    while step < max_steps:
+        nsteps = min(chunk_steps, max_steps - step)
+        pool, acc = pool_bounds(params, workload, kf[PARAMS.F.sweep_us], nsteps)
+        draws = _draw(g, params, workload, T, N, pool, acc, nsteps, wander)
+        st.ti[:, TI.ridx] = 0
+        st.ctr[CT.ev_idx] = 0
+        smp = _samples(nsteps, sample_steps, T)
+        args = (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog)
+        if engine == "jit" and step == 0 and verbose is not False:
+            ran = KERNEL.run(*args, engine="jit", verbose=True)
+        else:
+            ran = step_fn(*args)
+        _collect(smp, step, sample_steps, params.tick_ms, smp_rows, per_rows)
+        step += int(ran)
+        if ran < nsteps:
+            finished = True
+            break
+    return _result(params, workload, m, seed, st, step, finished, smp_rows, per_rows, mlog, log_migrations,
+                   time.perf_counter() - t0, engine)
+
+
+def _result(params, workload, m, seed, st: State, step: int, finished: bool, smp_rows, per_rows, mlog,
+            log_migrations: int, wall: float, engine: str) -> NumaResult:
+    ti, tf, ni, cnt, sysb = st.ti, st.tf, st.ni, st.ctr, st.sysb
+    if cnt[CT.rng_pool_overflow]:
+        raise RuntimeError("numa model: a pre-drawn random pool ran out (report this; pool_bounds is wrong)")
+    counters = {name: int(cnt[i]) for i, name in enumerate(COUNTER_NAMES)}
+    for i, name in enumerate(SYS_NAMES):
+        counters[name] = float(sysb[i]) / 1e6
+    done = ti[:, TI.done] == 1
+    finish = np.where(done, tf[:, TF.finish], step * params.tick_ms * 1000.0)
+    times = {
+        "user_s": float(tf[:, TF.user].sum()) / 1e6,
+        "system_s": float(tf[:, TF.sys].sum()) / 1e6,
+        "elapsed_s": float(finish.max()) / 1e6 + workload.setup_s,
+        "finished": bool(done.all()),
+        "simulated_s": step * params.tick_ms / 1000.0,
+    }
+    task_arrays = {
+        "task": np.arange(workload.nr_tasks), "mm": ti[:, TI.mm].copy(), "node": ti[:, TI.node].copy(),
+        "preferred_nid": ti[:, TI.pref].copy(), "numa_group": ti[:, TI.group].copy(),
+        "numa_scan_period_ms": ti[:, TI.period].copy(), "numa_pages_migrated": ti[:, TI.pages_migrated].copy(),
+        "task_moves": ti[:, TI.moves].copy(), "user_s": tf[:, TF.user] / 1e6, "system_s": tf[:, TF.sys] / 1e6,
+        "finish_s": finish / 1e6,
+    }
+    sample_rows = np.array(smp_rows, dtype=float).reshape(-1, 1 + C_N)
+    log = None
+    if log_migrations:
+        n = int(cnt[CT.log_idx])
+        log = pd.DataFrame(mlog[:n], columns=["t_ms", "dst_node", "pages", "admitted", "migrated"])
+    notes = [] if finished else [f"stopped at max_seconds={workload.max_seconds} before every thread finished"]
+    return NumaResult(params, workload, m, seed if isinstance(seed, (int, np.integer)) else -1, counters, times,
+                      task_arrays, sample_rows, per_rows, st.ua[UA.node].copy(), ni[:, NI.free].copy(),
+                      ni[:, NI.win_migrated_max].copy(), log, wall, engine, notes)
+
+
+def is_compiled() -> bool:
+    return KERNEL.is_compiled()
