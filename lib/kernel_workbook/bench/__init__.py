@@ -28,6 +28,7 @@ SUITES: dict[str, str] = {
     "fairzone": "kernel_workbook.bench.fairzone_bench",
     "compaction": "kernel_workbook.bench.compaction_bench",
     "sweep": "kernel_workbook.bench.sweep_bench",
+    "explorers": "kernel_workbook.bench.explorer_bench",
 }
 
 

@@ -1,0 +1,104 @@
+"""How fast every model's explorer redraws after a knob moves (``make bench``, suite ``explorers``).
+
+A person drags a slider and waits; the target for every explorer is a
+redraw in 100 ms or less once the model is compiled (10 redraws per second).
+Each benchmark builds the explorer exactly as its notebook does, in
+``WORKBOOK_MODE=lab`` (so the widgets exist), then moves its first slider
+back and forth between two values: one move is one redraw, through the same
+``update`` the widget calls (the model run, the frames and the chart).
+What the redraw displays goes nowhere: there is no browser in a benchmark.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import os
+import time
+
+from kernel_workbook.bench import Bench
+
+# (what the notebook shows, "module:function" of its explorer builder)
+EXPLORERS: dict[str, str] = {
+    "2011 deep idling (aio-stress on the RAID)": "kernel_workbook.ui.cfq_charts:deep_idle_explorer",
+    "2014 CFQ target_latency (tiobench SeqRead 1..16 readers)": "kernel_workbook.ui.cfq_charts:cfq_explorer",
+    "2014 fair zone allocation (tiobench on the 1/32 desktop)": "kernel_workbook.ui.fairzone_charts:fairzone_explorer",
+    "2015 NUMA balancing (autonumabench / xfs_repair-like)": "kernel_workbook.ui.numa_charts:numa_explorer",
+    "2012 compaction (stress-highalloc)": "kernel_workbook.ui.compaction_charts:compaction_explorer",
+}
+
+TARGET_MS = 100.0
+
+
+@contextlib.contextmanager
+def _lab_mode():
+    old = os.environ.get("WORKBOOK_MODE")
+    os.environ["WORKBOOK_MODE"] = "lab"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("WORKBOOK_MODE", None)
+        else:
+            os.environ["WORKBOOK_MODE"] = old
+
+
+def _sliders(box):
+    """Every slider of an explorer's widget box, depth first."""
+    import ipywidgets as w
+
+    found, todo = [], [box]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (w.IntSlider, w.FloatSlider)) and not node.disabled:
+            found.append(node)
+        todo.extend(getattr(node, "children", ()))
+    return found
+
+
+def _redraw_timer(target: str):
+    """A pyperf time function: each loop moves the explorer's first slider once (one redraw).
+
+    The explorer is built on the first call, not here: pyperf runs every
+    benchmark module in each worker process and times one benchmark there.
+    """
+    sink = io.StringIO()
+    state: dict = {}
+
+    def setup():
+        mod, attr = target.split(":")
+        with _lab_mode(), contextlib.redirect_stdout(sink):
+            box = getattr(importlib.import_module(mod), attr)()
+        sliders = _sliders(box)
+        if not sliders:
+            raise RuntimeError(f"{target}: the explorer has no slider to move")
+        s = sliders[0]
+        state.update(slider=s, a=s.value, b=s.min if s.value != s.min else min(s.max, s.value + s.step))
+        move(2)  # the first redraw of each value compiles or fills caches: a person waits for that once
+
+    def move(loops: int) -> float:
+        s, a, b = state["slider"], state["a"], state["b"]
+        total = 0.0
+        with _lab_mode():
+            for _ in range(loops):
+                sink.seek(0)
+                sink.truncate()
+                t0 = time.perf_counter()
+                with contextlib.redirect_stdout(sink):
+                    s.value = b if s.value == a else a  # observe() runs the redraw before this returns
+                total += time.perf_counter() - t0
+        return total
+
+    def time_func(loops: int) -> float:
+        if not state:
+            setup()
+        return move(loops)
+
+    return time_func
+
+
+def benchmarks() -> list[Bench]:
+    return [Bench(f"explorer redraw: {what} (target <= {TARGET_MS:.0f} ms)", _redraw_timer(target), 1.0, "redraws",
+                  target_per_s=1000.0 / TARGET_MS)
+            for what, target in EXPLORERS.items()]
