@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kernel_workbook import config, traces
 from kernel_workbook.tables import render
-from kernel_workbook.ui import trace_charts
+from kernel_workbook.ui import trace_charts, trace_explorer
 
 mode = config.setup()
 DATA = traces.shipped_captures()
@@ -47,7 +47,7 @@ DATA = traces.shipped_captures()
 
 # %%
 PATH = DATA / "memory-pressure" / "bundle"
-traces.trace_explorer(str(PATH), monitor="vmstat")
+trace_explorer(str(PATH), monitor="vmstat")
 
 # %% [markdown]
 # ## What was found

@@ -186,13 +186,6 @@ def load(path, kind: str | None = None, max_bytes: int | None = None):
     return PARSERS[kind](text, source=name)
 
 
-def trace_explorer(path=None, monitor: str = "vmstat"):
-    """The explorer widget (see :mod:`kernel_workbook.ui.trace_panels`)."""
-    from ..ui.trace_panels import trace_explorer as _te
-
-    return _te(path, monitor)
-
-
 def shipped_captures() -> Path:
     """``data/traces``: the real captures that come with the workbook."""
     from ..paths import data_dir
@@ -208,5 +201,5 @@ __all__ = [
     "parse_pagetypeinfo", "parse_perf_report", "parse_perf_report_callgraph", "parse_perf_script",
     "parse_perf_script_samples", "parse_perf_stat", "parse_proc_vmstat", "parse_pyperf_json",
     "parse_vmstat", "parse_vmstat_disk", "parse_vmstat_summary", "parse_zoneinfo", "read_iostat",
-    "read_perf_report", "reclaim_summary", "scan_log_tree", "shipped_captures", "sniff", "trace_explorer",
+    "read_perf_report", "reclaim_summary", "scan_log_tree", "shipped_captures", "sniff",
 ]

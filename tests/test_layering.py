@@ -1,0 +1,39 @@
+"""The layering of docs/ARCHITECTURE.md, enforced by import-linter's contracts in pyproject.toml.
+
+tables at the bottom; models and traces on tables at most and independent of
+each other; workloads, sweep, reproduce above them; ui, exercises and the CLI
+on top.  A contract broken by a new import fails here, naming the import.
+"""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lint_imports() -> str:
+    exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert exe, "import-linter's lint-imports is not installed in this environment (the [test] extra installs it)"
+    return exe
+
+
+def test_import_contracts_are_kept():
+    r = subprocess.run([_lint_imports(), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 broken" in r.stdout
+
+
+def test_a_forbidden_import_breaks_the_contract(tmp_path):
+    """The contract is not vacuous: a copy of the package where tables imports ui is refused."""
+    pkg = tmp_path / "lib" / "kernel_workbook"
+    shutil.copytree(ROOT / "lib" / "kernel_workbook", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(pkg / "tables" / "__init__.py", "a") as f:
+        f.write("\nfrom ..ui import charts as _layering_probe  # noqa\n")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    env = {"PYTHONPATH": str(tmp_path / "lib"), "PATH": str(Path(sys.executable).parent)}
+    r = subprocess.run([_lint_imports(), "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                       env=env)
+    assert r.returncode != 0
+    assert "kernel_workbook.tables is not allowed to import kernel_workbook.ui" in r.stdout
