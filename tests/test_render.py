@@ -62,7 +62,7 @@ def test_markdown_and_html(samples):
 
 
 # Which tables of the threads print back byte for byte, and which only with
-# whitespace normalised (and why); README "Round trip" lists the same.
+# whitespace normalised (and why); docs/data.md "Round trip" lists the same.
 EXPECTED = {
     # thread: (tables, exact, normalised)
     "2014-seqread-fairzone-cfq": (29, 29, 29),
