@@ -17,6 +17,7 @@ class Feedback:
     question: str
     correct: bool
     message: str
+    key: str = ""  # the answer dict's key (the grader's CSV column); optional, so old callers still work
 
     def __str__(self) -> str:
         mark = "right" if self.correct else "not quite"
@@ -44,6 +45,11 @@ class Exercise:
 
     name = "exercise"
     questions: dict[str, str] = {}
+    # what the index and the notebook header print (defaults keep older subclasses valid)
+    level = "beginner"
+    minutes = 10
+    thread = ""
+    topic = ""
 
     def __init__(self, seed: int = 0):
         self.seed = int(seed)
@@ -61,10 +67,10 @@ class Exercise:
         for key, q in self.questions.items():
             given = (answer or {}).get(key)
             if given is None:
-                rep.items.append(Feedback(q, False, "no answer yet"))
+                rep.items.append(Feedback(q, False, "no answer yet", key=key))
                 continue
             ok, why = self._explain(key, given, truth)
-            rep.items.append(Feedback(q, ok, why))
+            rep.items.append(Feedback(q, ok, why, key=key))
         return rep
 
     def solve(self) -> str:
