@@ -23,7 +23,8 @@ from pathlib import Path
 from .errors import WorkbookError
 
 # "module:function" that adds subcommands: function(subparsers) -> None
-EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_workbook.cli_sweep:register"]
+EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_workbook.cli_sweep:register",
+                               "kernel_workbook.cli_grade:register"]
 
 
 def _cmd_tables(a) -> int:
