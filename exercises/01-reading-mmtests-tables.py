@@ -16,6 +16,8 @@
 # %% [markdown]
 # # Exercise 1 — reading an mmtests table
 #
+# **Level:** beginner · **Expected time:** 15 min · **Thread:** all (mmtests tables) · **Topic:** statistics
+#
 # A seeded problem: one kernel against a baseline, five runs each, one
 # percentage hidden. Predict three things, then run the checker. It tells you
 # what is right and, for what is not, the mistake it most likely is.

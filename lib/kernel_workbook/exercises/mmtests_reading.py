@@ -34,6 +34,7 @@ METRICS = [
 
 class ReadingMmtests(Exercise):
     name = "reading-mmtests"
+    level, minutes, thread, topic = "beginner", 15, "all (mmtests tables)", "statistics"
     questions = {
         "pct": "the hidden percentage, as mmtests prints it",
         "better": "is the new kernel better on that row (True/False)",

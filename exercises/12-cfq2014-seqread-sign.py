@@ -1,0 +1,66 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercise 12 — predict the sign: cfq_target_latency 300 -> 600 ms on SeqRead
+#
+# **Level:** intermediate · **Expected time:** 15 min · **Thread:** 2014-seqread-fairzone-cfq · **Topic:** CFQ target latency (model)
+#
+# The model's 2014 desktop disk runs tiobench SeqRead at one reader count with `cfq_target_latency` 300 and 600 ms. Predict the sign of both changes, then let the model run.
+#
+# A seeded problem (after OSTEP's homework): the same `SEED` always gives the
+# same problem. Predict, then run the checker: it says what is right and, for
+# what is not, the mistake it most likely is. `p.solve()` shows the working
+# and every parameter it used (try first!). The solution is in
+# `solutions/12-cfq2014-seqread-sign.ipynb`.
+
+# %%
+from kernel_workbook.exercises.cfq_2014 import SeqReadSign
+
+SEED = 1
+p = SeqReadSign(SEED)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+p.show()
+
+# %% [markdown]
+# How the checker answers, shown on another seed's problem (so it gives nothing
+# of yours away): an answer to one question with a common mistake, and its
+# feedback.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+demo = SeqReadSign(101)
+print(demo.echo())
+example = {
+    'slice_sign': '+',
+    'throughput_sign': None,
+}
+print(demo.check(example))
+
+# %% [markdown]
+# Your answers (numbers as numbers; signs as `"+"`, `"-"` or `"0"`; choices as
+# their letter or word; yes/no as `True`/`False`):
+
+# %%
+answer = {
+    'slice_sign': None,
+    'throughput_sign': None,
+}
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(p.check(answer))

@@ -1,0 +1,70 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercise 14 — how the fair pass shares the page cache
+#
+# **Level:** intermediate · **Expected time:** 15 min · **Thread:** 2014-seqread-fairzone-cfq · **Topic:** fair zone allocator (mechanism)
+#
+# 3.12's fair zone policy gives each zone NR_ALLOC_BATCH = high - low pages per round, so page cache is spread in proportion to the zones. Compute the batches and the share, and say what 3.0 did instead.
+#
+# A seeded problem (after OSTEP's homework): the same `SEED` always gives the
+# same problem. Predict, then run the checker: it says what is right and, for
+# what is not, the mistake it most likely is. `p.solve()` shows the working
+# and every parameter it used (try first!). The solution is in
+# `solutions/14-fairzone-batch-share.ipynb`.
+
+# %%
+from kernel_workbook.exercises.fairzone import BatchShare
+
+SEED = 1
+p = BatchShare(SEED)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+p.show()
+
+# %% [markdown]
+# How the checker answers, shown on another seed's problem (so it gives nothing
+# of yours away): an answer to one question with a common mistake, and its
+# feedback.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+demo = BatchShare(101)
+print(demo.echo())
+example = {
+    'batch_dma32': None,
+    'batch_normal': None,
+    'dma32_share_pct': None,
+    'fills_first_3_0': 'DMA32',
+}
+print(demo.check(example))
+
+# %% [markdown]
+# Your answers (numbers as numbers; signs as `"+"`, `"-"` or `"0"`; choices as
+# their letter or word; yes/no as `True`/`False`):
+
+# %%
+answer = {
+    'batch_dma32': None,
+    'batch_normal': None,
+    'dma32_share_pct': None,
+    'fills_first_3_0': None,
+}
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(p.check(answer))
