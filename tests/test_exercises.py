@@ -45,3 +45,76 @@ def test_the_checker_names_the_mistake():
 def test_unanswered_questions_are_reported():
     rep = problem(0).check(problem(0).template())
     assert rep.score == (0, 3) and all("no answer" in f.message for f in rep.items)
+
+
+# ---------------------------------------------------------------- every seeded exercise (02-21)
+
+from pathlib import Path  # noqa: E402
+
+from kernel_workbook.exercises import EXERCISES, exercise_class  # noqa: E402
+from kernel_workbook.exercises.seeded import LEVELS, Seeded  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDED = {stem: t for stem, t in EXERCISES.items() if issubclass(exercise_class(t), Seeded)}
+# these run the model twice per problem: fewer seeds keep the suite's CPU small
+MODEL_BACKED = {"08-cfq2011-variant-sign", "12-cfq2014-seqread-sign", "15-fairzone-variant-sign",
+                "18-numa-kernel-sign", "21-compaction-patch-sign"}
+
+
+def _seeds(stem, cheap=20, model=3):
+    return range(model if stem in MODEL_BACKED else cheap)
+
+
+@pytest.mark.parametrize("stem", SEEDED)
+def test_the_solvers_answer_is_fully_right(stem):
+    cls = exercise_class(SEEDED[stem])
+    for seed in _seeds(stem):
+        p = cls(seed)
+        rep = p.check(p.answer())
+        assert rep.score == (len(cls.questions), len(cls.questions)), f"{stem} seed {seed}:\n{rep}"
+        assert p.solve().startswith(p.echo()) and f"seed={seed}" in p.echo()
+
+
+@pytest.mark.parametrize("stem", SEEDED)
+def test_a_typical_wrong_answer_is_named_as_its_mistake(stem):
+    cls = exercise_class(SEEDED[stem])
+    found = 0
+    for seed in range(40 if stem not in MODEL_BACKED else 12):
+        tm = cls(seed).typical_mistake()
+        if tm is None:
+            continue
+        answer, key = tm
+        fb = next(f for f in cls(seed).check(answer).items if f.key == key)
+        assert not fb.correct and fb.message.startswith("likely mistake: "), f"{stem} seed {seed}: {fb}"
+        found += 1
+        if found == 3:
+            break
+    assert found, f"{stem}: no seed with a named typical mistake"
+
+
+@pytest.mark.parametrize("stem", SEEDED)
+def test_the_same_seed_gives_the_same_problem_and_seeds_differ(stem):
+    cls = exercise_class(SEEDED[stem])
+    a, b = cls(5), cls(5)
+    assert (a.echo(), a.text()) == (b.echo(), b.text())
+    if stem not in MODEL_BACKED:
+        assert a.answer() == b.answer()
+    assert len({cls(s).echo() for s in range(12)}) > 1
+
+
+@pytest.mark.parametrize("stem", SEEDED)
+def test_every_exercise_states_its_level_and_time_and_has_its_notebooks(stem):
+    cls = exercise_class(SEEDED[stem])
+    assert cls.level in LEVELS and 5 <= cls.minutes <= 60 and cls.thread and cls.topic
+    for nb in (ROOT / "exercises" / f"{stem}.ipynb", ROOT / "exercises" / "solutions" / f"{stem}.ipynb"):
+        assert nb.exists() and nb.with_suffix(".py").exists(), nb
+    assert "'answer'" not in (ROOT / "exercises" / f"{stem}.py").read_text()  # the student's dict is left to fill
+    assert f"{stem}" in (ROOT / "exercises" / "README.md").read_text()
+
+
+def test_the_checker_says_what_kind_of_answer_it_expected():
+    p = exercise_class(EXERCISES["10-cfq2014-scaled-slice"])(0)
+    fb = p.check({"slice_ms": "about forty", "round_ms": True}).items
+    assert "expected" in fb[0].message and "about forty" in fb[0].message
+    assert "expected" in fb[1].message
+

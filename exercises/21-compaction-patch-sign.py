@@ -1,0 +1,66 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercise 21 — predict the sign: one patch of the 2012 series
+#
+# **Level:** intermediate · **Expected time:** 15 min · **Thread:** 2012-highalloc-compaction · **Topic:** compaction (model)
+#
+# The model runs its stress-highalloc test under two consecutive steps of Mel Gorman's 2012 series. Predict the sign of the change in pages scanned by direct reclaim and by kswapd.
+#
+# A seeded problem (after OSTEP's homework): the same `SEED` always gives the
+# same problem. Predict, then run the checker: it says what is right and, for
+# what is not, the mistake it most likely is. `p.solve()` shows the working
+# and every parameter it used (try first!). The solution is in
+# `solutions/21-compaction-patch-sign.ipynb`.
+
+# %%
+from kernel_workbook.exercises.compaction import CompactionSign
+
+SEED = 1
+p = CompactionSign(SEED)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+p.show()
+
+# %% [markdown]
+# How the checker answers, shown on another seed's problem (so it gives nothing
+# of yours away): an answer to one question with a common mistake, and its
+# feedback.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+demo = CompactionSign(101)
+print(demo.echo())
+example = {
+    'direct_scan_sign': '-',
+    'kswapd_scan_sign': None,
+}
+print(demo.check(example))
+
+# %% [markdown]
+# Your answers (numbers as numbers; signs as `"+"`, `"-"` or `"0"`; choices as
+# their letter or word; yes/no as `True`/`False`):
+
+# %%
+answer = {
+    'direct_scan_sign': None,
+    'kswapd_scan_sign': None,
+}
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(p.check(answer))
