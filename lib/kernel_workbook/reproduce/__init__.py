@@ -43,6 +43,7 @@ REGISTRY["2014-seqread-fairzone-cfq"] = "kernel_workbook.reproduce.seqread_2014:
 REGISTRY["2011-cfq-deep-idle"] = "kernel_workbook.reproduce.deep_idle_2011:reproduce"
 REGISTRY["2015-numa-slow-scan"] = "kernel_workbook.reproduce.numa_2015:reproduce_numa_2015"
 REGISTRY["2012-highalloc-compaction"] = "kernel_workbook.reproduce.highalloc_2012:reproduce"
+REGISTRY["2007-throttle-vm-writeout"] = "kernel_workbook.reproduce.throttle_2007:reproduce"
 
 CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct", "calibrated"]
 
