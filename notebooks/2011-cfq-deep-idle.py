@@ -139,6 +139,26 @@ for block in rep.printed():
 print(format_summary(rep))
 
 # %% [markdown]
+# ## The strict score over seed bases, and why each miss happens
+#
+# One run is one set of mmtests iterations; another seed base is another set,
+# calibration included. The stored run of `kwb reproduce 2011-cfq-deep-idle
+# --json --seeds 8` (in `data/fidelity/`, checked by the tests against a fresh
+# seed-base-0 run) gives the strict score's spread over eight seed bases, and
+# the library names the model's reason for each scored miss of the run above.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce.deep_idle_2011 import df_misses
+from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
+
+print(score_text(THREAD))
+print(df_seed_scores(THREAD).to_string(index=False))
+for r in df_misses(rep.scored()).itertuples():
+    print(f"{r.table} | {r.variant}: published {r.published_delta_pct:+.1f}%, model {r.model_delta_pct:+.1f}% "
+          f"({r.reason})\n    {r.why}")
+
+# %% [markdown]
 # **The fast RAID** reproduces the shape of the result: the model ranks the
 # six variants as the thread does, and the variants' ratios to pristine CFQ
 # land within 15 % except noop's, a little outside. The model's noop sits at

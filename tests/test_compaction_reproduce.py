@@ -88,3 +88,13 @@ def test_seed_bases_change_the_runs():
     b = h12.runs(1)["contended-v5"].passes()
     assert h12.calibrate(1)["seed"] == h12.calibrate(0)["seed"] + 1
     assert not a.equals(b) or h12.runs(0)["contended-v5"].counters() != h12.runs(1)["contended-v5"].counters()
+
+
+def test_the_stored_fidelity_run_is_this_run(rep):
+    """data/fidelity holds 8 seed bases (CI mode); its seed base 0 must be what this code gives now."""
+    from kernel_workbook import config
+    from kernel_workbook.reproduce.fidelity import stored_differences
+
+    if not config.mode().small:
+        pytest.skip("the stored runs are CI-mode runs")
+    assert stored_differences(THREAD, rep.cells) == []

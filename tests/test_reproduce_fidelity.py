@@ -1,0 +1,72 @@
+"""The stored fidelity runs (data/fidelity): 8 seed bases each, re-rendered from their own cells, and every
+fitted parameter of every reproduction listed with the cells it was fitted to, those cells never scored.
+
+The stored files come from ``WORKBOOK_MODE=ci python -m kernel_workbook.reproduce.fidelity``; each thread's
+own test module re-runs seed base 0 and compares it with the stored run (``stored_differences``).
+"""
+
+import pytest
+
+from kernel_workbook.reproduce import REGISTRY, takes_seed_base
+from kernel_workbook.reproduce.fidelity import (STORED_SEEDS, df_fitted_cells, df_seed_scores, load_fidelity,
+                                                score_text, stored_differences, stored_threads)
+from kernel_workbook.reproduce.score import over_seeds, per_table, score_cells, strict
+
+STORED = stored_threads()
+
+
+def test_the_modelled_threads_are_stored_and_take_seed_bases():
+    for th in ("2011-cfq-deep-idle", "2012-highalloc-compaction", "2015-numa-slow-scan"):
+        assert th in STORED, th
+    for th in STORED:
+        assert th in REGISTRY and takes_seed_base(th), th
+
+
+@pytest.mark.parametrize("thread", STORED)
+def test_a_stored_run_re_renders_from_its_own_cells(thread):
+    doc = load_fidelity(thread)
+    cells = [{k: v for k, v in c.items() if k not in ("status", "reason", "noise_pts", "ratio")} for c in doc["cells"]]
+    sc = score_cells(thread, cells, doc["fitted"])
+    assert list(sc["status"]) == [c["status"] for c in doc["cells"]]
+    # the reason's kind (its text may quote the reproduction's own why, which the JSON does not carry)
+    assert list(sc["reason"].str.split(":").str[0]) == [c["reason"].split(":")[0] for c in doc["cells"]]
+    s = doc["summary"]
+    assert strict(sc) == s["strict"]
+    assert per_table(sc) == s["per_table"]
+    sd = s["seeds"]
+    assert sd["n"] >= STORED_SEEDS and sd["bases"] == list(range(sd["n"]))
+    assert sd["per_seed"][0] == {"seed_base": 0, **{k: s["strict"][k] for k in ("hits", "scored", "score")}}
+    runs = [{k: p[k] for k in ("hits", "scored", "score")} for p in sd["per_seed"]]
+    assert over_seeds(runs, sd["bases"]) == sd
+    assert sd["min"] <= sd["mean"] <= sd["max"]
+    # what a notebook prints comes from the same file
+    t = score_text(thread)
+    assert f"{s['strict']['hits']}/{s['strict']['scored']}" in t and f"over {sd['n']} seed bases" in t
+    assert list(df_seed_scores(thread)["seed_base"]) == sd["bases"]
+
+
+def test_every_fitted_parameter_names_its_cells_and_they_are_never_scored():
+    df = df_fitted_cells(STORED)
+    assert set(df["thread"]) == set(STORED)  # every stored reproduction lists what it fitted
+    assert (df["cell"] != "").all(), df[df["cell"] == ""]
+    present = df[df["status"] != "absent"]
+    # a fitted cell is excluded, as calibrated (or as the baseline column, which the order names first)
+    kind = present["reason"].str.split(":").str[0]
+    bad = present[(present["status"] != "excluded") | ~kind.isin(["calibrated", "baseline"])]
+    assert bad.empty, bad.to_string()
+    # a cell the reproduction does not print must at least be a published cell of its thread
+    from kernel_workbook.reproduce.score import cell_key
+    from kernel_workbook.tables import published
+
+    for r in df[df["status"] == "absent"].itertuples():
+        keys = {cell_key(c) for c in published(r.thread).to_dict("records")}
+        assert r.cell in keys, (r.thread, r.parameter, r.cell)
+
+
+def test_a_changed_model_value_is_a_difference():
+    th = STORED[0]
+    c = dict(load_fidelity(th)["cells"][0])
+    assert stored_differences(th, [c]) == []
+    c["model"] = (c["model"] or 1.0) * 1.5
+    assert len(stored_differences(th, [c])) == 1
+    assert stored_differences(th, [{**c, "row": "no such row"}])[0].endswith("not in the stored run")
