@@ -301,6 +301,19 @@ for key in ("fidelity/groups", "misses"):
     print(rep.block(key).render(), end="\n\n")
 print(format_summary(rep))
 
+# %% [markdown]
+# That is one seed base: one set of mmtests iterations. The stored run of
+# `kwb reproduce 2015-numa-slow-scan --json --seeds 8` (in `data/fidelity/`,
+# checked by the tests against a fresh seed-base-0 run) gives the strict
+# score's spread over eight seed bases, each calibrated afresh on 3.19:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
+
+print(score_text("2015-numa-slow-scan"))
+print(df_seed_scores("2015-numa-slow-scan").to_string(index=False))
+
 # %%
 from kernel_workbook.ui.numa_charts import plot_fidelity
 
