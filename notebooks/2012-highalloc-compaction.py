@@ -147,6 +147,19 @@ for r in misses.itertuples():
     print(f"{r.table} | {r.row} | {r.kernel}: published {r.published_delta_pct:+.1f}, model "
           f"{r.model_delta_pct:+.1f} ({r.reason})\n    {r.why}")
 
+# %% [markdown]
+# That is one seed base: one set of the test's runs. The stored run of
+# `kwb reproduce 2012-highalloc-compaction --json --seeds 8` (in `data/fidelity/`, checked by the tests
+# against a fresh seed-base-0 run) gives the strict score's spread over eight seed bases, each calibrated
+# afresh on revert-v5:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
+
+print(score_text(h12.THREAD))
+print(df_seed_scores(h12.THREAD).to_string(index=False))
+
 # %%
 cc.plot_cells(rep.scored(), title="published and model change against the baseline, every scored cell")
 
