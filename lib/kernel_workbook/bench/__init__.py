@@ -29,6 +29,7 @@ SUITES: dict[str, str] = {
     "compaction": "kernel_workbook.bench.compaction_bench",
     "sweep": "kernel_workbook.bench.sweep_bench",
     "explorers": "kernel_workbook.bench.explorer_bench",
+    "writeback": "kernel_workbook.bench.writeback_bench",
 }
 
 
