@@ -35,6 +35,7 @@ KERNELS = KernelGroup("kernel_workbook.models.writeback",
                       entry="loop_kernel:run", what="writeback model (2.6.23 reclaim and writeback)")
 PAGE_KB = 4
 ALLOC_BATCH = 32  # pages the load asks for at a time (its pace is alloc_mb_s)
+MILLI = 10 ** 3  # percentages travel to the kernel in thousandths of a percent
 
 
 def disk(params: WritebackParams):
@@ -103,7 +104,7 @@ def derive(params: WritebackParams, w: WritebackLoad, audit: bool = False) -> di
         nr_pages=n, end_ns=end_ns, sample_ns=sample_ns, seq_page_ns=seq_page_ns, seek_ns=max(0, seek_ns),
         dirty_thresh=dirty_ratio * total // 100, background_thresh=bg_ratio * total // 100,
         ratelimit_pages=ratelimit, nr_cpus=w.nr_cpus, alloc_batch=ALLOC_BATCH, alloc_interval_ns=interval_ns,
-        lowmem_pct_milli=int(round(w.lowmem_pct * 1000)), write_pct_milli=int(round(w.write_pct * 1000)),
+        lowmem_pct_milli=int(round(w.lowmem_pct * MILLI)), write_pct_milli=int(round(w.write_pct * MILLI)),
         hot_pct=int(round(w.hot_pct)), refs_per_batch=int(round(refs)), congestion_on=on, congestion_off=off,
         audit=int(audit), nr_samples=end_ns // sample_ns + 2, max_index=max_index,
         _sizes=sizes, _watermarks=watermarks(params, w),

@@ -64,10 +64,10 @@ class WritebackLoad(Knobs):
     hot_pct: float = knob(0.0, unit="%", kernel="(hot set: pages the load keeps referencing)", range=(0.0, 90.0),
                           widget=(0.0, 90.0, 1.0), packed=False, source="mm/rmap.c page_referenced()")
     refs_per_s: float = knob(0.0, unit="1/s", kernel="(references to the hot set per second)",
-                             range=(0.0, 1e7), widget=(0.0, 100000.0, 1000.0), packed=False,
+                             range=(0.0, 1e7), widget=(0.0, 100000.0, 500.0), packed=False,
                              source="mm/swap.c mark_page_accessed()")
     sample_ms: float = knob(100.0, unit="ms", kernel="(sampling period of /proc/vmstat)", range=(1.0, 10000.0),
-                            widget=(10.0, 1000.0, 10.0), packed=False, source="(the capture)")
+                            widget=(10.0, 2000.0, 10.0), packed=False, source="(the capture)")
 
     def check(self):
         if self.lowmem_mb + self.highmem_mb + DMA_MB > 1048576.0:

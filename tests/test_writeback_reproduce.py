@@ -1,0 +1,70 @@
+"""The 2007 reproduction: fitted on the 'before' side only, >= 4 predicted cells scored, no published literal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kernel_workbook.reproduce import CELL_KEYS, REGISTRY, reproduce
+from kernel_workbook.reproduce import throttle_2007 as t07
+from kernel_workbook.reproduce.score import cell_key
+from literals import literals_equal_to_published
+
+THREAD = t07.THREAD
+
+
+@pytest.fixture(scope="module")
+def rep():
+    return reproduce(THREAD)
+
+
+def test_registered_and_at_least_four_predicted_cells_scored(rep):
+    assert REGISTRY[THREAD] == "kernel_workbook.reproduce.throttle_2007:reproduce"
+    doc = json.loads(rep.to_json())
+    for c in doc["cells"]:
+        assert set(CELL_KEYS) <= set(c) and c["status"] in ("hit", "miss", "excluded")
+        assert c["status"] != "excluded" or c["reason"]
+    s = doc["summary"]["strict"]
+    assert s["scored"] >= 4
+    assert s["hits"] == sum(c["status"] == "hit" for c in doc["cells"])
+    assert {u["table"] for u in doc["unmodelled"]} == {"akpm-vmstat-steal", "akpm-vmstat-scan"}
+    assert all(u["reason"] for u in doc["unmodelled"])
+    assert not rep.text
+
+
+def test_only_the_before_side_is_fitted_and_flagged(rep):
+    keys = {k for f in rep.fitted for k in f["fitted_to"]}
+    assert {k.split("|")[3] for k in keys} == {"before c4e2d7dd", "without congestion_wait"}
+    flagged = {cell_key(c) for c in rep.cells if c["calibrated"]}
+    assert keys == flagged
+    sc = rep.scored()
+    for k in keys:
+        row = sc[[cell_key(c) == k for c in rep.cells]].iloc[0]
+        assert row["status"] == "excluded"
+
+
+def test_every_miss_has_a_reason(rep):
+    m = t07.df_misses()
+    assert list(m.columns) == ["table", "row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]
+    assert m["why"].str.len().min() > 20 if len(m) else True
+
+
+def test_efficiency_is_fengguangs_loop_over_the_model_vmstat():
+    r = t07.runs()["before c4e2d7dd"]
+    from kernel_workbook.traces.derived import df_reclaim_2007
+
+    assert t07.efficiency_pct(r) == float(df_reclaim_2007(r.vmstat())["ratio"].iloc[-1])
+
+
+def test_blocks_have_stable_keys(rep):
+    for k in ("fitted", "model", "kswapd-writeback-2002/cells", "congestion-wait-estimate/cells"):
+        assert rep.block(k).render()
+
+
+def test_no_published_literal_in_model_or_reproduction():
+    files = [f"models/writeback/{n}" for n in ("params.py", "workload.py", "layout.py", "simulate.py", "result.py",
+                                                "page_alloc_kernel.py", "blk_kernel.py", "page_writeback_kernel.py",
+                                                "vmscan_kernel.py", "loop_kernel.py")]
+    files += ["reproduce/throttle_2007.py", "workloads/writeback_2007.py", "ui/writeback_charts.py"]
+    assert literals_equal_to_published(files, (THREAD,)) == []
