@@ -158,3 +158,18 @@ def test_2011_every_scored_miss_says_why(rep11):
     m = d11.df_misses(rep11.scored())
     assert len(m) == int((rep11.scored()["status"] == "miss").sum())
     assert m["why"].str.len().gt(40).all()
+
+
+def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
+    from kernel_workbook.reproduce import fairzone_2014 as fz
+
+    assert s14.seed_base() == 0 and s14._seed(0, 0) == 1000 and fz.shift_seed(11) == 11
+    try:
+        s14.use_seed_base(2)
+        assert s14._seed(0, 0) == 1000 + 2 * s14.SEED_BASE_STRIDE and fz.shift_seed(11) != 11
+        assert s14.calibrate_media_rate.cache_info().currsize == 0
+        with pytest.raises(Exception):
+            s14.use_seed_base(-1)
+    finally:
+        s14.use_seed_base(0)
+    assert s14._seed(0, 0) == 1000

@@ -105,9 +105,46 @@ def sizes(small: bool | None = None) -> Sizes:
     return Sizes(3, 160.0, 150, True) if small else Sizes(5, 256.0, 400, True)
 
 
+# --------------------------------------------------------------------------- seed bases
+# Both halves of the 2014 reproduction (this module and fairzone_2014) run their simulations under one seed
+# base, process state set by reproduce(seed_base=...): every seed moves by SEED_BASE_STRIDE per base, so each
+# base is a fresh set of mmtests iterations, calibration included.  The runs are cached per process, so
+# changing the base empties those caches.
+SEED_BASE_STRIDE = 100003  # more than every seed one base uses (kernels x 1000 + iterations + 500)
+_SEED_BASE = 0
+
+
+def seed_base() -> int:
+    """The seed base the 2014 reproduction runs under in this process (0 unless :func:`use_seed_base` moved it)."""
+    return _SEED_BASE
+
+
+def shift_seed(seed: int) -> int:
+    """``seed`` under the current seed base."""
+    return int(seed) + SEED_BASE_STRIDE * _SEED_BASE
+
+
+def use_seed_base(base: int) -> None:
+    """Run the 2014 reproduction's functions under seed base ``base`` from now on (in this process)."""
+    global _SEED_BASE
+    base = int(base)
+    if base < 0:
+        raise WorkbookParameterError("seed_base", base, "an integer >= 0")
+    if base == _SEED_BASE:
+        return
+    _SEED_BASE = base
+    import sys
+
+    for name in (__name__, __package__ + ".fairzone_2014"):
+        mod = sys.modules.get(name)
+        for f in list(vars(mod).values()) if mod else []:
+            if hasattr(f, "cache_clear") and getattr(f, "__module__", None) == name:
+                f.cache_clear()
+
+
 def _seed(kernel_index: int, it: int) -> int:
     # every kernel is its own boot: independent seeds per kernel and iteration
-    return 1000 * (kernel_index + 1) + it
+    return shift_seed(1000 * (kernel_index + 1) + it)
 
 
 # --------------------------------------------------------------------------- the hook for the allocator model
@@ -489,11 +526,18 @@ def df_alternative_seek_fit(small: bool | None = None) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- the thread
 
-def reproduce(small: bool | None = None) -> Reproduction:
-    """Every part of :data:`PARTS`, in order (``kwb reproduce 2014-seqread-fairzone-cfq``)."""
-    return Reproduction.from_parts(THREAD, PARTS, small=small)
+def reproduce(small: bool | None = None, seed_base: int = 0) -> Reproduction:
+    """Every part of :data:`PARTS`, in order (``kwb reproduce 2014-seqread-fairzone-cfq``), under
+    ``seed_base`` (see :func:`use_seed_base`)."""
+    use_seed_base(seed_base)
+    rep = Reproduction.from_parts(THREAD, PARTS, small=small)
+    rep.seed_base = int(seed_base)
+    return rep
 
 
-def reproduce_cfq(small: bool | None = None) -> Reproduction:
+def reproduce_cfq(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     """The CFQ part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity)."""
-    return Reproduction.from_parts(THREAD, PARTS[:1], small=small)
+    use_seed_base(seed_base)
+    rep = Reproduction.from_parts(THREAD, PARTS[:1], small=small)
+    rep.seed_base = int(seed_base)
+    return rep
