@@ -33,7 +33,7 @@ ZONE_COLORS = alt.Scale(domain=["DMA32", "Normal"], range=["#e45756", "#4c78a8"]
 # --------------------------------------------------------------------------- batches over time
 
 def df_batch_trace(variants=("3.16-rc1", "fairzone", "bigbatches", "3.0"), machine: Machine | str = "desktop-2014",
-                   allocations: int = 4000, readers: int = 4, seed: int = 1, kswapd_stays_awake: bool = True,
+                   allocations: int = 4000, readers: int = 4, seed: int = 1, kswapd_stays_awake: bool = False,
                    **overrides) -> pd.DataFrame:
     """A window of ``allocations`` allocations in the steady state of a streaming read, for each variant.
 
