@@ -114,7 +114,8 @@ class BatchShare(Seeded):
             lines.append(f"  {z:7s} {int(zs.managed[i]):9d} {int(zs.wmark_min[i]):10d} {int(zs.wmark_low[i]):10d} "
                          f"{int(zs.wmark_high[i]):11d}")
         lines.append("The fair pass (ALLOC_FAIR) takes from each zone of the node until its NR_ALLOC_BATCH is spent, "
-                     "then resets every batch to high - low; DMA is left out of the fair pass.")
+                     "then resets every batch to high - low. DMA takes no page cache: its lowmem_reserve against "
+                     "Normal-capable allocations keeps it below its watermark.")
         return "\n".join(lines)
 
     def truth(self):
@@ -133,7 +134,7 @@ class BatchShare(Seeded):
         k = self.kinds[key]
         m = t["managed"]
         if key == "dma32_share_pct" and k.close(g, m[1] * 100 / sum(m)):
-            return "DMA is not in the fair pass: share over DMA32 and Normal only"
+            return "DMA takes no page cache (its lowmem_reserve): share over DMA32 and Normal only"
         if key == "batch_dma32" and k.close(g, t["high"]):
             return "the batch is high - low, not the high watermark"
         if key == "fills_first_3_0" and g == "DMA32":
