@@ -46,8 +46,8 @@ p.show()
 demo = CompactionSign(101)
 print(demo.echo())
 example = {
-    'direct_scan_sign': '-',
-    'kswapd_scan_sign': None,
+    'counter_sign': '-',
+    'success_sign': None,
 }
 print(demo.check(example))
 
@@ -57,8 +57,8 @@ print(demo.check(example))
 
 # %%
 answer = {
-    'direct_scan_sign': None,
-    'kswapd_scan_sign': None,
+    'counter_sign': None,
+    'success_sign': None,
 }
 
 # %%

@@ -151,8 +151,10 @@ class Deferral(Seeded):
         return a, "skipped"
 
 
-STEPS = (("revert-v5", "fixcache-v5"), ("fixcache-v5", "contended-v5"), ("contended-v5", "nokswapd-v5"),
-         ("nokswapd-v5", "scaled-v5"), ("scaled-v5", "capture-v5"))
+# each step of the series and the counter that shows what it changed (summary() names, /proc/vmstat's)
+STEPS = (("revert-v5", "fixcache-v5", "compact_free_scanned"), ("fixcache-v5", "contended-v5", "compact_contended"),
+         ("contended-v5", "nokswapd-v5", "pgscan_kswapd_normal"), ("nokswapd-v5", "scaled-v5", "pgscan_direct_normal"),
+         ("scaled-v5", "capture-v5", "compact_captured"))
 
 
 class CompactionSign(Seeded):
@@ -160,15 +162,16 @@ class CompactionSign(Seeded):
     title = "Exercise 21 -- predict the sign: one patch of the 2012 series"
     level, minutes, thread, topic = "intermediate", 15, THREAD, "compaction (model)"
     questions = {
-        "direct_scan_sign": "the sign of the change in Direct pages scanned ('+', '-', or '0' within 5%)",
-        "kswapd_scan_sign": "the sign of the change in Kswapd pages scanned ('+', '-', or '0' within 5%)",
+        "counter_sign": "the sign of the change in the named counter ('+', '-', or '0' within 5%)",
+        "success_sign": "the sign of the change in Pass 1's success rate ('+', '-', or '0')",
     }
-    kinds = {"direct_scan_sign": Sign(), "kswapd_scan_sign": Sign()}
+    kinds = {"counter_sign": Sign(), "success_sign": Sign()}
     BAND_PCT = 5.0
 
     def draw(self, rng):
-        a, b = STEPS[int(rng.integers(len(STEPS)))]
-        return {"kernel_from": a, "kernel_to": b, "workload": "stress-highalloc small", "model_seed": int(rng.integers(100))}
+        a, b, counter = STEPS[int(rng.integers(len(STEPS)))]
+        return {"kernel_from": a, "kernel_to": b, "counter": counter, "workload": "stress-highalloc small",
+                "model_seed": int(rng.integers(100))}
 
     def text(self):
         from ..models.compaction import VARIANT_NOTES
@@ -176,7 +179,8 @@ class CompactionSign(Seeded):
         p = self.params
         return (f"The model's stress-highalloc (small zone: a kernel build in the background, then order-9 "
                 f"allocations) under two steps of Mel Gorman's 2012 series:\n  {p['kernel_from']}: "
-                f"{VARIANT_NOTES[p['kernel_from']]}\n  {p['kernel_to']}: {VARIANT_NOTES[p['kernel_to']]}")
+                f"{VARIANT_NOTES[p['kernel_from']]}\n  {p['kernel_to']}: {VARIANT_NOTES[p['kernel_to']]}\n"
+                f"The counter: {p['counter']} (as /proc/vmstat names it).")
 
     def truth(self):
         from ..models.compaction import params_for, simulate
@@ -186,26 +190,30 @@ class CompactionSign(Seeded):
         w = stress_highalloc.small()
         out = {}
         for k in (p["kernel_from"], p["kernel_to"]):
-            v = simulate(params_for(k), w, seed=p["model_seed"], verbose=False).mmtests_vmstat().set_index("row")["value"]
-            out[k] = (float(v["Direct pages scanned"]), float(v["Kswapd pages scanned"]))
+            s = simulate(params_for(k), w, seed=p["model_seed"], verbose=False).summary()
+            out[k] = (float(s[p["counter"]]), float(s["success_pass_1"]))
         a, b = out[p["kernel_from"]], out[p["kernel_to"]]
-        ch = (pdiff(b[0], a[0]) if a[0] else (100.0 if b[0] else 0.0), pdiff(b[1], a[1]) if a[1] else (100.0 if b[1] else 0.0))
-        return {"direct_scan_sign": sign_of(ch[0], self.BAND_PCT), "kswapd_scan_sign": sign_of(ch[1], self.BAND_PCT),
-                "runs": out, "pct": ch}
+        ch = pdiff(b[0], a[0]) if a[0] else (100.0 if b[0] else 0.0)
+        return {"counter_sign": sign_of(ch, self.BAND_PCT), "success_sign": sign_of(b[1] - a[1]), "runs": out,
+                "pct": ch}
 
     def working(self, t):
-        lines = [f"{k}: Direct pages scanned {v[0]:.0f}, Kswapd pages scanned {v[1]:.0f}" for k, v in t["runs"].items()]
-        return lines + [f"changes: direct {t['pct'][0]:+.2f}%, kswapd {t['pct'][1]:+.2f}% (band +/-{self.BAND_PCT:g}%)"]
+        c = self.params["counter"]
+        lines = [f"{k}: {c} {v[0]:.0f}, Pass 1 success {v[1]:.2f}%" for k, v in t["runs"].items()]
+        return lines + [f"{c} changes {t['pct']:+.2f}% (band +/-{self.BAND_PCT:g}%); the small test makes few "
+                        "high-order attempts, so one success more or less moves Pass 1 by a large step"]
 
     def mistake(self, key, g, t):
-        to = self.params["kernel_to"]
-        if to == "nokswapd-v5" and key == "kswapd_scan_sign" and g == "-" and t[key] != "-":
-            return "removing __GFP_NO_KSWAPD lets THP allocations wake kswapd: it does not do less"
-        if to == "scaled-v5" and key == "direct_scan_sign" and g == "+" and t[key] != "+":
-            return ("patch 6 scales reclaim by compact_defer_shift, but the shift is 0 unless compaction keeps "
-                    "failing")
+        to, c = self.params["kernel_to"], self.params["counter"]
+        if key == "counter_sign" and to == "nokswapd-v5" and g != "+" and t[key] == "+":
+            return "without __GFP_NO_KSWAPD, THP allocations wake kswapd: it scans more, not less"
+        if key == "counter_sign" and to == "fixcache-v5" and g == "-" and t[key] == "+":
+            return ("7db8889a's skip-ahead made a wrapped free scanner jump to another task's position and scan "
+                    "almost nothing; the fix removes the skip-ahead, so it scans more")
+        if key == "counter_sign" and to == "capture-v5" and g != "+" and t[key] == "+":
+            return "capture hands the freed block straight to the allocating process: compact_captured starts counting"
         if g in "+-" and t[key] in "+-" and g != t[key]:
-            return "sign flipped: second kernel minus first"
+            return f"sign flipped: {self.params['kernel_to']} minus {self.params['kernel_from']}"
         return None
 
     def typical_mistake(self):
