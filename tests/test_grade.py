@@ -56,3 +56,13 @@ def test_only_exercise_classes_of_the_package_are_resolved():
         with pytest.raises(WorkbookParameterError):
             exercise_class(bad)
     assert all(exercise_class(t) for t in EXERCISES.values())
+
+
+def test_a_file_that_is_not_a_notebook_scores_nothing_with_its_reason(tmp_path):
+    from kernel_workbook.exercises.grading import df_grade
+
+    (tmp_path / "dave").mkdir()
+    (tmp_path / "dave" / "02-stats-hmean-amean.ipynb").write_text("{not json")
+    df = df_grade(tmp_path)
+    assert list(df["question"]) == list(HmeanAmean.questions) and (df["score"] == 0).all()
+    assert df["feedback"].str.contains("not a readable notebook").all()
