@@ -33,5 +33,4 @@ print(p.solve())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-t = p._truth()
-print(p.check({"pct": t["pct"], "better": t["better"], "significant": t["significant"]}))
+print(p.check(p.answer()))

@@ -76,6 +76,11 @@ class Exercise:
     def solve(self) -> str:
         raise NotImplementedError
 
+    def answer(self) -> dict:
+        """The solver's answer, one value per question: what :meth:`check` marks fully right."""
+        truth = self._truth()
+        return {k: truth[k] for k in self.questions}
+
     def _truth(self) -> dict:
         raise NotImplementedError
 
