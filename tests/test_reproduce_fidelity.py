@@ -8,8 +8,8 @@ own test module re-runs seed base 0 and compares it with the stored run (``store
 import pytest
 
 from kernel_workbook.reproduce import REGISTRY, takes_seed_base
-from kernel_workbook.reproduce.fidelity import (STORED_SEEDS, df_fitted_cells, df_seed_scores, load_fidelity,
-                                                score_text, stored_differences, stored_threads)
+from kernel_workbook.reproduce.fidelity import (STORED_SEEDS, df_fitted_cells, df_seed_scores, fitted_cells_scored,
+                                                load_fidelity, score_text, stored_differences, stored_threads)
 from kernel_workbook.reproduce.score import over_seeds, per_table, score_cells, strict
 
 STORED = stored_threads()
@@ -49,11 +49,10 @@ def test_every_fitted_parameter_names_its_cells_and_they_are_never_scored():
     df = df_fitted_cells(STORED)
     assert set(df["thread"]) == set(STORED)  # every stored reproduction lists what it fitted
     assert (df["cell"] != "").all(), df[df["cell"] == ""]
-    present = df[df["status"] != "absent"]
     # a fitted cell is excluded, as calibrated (or as the baseline column, which the order names first)
-    kind = present["reason"].str.split(":").str[0]
-    bad = present[(present["status"] != "excluded") | ~kind.isin(["calibrated", "baseline"])]
+    bad = fitted_cells_scored(df)
     assert bad.empty, bad.to_string()
+    assert fitted_cells_scored(df.assign(status="hit")).shape[0] == (df["status"] != "absent").sum()
     # a cell the reproduction does not print must at least be a published cell of its thread
     from kernel_workbook.reproduce.score import cell_key
     from kernel_workbook.tables import published

@@ -160,23 +160,44 @@ def stored_differences(thread: str, cells: list[dict], rel: float = 1e-9) -> lis
     return out
 
 
-def df_fitted_cells(threads: list[str] | None = None) -> pd.DataFrame:
-    """Every fitted parameter of every stored reproduction, one row per cell it was fitted to, with how the
-    score treats that cell.  Columns: ``thread, parameter, value, unit, cell, status, reason`` (``status``
-    ``"absent"``: the reproduction has no such cell)."""
-    from .score import cell_key
+FITTED_COLUMNS = ["thread", "parameter", "value", "unit", "cell", "status", "reason"]
 
+
+def df_fitted_of(thread: str, cells: list[dict], fitted: list[dict]) -> pd.DataFrame:
+    """Each fitted parameter of a reproduction (or a part of one), one row per cell it was fitted to, with
+    how the strict score treats that cell.  Columns: :data:`FITTED_COLUMNS` (``status`` ``"absent"``: the
+    reproduction has no such cell)."""
+    from .score import cell_key, score_cells
+
+    sc = score_cells(thread, cells, fitted) if cells else None
+    by_key = {} if sc is None else {cell_key(r): r for r in sc.to_dict("records")}
     rows = []
+    for f in fitted:
+        for k in f.get("fitted_to") or [""]:
+            c = by_key.get(k)
+            rows.append({"thread": thread, "parameter": f["parameter"], "value": f.get("value"),
+                         "unit": f.get("unit", ""), "cell": k, "status": c["status"] if c else "absent",
+                         "reason": c["reason"] if c else ""})
+    return pd.DataFrame(rows, columns=FITTED_COLUMNS)
+
+
+def df_fitted_cells(threads: list[str] | None = None) -> pd.DataFrame:
+    """:func:`df_fitted_of` for every stored reproduction (its cells and fitted parameters as stored)."""
+    frames = []
     for th in threads or stored_threads():
         doc = load_fidelity(th)
-        by_key = {cell_key(c): c for c in doc["cells"]}
-        for f in doc["fitted"]:
-            for k in f.get("fitted_to") or [""]:
-                c = by_key.get(k)
-                rows.append({"thread": th, "parameter": f["parameter"], "value": f.get("value"),
-                             "unit": f.get("unit", ""), "cell": k, "status": c["status"] if c else "absent",
-                             "reason": c["reason"] if c else ""})
-    return pd.DataFrame(rows, columns=["thread", "parameter", "value", "unit", "cell", "status", "reason"])
+        cells = [{k: v for k, v in c.items() if k not in ("status", "reason", "noise_pts", "ratio")}
+                 for c in doc["cells"]]
+        frames.append(df_fitted_of(th, cells, doc["fitted"]))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=FITTED_COLUMNS)
+
+
+def fitted_cells_scored(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a :func:`df_fitted_of` frame whose cell the score does not exclude as calibrated (or as the
+    baseline column, which the exclusion order names first): ``[]`` is what an honest reproduction gives."""
+    present = df[df["status"] != "absent"]
+    kind = present["reason"].str.split(":").str[0]
+    return present[(present["status"] != "excluded") | ~kind.isin(["calibrated", "baseline"])]
 
 
 def store(thread: str, seeds: int = STORED_SEEDS, workers: int | None = None) -> Path:
@@ -209,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 __all__ = ["load_fidelity", "df_fidelity", "fidelity_markdown", "readme_section", "write_readme_section",
-           "df_misses", "stored_threads", "df_seed_scores", "stored_differences", "df_fitted_cells", "score_text", "store", "STORED_SEEDS",
+           "df_misses", "stored_threads", "df_seed_scores", "stored_differences", "df_fitted_cells",
+           "df_fitted_of", "fitted_cells_scored", "score_text", "store", "STORED_SEEDS",
            "README_BEGIN", "README_END"]
 
 
