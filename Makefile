@@ -1,7 +1,8 @@
 # Kernel Heuristics Workbook.  Every target sets up .venv itself, so any of
 # them can be the first command on a fresh machine.
 #
-#   make lab         JupyterLab on notebooks/00-start-here.ipynb
+#   make lab         JupyterLab on notebooks/00-start-here.ipynb (a working copy in build/lab)
+#   make slides THREAD=2015   one thread as a live slide deck (1280x720, offline)
 #   make test        pytest + every notebook through nbval
 #   make reproduce   print every reproduced table, headless
 #   make bench       pyperf benchmarks, JSON report in build/bench.json
@@ -18,7 +19,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 OFFLINE_FLAGS := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 PYTEST_ARGS ?=
 
-.PHONY: all lab test reproduce bench report venv constraints clean distclean notebooks
+.PHONY: all lab slides slides-html test reproduce bench report venv constraints clean distclean notebooks
 
 all: test
 
@@ -36,8 +37,26 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 venv: $(STAMP)
 
+# The lab works in build/lab, a copy that looks like the repository (README,
+# data/, docs/ are links to it; notebooks/ and exercises/ are copies): running
+# and saving there never touches the committed, CI-executed notebooks that
+# `make test` checks (see kernel_workbook/nbtools.py).  MODE=slides for a projector.
+LAB_DIR ?= build/lab
+MODE ?= lab
 lab: $(STAMP)
-	WORKBOOK_MODE=lab $(BIN)/jupyter lab $(ROOT_FLAG) $(OFFLINE_FLAGS) $(LAB_ARGS) notebooks/00-start-here.ipynb
+	$(BIN)/python -m kernel_workbook.nbtools workspace $(LAB_DIR)
+	cd $(LAB_DIR) && WORKBOOK_MODE=$(MODE) $(abspath $(BIN))/jupyter lab $(ROOT_FLAG) $(OFFLINE_FLAGS) \
+		--ServerApp.root_dir=. $(LAB_ARGS) notebooks/00-start-here.ipynb
+
+# Talk mode: one thread as a live reveal.js deck (jupyterlab-rise), charts sized
+# for 1280x720, offline.  make slides THREAD=2015  (any unique part of a notebook's name)
+THREAD ?= 00-start-here
+slides: $(STAMP)
+	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(LAB_ARGS)
+
+# The decks as static HTML (no kernel, no network): build/slides/<notebook>.slides.html
+slides-html: $(STAMP)
+	$(BIN)/kwb present --all --html build/slides
 
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).

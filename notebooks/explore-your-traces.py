@@ -70,8 +70,10 @@ print("kernel: ", m["kernel"]["release"], "| tools:", m["tools"]["vmstat"], "/",
 # ## Counters over time
 #
 # `vmstat` every second: the program pins most of the memory, then streams a
-# 6 GiB file twice, so the free memory falls and the page cache has to be
-# recycled. Charts are binned to stay under Altair's 5000-row limit.
+# 6 GiB file twice, so the page cache has to be recycled. vmstat's `free`
+# column stays nearly flat here; the fall of free memory shows in
+# `/proc/vmstat`'s `nr_free_pages` below. Charts are binned to stay under
+# Altair's 5000-row limit.
 
 # %%
 vm = bundle.load("vmstat")

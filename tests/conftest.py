@@ -1,3 +1,11 @@
 import os
 
 os.environ.setdefault("WORKBOOK_MODE", "ci")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say loudly when the real-browser tests did not run (no chromium, no playwright)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "BROWSER TESTS SKIPPED" in str(r.longrepr)]
+    if skipped:
+        why = str(skipped[0].longrepr).split("BROWSER TESTS SKIPPED: ", 1)[-1].rstrip("')\" ")
+        terminalreporter.write_sep("!", f"BROWSER TESTS SKIPPED ({len(skipped)}): {why}", red=True, bold=True)

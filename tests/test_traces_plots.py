@@ -46,3 +46,72 @@ def test_charts_build():
     assert plots.plot_diff_icicle(folded, folded).to_dict()
     r = pd.DataFrame({"elapsed": [1.0, 2.0], "ratio": [50, 90], "steal": [5, 9], "scan": [10, 10]})
     assert plots.plot_reclaim_2007(r).to_dict()
+
+
+# --- the trace explorer's frames (issue 14: perf-stat/perf-script KeyError 'sample', buddyinfo's zones
+# drawn as one line with `node` offered as a counter, fio's repeated x, an empty folder keeping old lists)
+
+def _shipped_monitors():
+    from kernel_workbook import traces
+    from kernel_workbook.ui.trace_panels import shipped
+
+    for b in shipped():
+        bundle = traces.load(b)
+        for m in bundle.monitors():
+            yield b, m, bundle
+
+
+def test_every_shipped_monitor_charts_or_says_why():
+    from kernel_workbook.ui.trace_charts import plot_timeseries
+    from kernel_workbook.ui.trace_panels import DEFAULT_COUNTERS, _numeric, df_chartable
+
+    seen = set()
+    for b, m, bundle in _shipped_monitors():
+        df, by = df_chartable(bundle.load(m), m)
+        seen.add(m)
+        if df is None:
+            assert m == "fio" and "not a series" in by
+            continue
+        cols = [c for c in DEFAULT_COUNTERS.get(m, []) if c in df.columns] or _numeric(df)[:4]
+        assert cols, (b, m)
+        assert "node" not in _numeric(df), (b, m)
+        spec = plot_timeseries(df, cols, title=m, by=by).to_dict()
+        assert spec["spec"]["encoding"]["x"]["field"] in ("elapsed", "sample"), (b, m)
+        if m != "proc-buddyinfo":  # one point per second per counter: no x drawn twice in one line
+            assert not df.duplicated("elapsed" if "elapsed" in df else "sample").any(), (b, m)
+    assert {"perf-stat", "perf-script", "proc-buddyinfo", "fio"} <= seen
+
+
+def test_buddyinfo_draws_each_zone_as_its_own_line():
+    from kernel_workbook.ui.trace_panels import df_chartable
+
+    b, m, bundle = next(x for x in _shipped_monitors() if x[1] == "proc-buddyinfo")
+    df, by = df_chartable(bundle.load(m), m)
+    assert by == "zone"
+    assert df["zone"].nunique() >= 2 and not df.duplicated(["zone", "elapsed"]).any()
+
+
+def test_explorer_forgets_the_last_bundle_when_a_path_fails(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    import ipywidgets as w
+
+    from kernel_workbook.ui.trace_panels import shipped, trace_explorer
+
+    box = trace_explorer(shipped()[0])
+    kids = []
+    stack = [box]
+    while stack:
+        x = stack.pop()
+        kids.append(x)
+        stack.extend(getattr(x, "children", ()))
+    pick = next(k for k in kids if isinstance(k, w.Combobox))
+    go = next(k for k in kids if isinstance(k, w.Button))
+    mon = next(k for k in kids if isinstance(k, w.Dropdown))
+    counters = next(k for k in kids if isinstance(k, w.SelectMultiple))
+    assert "perf-stat" in mon.options and counters.options
+    mon.value = "perf-stat"  # raised KeyError: "['sample'] not in index" before
+    assert counters.value
+    (tmp_path / "empty").mkdir()
+    pick.value = str(tmp_path / "empty")
+    go.click()
+    assert mon.options == () and counters.options == ()

@@ -20,11 +20,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .errors import WorkbookError
+from .errors import WorkbookError, WorkbookParameterError
 
 # "module:function" that adds subcommands: function(subparsers) -> None
 EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_workbook.cli_sweep:register",
-                               "kernel_workbook.cli_grade:register"]
+                               "kernel_workbook.cli_grade:register", "kernel_workbook.cli_present:register"]
 
 
 def _cmd_tables(a) -> int:
@@ -32,6 +32,13 @@ def _cmd_tables(a) -> int:
     from .threads import THREADS
 
     threads = [a.thread] if a.thread else list(THREADS)
+    if a.thread and a.thread not in THREADS:
+        raise WorkbookParameterError("thread", a.thread, "one of " + ", ".join(THREADS))
+    if a.table and not a.thread:  # the table id alone: the thread that holds it
+        threads = [th for th in THREADS if a.table in set(published_tables(th)["table"])]
+        if not threads:
+            raise WorkbookParameterError("--table", a.table, "a table id listed by `kwb tables --list`")
+        a.thread = threads[0]
     if a.list:
         t = published_tables(a.thread)
         for r in t.itertuples():
@@ -44,7 +51,7 @@ def _cmd_tables(a) -> int:
     from .ui.panels import provenance
 
     for th in threads:
-        cells = published(th, a.table if a.thread else None)
+        cells = published(th, a.table)
         for tid, meta in cells.attrs["tables"].items():
             t = cells[cells["table"] == tid]
             if a.format == "text":
@@ -70,6 +77,11 @@ def _cmd_reproduce(a) -> int:
     if not a.thread and not a.all:
         print("kwb reproduce: name a thread or give --all", file=sys.stderr)
         return 2
+    if a.thread and a.all:
+        print(f"kwb reproduce: give a thread ({a.thread}) or --all, not both", file=sys.stderr)
+        return 2
+    if a.thread and a.thread not in THREADS:
+        raise WorkbookParameterError("thread", a.thread, "one of " + ", ".join(THREADS))
     threads = list(THREADS) if a.all else [a.thread]
     docs = []
     for th in threads:
@@ -91,6 +103,12 @@ def _cmd_reproduce(a) -> int:
 def _cmd_bench(a) -> int:
     import pyperf
 
+    if a.suites:
+        from .bench import SUITES
+
+        unknown = [s for s in a.suites.split(",") if s not in SUITES]
+        if unknown:
+            raise WorkbookParameterError("--suites", ",".join(unknown), "suite names among " + ", ".join(SUITES))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
         cmd = [sys.executable, "-m", "kernel_workbook.bench.run", "-o", str(out), "--quiet"]
@@ -192,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # `kwb tables | head`
         return 0
+    except OSError as e:  # a user's path: --out in a missing folder, a file that cannot be written
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"kwb: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -78,8 +78,13 @@ def _theme(alt, m: Mode) -> None:
         return {
             "config": {
                 "view": {"continuousWidth": m.width, "continuousHeight": m.height},
-                "axis": {"labelFontSize": m.font_size, "titleFontSize": m.font_size + 1},
-                "legend": {"labelFontSize": m.font_size, "titleFontSize": m.font_size},
+                # axis labels whole too ("Time System-NUMA01_THREADLOCAL", not "...THEA...")
+                "axis": {"labelFontSize": m.font_size, "titleFontSize": m.font_size + 1, "labelLimit": 0},
+                # legends under the plot, labels whole (Vega cuts a label at 160 px by default:
+                # "publishe..."), in columns: a chart is then as wide as its plot and axis, so
+                # it fits a 1280x720 projector beside the lab's sidebar
+                "legend": {"labelFontSize": m.font_size, "titleFontSize": m.font_size, "orient": "bottom",
+                           "direction": "vertical", "columns": 2, "labelLimit": 0, "titleLimit": 0},
                 "title": {"fontSize": m.font_size + 3},
             }
         }

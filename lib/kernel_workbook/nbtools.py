@@ -1,16 +1,39 @@
-"""Small notebook chores: ``python -m kernel_workbook.nbtools strip NOTEBOOK...``.
+"""Small notebook chores.
+
+    python -m kernel_workbook.nbtools strip NOTEBOOK...
+    python -m kernel_workbook.nbtools workspace DEST
 
 ``strip`` removes saved widget state from a notebook's metadata.  A notebook
 executed in the lab stores the state of every widget, and with Altair's
 offline renderer that includes the whole Vega JavaScript bundle (megabytes);
 the committed notebooks are executed in CI mode and need none of it.
+
+``workspace`` makes the folder the lab works in (``make lab``, ``kwb
+present``).  The committed notebooks carry CI-mode outputs that nbval checks;
+a notebook run and saved in the lab (JupyterLab autosaves every two minutes,
+jupytext rewrites the paired ``.py``) would replace them with lab-mode outputs
+and ``make test`` would fail.  So the lab never opens a tracked notebook: DEST
+(untracked, under ``build/``) looks like the repository -- ``README.md``,
+``data/``, ``docs/`` and every other top-level entry are symbolic links to it,
+so every link and relative path resolves -- while ``notebooks/`` and
+``exercises/`` are copies.  Running ``workspace`` again brings in what changed
+in the repository, except a copy the person has edited since, which is kept
+(and named, so they know).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 import sys
 from pathlib import Path
+
+from .paths import repo_root
+
+COPIED = ("notebooks", "exercises")  # worked in, so copied
+SKIPPED = {".git", ".venv", "build", ".pytest_cache", ".hypothesis", ".ipynb_checkpoints"}
+MANIFEST = ".kwb-workspace.json"  # relative path -> hash of the copy as last written
 
 
 def strip(path: Path) -> bool:
@@ -21,13 +44,60 @@ def strip(path: Path) -> bool:
     return changed
 
 
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def workspace(dest: Path, root: Path | None = None) -> list[str]:
+    """Create or refresh the lab's working copy at ``dest``; returns one line per copy kept as edited."""
+    root = Path(root or repo_root()).resolve()
+    dest = Path(dest).resolve()
+    if dest == root or root in dest.parents and dest.parts[len(root.parts)] in COPIED:
+        raise ValueError(f"workspace: {dest} would overwrite tracked notebooks; give a folder under build/")
+    dest.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(root.iterdir()):
+        if entry.name in SKIPPED or entry.name in COPIED or entry.name.startswith("."):
+            continue
+        link = dest / entry.name
+        if not link.is_symlink() and not link.exists():
+            link.symlink_to(entry)
+    mpath = dest / MANIFEST
+    manifest = json.loads(mpath.read_text()) if mpath.exists() else {}
+    kept = []
+    for folder in COPIED:
+        for src in sorted((root / folder).rglob("*")):
+            rel = src.relative_to(root)
+            if not src.is_file() or set(rel.parts) & SKIPPED or "__pycache__" in rel.parts:
+                continue
+            dst = dest / rel
+            want = _digest(src)
+            if dst.exists():
+                have = _digest(dst)
+                if have == want:
+                    manifest[str(rel)] = have
+                    continue
+                if manifest.get(str(rel)) != have:  # edited in the lab since we wrote it: keep the person's work
+                    if manifest.get(str(rel)) != want:  # ... and say so when the repository moved on too
+                        kept.append(f"kept your edited {rel} (the repository's copy changed too; compare with {src})")
+                    continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+            manifest[str(rel)] = want
+    mpath.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return kept
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[0] != "strip":
-        print(__doc__, file=sys.stderr)
-        return 2
-    for p in argv[1:]:
-        strip(Path(p))
-    return 0
+    if len(argv) >= 2 and argv[0] == "strip":
+        for p in argv[1:]:
+            strip(Path(p))
+        return 0
+    if len(argv) == 2 and argv[0] == "workspace":
+        for line in workspace(Path(argv[1])):
+            print("workspace:", line)
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

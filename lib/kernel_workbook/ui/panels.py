@@ -59,14 +59,16 @@ def table_explorer(thread: str | None = None, table: str | None = None) -> w.VBo
         show_table(t0, table or published_tables(t0)["table"].iloc[0])
         return None
     t0 = thread or threads[0]
-    pick_thread = w.Dropdown(options=threads, value=t0, description="thread", layout=w.Layout(width="420px"))
-    pick_table = w.Dropdown(description="table", layout=w.Layout(width="420px"))
+    pick_thread = w.Dropdown(options=threads, value=t0, description="thread", layout=w.Layout(width="360px"))
+    pick_table = w.Dropdown(description="table", layout=w.Layout(width="360px"))
     text = w.HTML()
     chart = w.Output()
 
     def tables_of(th: str) -> list[tuple[str, str]]:
         tt = published_tables(th)
-        return [(f"{r.table} — {r.title[:60]}", r.table) for r in tt.itertuples()]
+        # the menu names the table by its id, whole at 1280x720 (a title cut to fit read
+        # "(fair..."); the whole title heads the text below
+        return [(r.table, r.table) for r in tt.itertuples()]
 
     def on_thread(change=None):
         opts = tables_of(pick_thread.value)
