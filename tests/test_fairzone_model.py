@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
@@ -283,3 +284,18 @@ def test_unknown_variant_machine_and_workload_knobs_are_named():
         with pytest.raises(WorkbookParameterError) as e:
             call()
         assert e.value.name == name, name
+
+
+def test_lean_result_reports_the_same_and_holds_no_page_arrays():
+    """lean() drops what grows with memory (the reproduction caches lean results) and changes no figure."""
+    from kernel_workbook.models.fairzone import simulate, variant_params
+    from kernel_workbook.workloads.pagecache import tiobench
+
+    p = variant_params("fairzone", "small-2g")
+    r = simulate(p, tiobench(size_fraction=0.5, threads=(2,)), seed=3)
+    lean = r.lean()
+    assert lean.counters == r.counters
+    assert lean.vmstat == r.vmstat
+    pd.testing.assert_frame_equal(lean.df_zones(), r.df_zones())
+    big = sum(getattr(r.arrays, k).nbytes for k in r.PER_PAGE)
+    assert big > 0 and sum(getattr(lean.arrays, k).nbytes for k in r.PER_PAGE) == 0

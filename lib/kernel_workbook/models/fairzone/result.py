@@ -31,6 +31,19 @@ class FairZoneResult:
     wall_s: float = 0.0
     _cache: dict = field(default_factory=dict, repr=False)
 
+    # The per-page arrays (and the random numbers): 30 bytes a page, 141 MB for an 8 GB node.  Everything
+    # the result reports (counters, zones, phases, samples, the trace) is in the small arrays.
+    PER_PAGE = ("U", "PZ", "PFL", "PPREV", "PNEXT", "PT", "DQ", "DQT")
+
+    def lean(self) -> "FairZoneResult":
+        """This result without the per-page arrays: what to keep (cache, send between processes) when the
+        counters, frames and summaries are all that is used.  The kernel cannot be resumed from it."""
+        from dataclasses import replace
+
+        empty = {k: getattr(self.arrays, k)[:0] for k in self.PER_PAGE}
+        return FairZoneResult(self.params, self.workload, self.seed, replace(self.arrays, **empty), self.setup,
+                              self.wall_s)
+
     @property
     def elapsed_s(self) -> float:
         return float(self.arrays.S[ST.now]) / 1e9
