@@ -153,9 +153,15 @@ def test_fold_options():
     assert all(s.startswith("dd-?;") for s in fp["stack"])  # perf printed no pid, as the Perl script says '?'
 
 
-def test_fold_keeps_the_last_sample_without_a_trailing_blank_line():
-    text = (FIX / "perf-script-6.1-cpu-clock-g.txt").read_text().rstrip("\n")
+def test_fold_drops_a_last_sample_whose_stack_may_be_cut():
+    """perf script closes every call chain with a blank line; without it the last stack may lack frames."""
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    text = (FIX / "perf-script-6.1-cpu-clock-g.txt").read_text()
     assert fold(text, weight="samples")["count"].sum() == 120
+    for cut in (text.rstrip("\n"), text.rstrip("\n") + "\n"):
+        with pytest.warns(TruncatedTraceWarning, match="perf script sample"):
+            assert fold(cut, weight="samples")["count"].sum() == 119
 
 
 class _nothing:
@@ -210,6 +216,6 @@ def test_truncated_perf_files_warn_and_keep_the_complete_records():
     assert len(ps.samples) == 119
     stat = (FIX / "perf-stat-6.1-r3.txt").read_text()
     k = stat.index("kmem:mm_page_alloc")
-    with pytest.warns(TruncatedTraceWarning, match="perf stat line"):
+    with pytest.warns(TruncatedTraceWarning, match="truncated last line"):
         df = parse_perf_stat(stat[: k - 7])  # "...   32" and no event name yet
     assert list(df["event"]) == ["task-clock", "context-switches", "cycles"]

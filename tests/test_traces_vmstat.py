@@ -97,7 +97,7 @@ def test_vmstat_disk_and_summary():
 def test_vmstat_truncated_last_line_warns_and_keeps_the_rest():
     text = (FIX / "vmstat-procps4.txt").read_text().rstrip("\n")
     cut = text[: len(text) - 12]
-    with pytest.warns(TruncatedTraceWarning, match=r"<text>:6: truncated vmstat line"):
+    with pytest.warns(TruncatedTraceWarning, match=r"<text>:6: truncated last line"):
         df = parse_vmstat(cut)
     assert len(df) == 3
 
@@ -156,7 +156,8 @@ def test_proc_vmstat_truncated_last_counter():
     cut = text[: text.rindex("thp_zero_page_alloc_failed") + len("thp_zero_page_alloc_fa")]
     with pytest.warns(TruncatedTraceWarning):
         df = parse_proc_vmstat(cut)
-    assert len(df) == 2 and np.isnan(df["thp_zero_page_alloc_failed"].iloc[1])
+    # the cut counter is not 'thp_zero_page_alloc_fa', and the snapshot it ends is incomplete: both go
+    assert len(df) == 1 and df["thp_zero_page_alloc_failed"].dtype.kind == "i"
 
 
 def test_load_sniffs_vmstat_kinds():

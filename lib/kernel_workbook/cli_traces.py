@@ -15,6 +15,10 @@ def _cmd_parse(a) -> int:
     from .errors import WorkbookParameterError
     from .traces import KINDS, load
 
+    if not Path(a.file).exists():
+        from .errors import WorkbookParseError
+
+        raise WorkbookParseError(a.file, None, "an existing file or folder", "no such file")
     df = load(a.file, kind=a.kind)
     if not hasattr(df, "to_csv"):  # a folder: a Bundle
         print(df.summary().to_string(index=False))
@@ -65,6 +69,8 @@ def _cmd_compare(a) -> int:
     names = a.names.split(",") if a.names else None
     cells = compare_bundles(a.bundles, names=names, era=a.era)
     print(render(cells, era=a.era, fmt=a.format))
+    for bundle, mon, why in cells.attrs.get("unused", []):
+        print(f"kwb compare: {bundle}: {mon}: {why}", file=sys.stderr)
     meta = cells.attrs.get("tables", {})
     for t in meta.values():
         if t.get("significance"):

@@ -6,7 +6,7 @@ names (mapped from the header, never by position) and records ``source``,
 ``df.attrs``.  Bad input raises :class:`kernel_workbook.errors.WorkbookParseError`
 (file, line, expected shape) and nothing else; a file cut in the middle of a
 record yields every complete record and a :class:`TruncatedTraceWarning`;
-gzip input is inflated with a cap (``KWB_MAX_DECOMPRESSED``, 1 GiB).
+gzip input is inflated as a stream with a cap (``KWB_MAX_DECOMPRESSED``, 96 MiB).
 Nothing is evaluated or unpickled.
 
 =====================  ==========================================================
@@ -39,13 +39,15 @@ number), ``time`` (epoch seconds, when the file carries times) and
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import WorkbookParseError
-from ._common import MAX_DECOMPRESSED, TruncatedTraceWarning, read_source, strip_latency_prefix
+from ._common import MAX_DECOMPRESSED, TruncatedTraceWarning, guarded, read_source, strip_latency_prefix
 from .bundle import Bundle, open_bundle
 from .derived import (compaction_summary, df_iostat_await, df_numa, df_reclaim, df_reclaim_2007, numa_summary,
                       reclaim_summary)
@@ -117,14 +119,15 @@ def sniff(text: str, name: str = "") -> str | None:
         return "vmstat"
     if re.search(r"^disk- ", head, re.M):
         return "vmstat-d"
-    if re.search(r"^ *\d+ K total memory", head, re.M):
+    if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M):
         return "vmstat-s"
     if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M):
         return "iostat"
     if re.search(r"^# (Overhead|Children)\s", head, re.M):
         return "perf-report"
     if "Performance counter stats" in head or re.search(r"^#\s+time\s+counts", head, re.M) or \
-            re.search(r"^(-?[\d.]+|<not (counted|supported)>),[^,\n]*,[^,\n]+,", head, re.M):
+            re.search(r"^(?:\s*\d+\.\d+,)?(?:(?:CPU\d+|S\d+[-\w]*|N\d+),(?:\d+,)?)?"
+                      r"(-?[\d.]+|<not (counted|supported)>),[^,\n]*,[^,\n]+,", head, re.M):
         return "perf-stat"
     if re.search(r"^(Page block order|Free pages count per migrate type)", head, re.M):
         return "pagetypeinfo"
@@ -165,24 +168,33 @@ def load(path, kind: str | None = None, max_bytes: int | None = None):
         As the parser of *kind* documents it; ``attrs`` holds ``source``,
         ``format``, ``version``, ``timezone``.
     """
-    if isinstance(path, (str, Path)) and str(path) and not (isinstance(path, str) and "\n" in path) \
-            and Path(path).is_dir():
-        return open_bundle(path)
-    if isinstance(path, str) and "\n" not in path and len(path) < 4096 and not Path(path).exists() and (
-            "/" in path or path.endswith((".gz", ".txt", ".log", ".json", ".csv", ".out"))):
-        raise WorkbookParseError(path, None, "an existing file or folder", "no such file")
-    if isinstance(path, Path) and not path.exists():
-        raise WorkbookParseError(str(path), None, "an existing file or folder", "no such file")
+    is_name = isinstance(path, os.PathLike) or (isinstance(path, str) and path and "\n" not in path
+                                                 and len(path) < 4096 and path.strip() == path)
+    if is_name:
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            st = None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            return open_bundle(path)
+        if st is None and (isinstance(path, os.PathLike) or "/" in path or path.endswith(
+                (".gz", ".txt", ".log", ".json", ".csv", ".out"))):
+            raise WorkbookParseError(str(path), None, "an existing file or folder", "no such file")
+    if kind is not None and kind not in PARSERS:
+        from ..errors import WorkbookParameterError
+
+        raise WorkbookParameterError("kind", kind, "one of " + ", ".join(KINDS))
+    return _load_file(path, kind, max_bytes)
+
+
+@guarded
+def _load_file(path, kind, max_bytes):
     text, name = read_source(path, None, max_bytes)
     if kind is None:
         kind = sniff(text, name)
         if kind is None:
-            raise WorkbookParseError(name, None, "a known trace format (" + ", ".join(KINDS) + ")",
-                                     text.lstrip()[:80])
-    if kind not in PARSERS:
-        from ..errors import WorkbookParameterError
-
-        raise WorkbookParameterError("kind", kind, "one of " + ", ".join(KINDS))
+            what = "an empty file" if not text.strip() else text.lstrip()[:80]
+            raise WorkbookParseError(name, None, "a known trace format (" + ", ".join(KINDS) + ")", what)
     return PARSERS[kind](text, source=name)
 
 

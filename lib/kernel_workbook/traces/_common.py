@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import warnings
 import zlib
 from pathlib import Path
@@ -19,80 +20,273 @@ import pandas as pd
 
 from ..errors import WorkbookParseError
 
-#: Default cap on the decompressed size of a gzip input (bytes).  A 10 MB
-#: compressed monitor log inflates to a few hundred MB at most; anything past
-#: the cap is treated as hostile (a gzip bomb) and refused.
-MAX_DECOMPRESSED = int(os.environ.get("KWB_MAX_DECOMPRESSED", str(1 << 30)))
+#: Default cap on the decompressed (or plain) size of one input, in bytes.  Parsing holds the
+#: bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
+#: refused gzip bomb under 256 MB of peak memory with the library loaded (about 100 MB itself).  A monitor log bigger
+#: than that (96 MiB) is rare (a long ``perf script`` can be): raise it with ``KWB_MAX_DECOMPRESSED`` or
+#: ``max_bytes=``.
+MAX_DECOMPRESSED = int(os.environ.get("KWB_MAX_DECOMPRESSED", str(96 << 20)))
 
 GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 20
 
 
 class TruncatedTraceWarning(UserWarning):
     """A trace ended in the middle of a record; the complete records were kept."""
 
 
-def _inflate(data: bytes, source: str, cap: int) -> bytes:
-    out = []
-    total = 0
-    while data:
-        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+def _too_big(source: str, cap: int) -> WorkbookParseError:
+    return WorkbookParseError(source, None, f"at most {cap} bytes of text (raise KWB_MAX_DECOMPRESSED or "
+                                            f"max_bytes= for a bigger capture)", f"more than {cap} bytes")
+
+
+def _inflate(read, source: str, cap: int) -> bytes:
+    """Inflate gzip members read by ``read(n)`` as a stream; never more than *cap* bytes held.
+
+    Members may follow each other (``cat a.gz b.gz``); anything else after a member is an error
+    (a gzip file never ends in garbage), and a stream that stops inside a member keeps what was
+    inflated and warns.
+    """
+    out = _Chunks()  # chunks, joined once at the end: a refused bomb never holds more than the cap
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pending = b""
+    member_started = False
+    while True:
+        if not pending:
+            pending = read(_CHUNK)
+            if not pending:
+                # zlib may still hold output it could not hand over under the size limit
+                while member_started and not d.eof:
+                    chunk = d.decompress(d.unconsumed_tail, min(4 * _CHUNK, cap + 1 - len(out)))
+                    if not chunk:
+                        break
+                    out += chunk
+                    if len(out) > cap:
+                        raise _too_big(source, cap)
+                break
+        if not member_started:
+            if len(pending) < 2:
+                more = read(_CHUNK)
+                pending += more
+                if not more and len(pending) < 2:
+                    raise WorkbookParseError(source, None, "nothing after the last gzip member",
+                                             f"{len(pending)} trailing byte(s)")
+            if pending[:2] != GZIP_MAGIC:
+                raise WorkbookParseError(source, None, "nothing after the last gzip member",
+                                         f"trailing bytes {pending[:16]!r} after {len(out)} inflated bytes")
+            member_started = True
         try:
-            while True:
-                chunk = d.decompress(data, max(1, cap + 1 - total))
-                out.append(chunk)
-                total += len(chunk)
-                if total > cap:
-                    raise WorkbookParseError(source, None, f"gzip data inflating to at most {cap} bytes",
-                                             f"more than {cap} bytes after decompression")
-                if d.unconsumed_tail:
-                    data = d.unconsumed_tail
-                    continue
-                break
+            # at most 4 MiB per call: zlib builds its output in blocks and joins them, so one big call
+            # would hold its output twice
+            chunk = d.decompress(pending, min(4 * _CHUNK, cap + 1 - len(out)))
         except zlib.error as e:
-            if total:
-                warnings.warn(TruncatedTraceWarning(f"{source}: gzip stream cut after {total} bytes ({e})"),
-                              stacklevel=4)
-                break
-            raise WorkbookParseError(source, None, "a valid gzip stream", str(e)) from None
-        if not d.eof:
-            warnings.warn(TruncatedTraceWarning(f"{source}: gzip stream cut after {total} bytes"), stacklevel=4)
-            break
-        data = d.unused_data  # concatenated gzip members (gzip -c a b > c)
-        if data and not data.startswith(GZIP_MAGIC):
-            break
-    return b"".join(out)
+            raise WorkbookParseError(source, None, "a valid gzip stream", f"{e} after {len(out)} bytes") from None
+        out += chunk
+        if len(out) > cap:
+            raise _too_big(source, cap)
+        pending = d.unconsumed_tail
+        if d.eof:
+            pending = d.unused_data
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            member_started = False
+    if member_started:
+        warnings.warn(TruncatedTraceWarning(f"{source}: gzip stream cut after {len(out)} inflated bytes; "
+                                            f"the text up to the cut was kept"), stacklevel=4)
+    return out.join()
+
+
+class _Chunks:
+    def __init__(self):
+        self.parts: list[bytes] = []
+        self.n = 0
+
+    def __iadd__(self, b: bytes):
+        if b:
+            self.parts.append(b)
+            self.n += len(b)
+        return self
+
+    def __len__(self) -> int:
+        return self.n
+
+    def join(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts.clear()
+        return out
+
+
+class _BytesReader:
+    def __init__(self, data: bytes):
+        self.data = memoryview(data)
+        self.pos = 0
+
+    def read(self, n: int) -> bytes:
+        b = bytes(self.data[self.pos:self.pos + n])
+        self.pos += len(b)
+        return b
+
+
+def _open_regular(p: Path, name: str):
+    """Open *p* for reading only if it is a regular file (a FIFO or a device would block or never end)."""
+    try:
+        st = os.stat(p)
+    except OSError as e:
+        raise WorkbookParseError(name, None, "an existing, readable file", e.strerror or str(e)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise WorkbookParseError(name, None, "a file", "a folder")
+    if not stat.S_ISREG(st.st_mode):
+        raise WorkbookParseError(name, None, "a regular file", "a FIFO, socket or device")
+    try:
+        # O_NONBLOCK: if the path was swapped for a FIFO after the stat, open still returns at once
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        st2 = os.fstat(fd)
+        if not stat.S_ISREG(st2.st_mode):
+            os.close(fd)
+            raise WorkbookParseError(name, None, "a regular file", "a FIFO, socket or device")
+        return os.fdopen(fd, "rb")
+    except OSError as e:
+        raise WorkbookParseError(name, None, "a readable file", e.strerror or str(e)) from None
+
+
+def _decode(data, name: str) -> str:
+    """Bytes to text: UTF-8 (a BOM is dropped), UTF-16 with a BOM; CRLF becomes LF; NUL is refused."""
+    if data[:3] == b"\xef\xbb\xbf":
+        data = memoryview(data)[3:]
+        enc = "utf-8"
+    elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        enc = "utf-16"
+    else:
+        enc = "utf-8"
+    try:
+        text = str(data, enc, "strict" if enc == "utf-16" else "replace")
+    except UnicodeDecodeError as e:
+        raise WorkbookParseError(name, None, "UTF-16 text (it starts with a UTF-16 byte-order mark)", str(e)) \
+            from None
+    del data
+    return _normalise(text, name)
+
+
+def _normalise(text: str, name: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise WorkbookParseError(name, text.count("\n", 0, nul) + 1,
+                                 "text (UTF-8, or UTF-16 with a byte-order mark) without NUL bytes",
+                                 "a NUL byte")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return text
+
+
+def _cut_last_line(text: str, name: str, stacklevel: int = 4) -> str:
+    """The damaged-input rule: a last line without its newline may have been cut anywhere, even inside a
+    number (``pgfault 1333034`` cut to ``pgfault 13330``), so it is dropped with a warning.  JSON is
+    self-delimiting and is left to the JSON reader."""
+    if not text or text.endswith("\n"):
+        return text
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        return text
+    cut = text.rfind("\n") + 1
+    last = text[cut:]
+    if last.strip():
+        warnings.warn(TruncatedTraceWarning(
+            f"{name}:{text.count(chr(10)) + 1}: truncated last line {last[:60]!r} (no newline: the file was "
+            f"cut there), dropped; the records before it were kept"), stacklevel=stacklevel)
+    return text[:cut]
 
 
 def read_source(src, source: str | None = None, max_bytes: int | None = None) -> tuple[str, str]:
-    """Return ``(text, source_name)`` for a path, bytes or text; gzip is inflated (capped)."""
+    """Return ``(text, source_name)`` for a path, bytes or text; gzip is inflated as a stream (capped).
+
+    Only regular files are read.  The text is normalised (BOM dropped, CRLF to LF, UTF-16 with a BOM
+    decoded, NUL refused) and a last line without its newline is dropped with a
+    :class:`TruncatedTraceWarning` (JSON excepted): every parser sees complete lines only.
+    """
     cap = MAX_DECOMPRESSED if max_bytes is None else int(max_bytes)
     if isinstance(src, os.PathLike) or (isinstance(src, str) and "\n" not in src and len(src) < 4096
-                                        and src.strip() == src and src and _isfile(src)):
+                                        and src.strip() == src and src and _exists(src)):
         p = Path(src)
         name = source or str(p)
-        try:
-            data = p.read_bytes()
-        except OSError as e:
-            raise WorkbookParseError(name, None, "a readable file", str(e)) from None
+        with _open_regular(p, name) as f:
+            try:
+                head = f.read(2)
+                if head == GZIP_MAGIC:
+                    first = [head]
+
+                    def read(n, f=f):
+                        return first.pop() if first else f.read(n)
+
+                    data = _inflate(read, name, cap)
+                else:
+                    data = head + f.read(cap + 1 - len(head))
+                    if len(data) > cap:
+                        raise _too_big(name, cap)
+            except OSError as e:
+                raise WorkbookParseError(name, None, "a readable file", e.strerror or str(e)) from None
     elif isinstance(src, (bytes, bytearray, memoryview)):
-        data = bytes(src)
         name = source or "<bytes>"
+        if bytes(src[:2]) == GZIP_MAGIC:
+            data = _inflate(_BytesReader(src).read, name, cap)
+        else:
+            if len(src) > cap:
+                raise _too_big(name, cap)
+            data = bytes(src)
     elif isinstance(src, str):
-        return src, source or "<text>"
+        name = source or "<text>"
+        return _cut_last_line(_normalise(src, name), name), name
     else:
         raise WorkbookParseError(source, None, "a path, bytes or text", type(src).__name__)
-    if data[:2] == GZIP_MAGIC:
-        data = _inflate(data, name, cap)
-    elif len(data) > cap:
-        raise WorkbookParseError(name, None, f"at most {cap} bytes", f"{len(data)} bytes")
-    return data.decode("utf-8", errors="replace"), name
+    return _cut_last_line(_decode(data, name), name), name
 
 
-def _isfile(s: str) -> bool:
+def _exists(s: str) -> bool:
     try:
-        return os.path.isfile(s)
+        return os.path.lexists(s)
     except (OSError, ValueError):
         return False
+
+
+def guarded(parser):
+    """Let only :class:`WorkbookParseError` out of *parser*, whatever the bytes.
+
+    The parsers check what they read; this is the net under them for what no check foresaw (an
+    integer of 5000 digits, JSON nested 100 000 deep, memory running out): the error still names the
+    file and says what went wrong, and a caller has one exception type to catch.
+    """
+    import functools
+
+    from ..errors import WorkbookError
+
+    @functools.wraps(parser)
+    def run(src, *args, **kwargs):
+        try:
+            return parser(src, *args, **kwargs)
+        except WorkbookError:
+            raise
+        except RecursionError:
+            raise WorkbookParseError(_name_of(src, kwargs), None, "data nested less deeply",
+                                     "nesting past Python's recursion limit") from None
+        except MemoryError:
+            raise WorkbookParseError(_name_of(src, kwargs), None, "input that fits in memory",
+                                     "memory ran out while parsing") from None
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError,
+                UnicodeError, ArithmeticError) as e:
+            raise WorkbookParseError(_name_of(src, kwargs), None, f"input {parser.__name__} can read",
+                                     f"{type(e).__name__}: {e}") from None
+
+    return run
+
+
+def _name_of(src, kwargs) -> str:
+    if kwargs.get("source"):
+        return str(kwargs["source"])
+    if isinstance(src, os.PathLike):
+        return str(src)
+    if isinstance(src, str) and "\n" not in src and len(src) < 4096 and _exists(src):
+        return src
+    return "<bytes>" if isinstance(src, (bytes, bytearray, memoryview)) else "<text>"
 
 
 def fail(source: str, text: str, pos_or_line, expected: str, found: str | None = None) -> WorkbookParseError:

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import WorkbookParameterError, WorkbookParseError
+from ._common import TruncatedTraceWarning, read_source
 from .mmtests import scan_log_tree
 
 
@@ -38,15 +39,21 @@ class Bundle:
             raise WorkbookParameterError("root", str(root), "a folder of monitor logs")
         mf = self.root / "manifest.json"
         self.manifest = {}
-        if mf.exists():
+        if mf.exists() or mf.is_symlink():
+            text, _ = read_source(mf, str(mf), 1 << 20)  # regular files only, at most 1 MiB
             try:
-                self.manifest = json.loads(mf.read_text())
-            except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                raise WorkbookParseError(str(mf), None, "a JSON manifest", str(e)) from None
+                self.manifest = json.loads(text)
+            except (json.JSONDecodeError, RecursionError, ValueError) as e:
+                raise WorkbookParseError(str(mf), None, "a JSON manifest", str(e)[:200]) from None
             if not isinstance(self.manifest, dict):
                 raise WorkbookParseError(str(mf), None, "a JSON object", str(self.manifest)[:80])
+            iv = self.manifest.get("interval")
+            if iv is not None and not (isinstance(iv, (int, float)) and not isinstance(iv, bool)
+                                       and np.isfinite(iv) and iv > 0):
+                raise WorkbookParseError(str(mf), None, "'interval': a positive number of seconds", repr(iv))
         self.logs = scan_log_tree(self.root)
         self._cache: dict = {}
+        self.unused: list[tuple[str, str]] = []
 
     @property
     def name(self) -> str:
@@ -64,9 +71,10 @@ class Bundle:
 
         recs = []
         for r in self.logs.itertuples():
+            caught = []
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
                     df = load(r.path, kind=r.kind)
                 rows, cols = df.shape
                 span = float(df["elapsed"].max()) if "elapsed" in df.columns and len(df) else np.nan
@@ -79,7 +87,8 @@ class Bundle:
                 err = str(e)
             recs.append({"monitor": r.monitor, "test": r.test, "iteration": r.iteration, "kind": r.kind,
                          "rows": rows, "columns": cols, "seconds": span, "version": ver,
-                         "bytes": Path(r.path).stat().st_size, "file": Path(r.path).name, "error": err})
+                         "bytes": Path(r.path).stat().st_size, "file": Path(r.path).name, "error": err,
+                         "warnings": "; ".join(str(w.message) for w in caught)})
         return pd.DataFrame(recs)
 
     def _select(self, monitor, test=None, iteration=None):
@@ -138,16 +147,22 @@ class Bundle:
         :func:`compare_bundles` compares.
         """
         recs = []
+        self.unused = []  # (monitor, why) for every monitor these samples leave out
         for mon in self.monitors():
             fn = _SAMPLERS.get(mon)
             if fn is None:
+                self.unused.append((mon, "no headline metrics are compared for this monitor"))
                 continue
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
                     df = self.load(mon)
-            except WorkbookParseError:
+            except WorkbookParseError as e:
+                self.unused.append((mon, str(e)))
                 continue
+            for w in caught:
+                if issubclass(w.category, TruncatedTraceWarning):
+                    self.unused.append((mon, f"used, but truncated: {w.message}"))
             recs.append(fn(df))
         if not recs:
             return pd.DataFrame(columns=["row", "value", "higher_is_better"])
@@ -250,13 +265,17 @@ def compare_bundles(bundles, names: list[str] | None = None, era: str = "current
     bs = [b if isinstance(b, Bundle) else Bundle(b) for b in bundles]
     if len(bs) < 2:
         raise WorkbookParameterError("bundles", len(bs), "two or more bundles")
+    if names is not None and len(names) != len(bs):
+        raise WorkbookParameterError("names", ",".join(names), f"{len(bs)} names, one per bundle")
     labels = names or [b.root.resolve().name for b in bs]
     if len(set(labels)) < len(labels):
         labels = [f"{k}-{lab}" for k, lab in enumerate(labels)]
     parts = []
+    unused = []
     for lab, b in zip(labels, bs):
         s = b.samples()
         s["kernel"] = lab
+        unused += [(lab, mon, why) for mon, why in b.unused]
         parts.append(s)
     allp = pd.concat(parts, ignore_index=True)
     if allp.empty:
@@ -274,4 +293,5 @@ def compare_bundles(bundles, names: list[str] | None = None, era: str = "current
                     stats=("Min", "Amean", "Max"), era=era, significance=significance,
                     kernels=labels, title="monitors")
     cells = cells[cells["row"].isin(rows)]
+    cells.attrs["unused"] = unused  # (bundle, monitor, why): what the table could not use, and why
     return cells

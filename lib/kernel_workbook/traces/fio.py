@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs
+from ._common import guarded, fail, read_source, set_attrs
 
 DIRECTIONS = ("read", "write", "trim")
 
@@ -39,6 +39,7 @@ def _flatten(d, prefix="", out=None):
     return out
 
 
+@guarded
 def parse_fio_json(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``fio --output-format=json`` (also ``json+``).
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import guarded, fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, warn_truncated
 
 _BANNER_RE = re.compile(r"^(\S+) (\S+) \(([^)]*)\)\s+(\S+)\s+(\S+)?\s*(?:\((\d+) CPU\))?")
 _TS_RES = [
@@ -46,6 +46,7 @@ class Iostat:
 FAST_MIN = 20000
 
 
+@guarded
 def parse_iostat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``iostat [-x] [-t] [-k|-m] [-z] [-p]`` text or ``-o JSON``: the device lines.
 
@@ -69,6 +70,7 @@ def parse_iostat(src, source: str | None = None, max_bytes: int | None = None) -
     return read_iostat(src, source, max_bytes).devices
 
 
+@guarded
 def parse_iostat_cpu(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """The ``avg-cpu`` block of each report.
 
@@ -82,6 +84,7 @@ def parse_iostat_cpu(src, source: str | None = None, max_bytes: int | None = Non
     return read_iostat(src, source, max_bytes).cpu
 
 
+@guarded
 def read_iostat(src, source: str | None = None, max_bytes: int | None = None) -> Iostat:
     """Both frames (devices and avg-cpu) of an iostat text or JSON report."""
     text, name = read_source(src, source, max_bytes)

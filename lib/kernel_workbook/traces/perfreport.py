@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import fail, locale_number, read_source, set_attrs
+from ._common import guarded, fail, locale_number, read_source, set_attrs
 
 _EVENT_RE = re.compile(r"^# Samples: *(\S+)\s+of event '([^']*)'")
 _BRANCH_RE = re.compile(r"--(\d+(?:\.\d+)?)%--\s*")
@@ -33,6 +33,7 @@ class PerfReport:
     callgraph: pd.DataFrame
 
 
+@guarded
 def parse_perf_report(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """The table of a ``perf report --stdio`` (flat or ``--children``).
 
@@ -50,6 +51,7 @@ def parse_perf_report(src, source: str | None = None, max_bytes: int | None = No
     return read_perf_report(src, source, max_bytes).entries
 
 
+@guarded
 def parse_perf_report_callgraph(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """The call-graph trees under the entries of a ``perf report --stdio -g``.
 
@@ -64,6 +66,7 @@ def parse_perf_report_callgraph(src, source: str | None = None, max_bytes: int |
     return read_perf_report(src, source, max_bytes).callgraph
 
 
+@guarded
 def read_perf_report(src, source: str | None = None, max_bytes: int | None = None) -> PerfReport:
     """Both frames of a ``perf report --stdio``."""
     text, name = read_source(src, source, max_bytes)

@@ -25,7 +25,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs, warn_truncated
+from ._common import guarded, fail, read_source, set_attrs, warn_truncated
 
 _HDR_RE = re.compile(
     r"^[ \t]*(?P<comm>\S.*?)[ \t]+(?P<pid>-?\d+)(?:/(?P<tid>-?\d+))?[ \t]+(?:\[(?P<cpu>\d+)\][ \t]+)?"
@@ -82,20 +82,26 @@ class PerfScript:
         return self.samples.attrs
 
 
+@guarded
 def parse_perf_script(src, source: str | None = None, max_bytes: int | None = None) -> PerfScript:
     """Parse ``perf script`` text into samples and stacks (see :class:`PerfScript`)."""
-    text, name = read_source(src, source, max_bytes)
-    if text and not text.endswith("\n"):
-        last = text[text.rfind("\n") + 1:]
-        if last.strip() and _frame(last) is None and not _HDR_RE.match(last[:4096]):
-            cut = text.rfind("\n\n")
-            warn_truncated(name, text.count("\n") + 1, "perf script sample (its last sample was dropped)")
+    text, name = read_source(src, source, max_bytes)  # complete lines only
+    body = text.rstrip("\n")
+    if body and not text.endswith("\n\n"):
+        last = body[body.rfind("\n") + 1:]
+        if last.startswith("\t") and _frame(last) is not None and not _HDR_RE.match(last[:4096]):
+            # perf script ends every sample that has a call chain with a blank line; without it the
+            # stack may have been cut between two frames, and a partial stack is a wrong stack
+            cut = body.rfind("\n\n")
+            warn_truncated(name, body.count("\n") + 1, "perf script sample (its call chain has no closing "
+                           "blank line; the sample was dropped)")
             text = text[:cut + 2] if cut >= 0 else ""
     p = _Parser(text, name)
     p.run()
     return p.result()
 
 
+@guarded
 def parse_perf_script_samples(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """The samples frame of :func:`parse_perf_script`.
 
@@ -460,6 +466,7 @@ def folded_text(folded: pd.DataFrame) -> str:
     return "".join(f"{s} {c}\n" for s, c in zip(folded["stack"], folded["count"]))
 
 
+@guarded
 def parse_folded(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Read folded stacks (``a;b;c 12`` per line), e.g. stackcollapse output.
 

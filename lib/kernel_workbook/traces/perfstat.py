@@ -17,21 +17,58 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import fail, is_number, locale_number, read_source, set_attrs, warn_truncated
+from ._common import guarded, fail, is_number, locale_number, read_source, set_attrs, warn_truncated
 
 COLUMNS = ["block", "time", "cpu", "event", "value", "unit", "counted", "variance_pct", "run_time",
            "enabled_pct", "metric_value", "metric_unit"]
 
 _HDR_RE = re.compile(r"Performance counter stats for (?:'(.*)'|(system wide)|(.+?))\s*(?:\((\d+) runs\))?:")
-_VALUE = r"(?P<value>-?[\d][\d,.' ]*?|<not counted>|<not supported>)"
+# A count as perf prints it under any locale: grouped by ',', '.', a space, U+00A0, U+202F or "'",
+# with a decimal point or comma.  The token's extent only; what it means depends on the file's locale.
+_NUM = r"-?\d{1,3}(?:[,. \u00a0\u202f']\d{3})+(?:[.,]\d+)?|-?\d+(?:[.,]\d+)?"
+_VALUE = r"(?P<value>" + _NUM + r"|<not counted>|<not supported>)"
+# aggregation prefixes: -A (CPU3), --per-socket (S0), --per-die (S0-D0), --per-core (S0-D0-C1),
+# --per-cluster (S0-D0-CLS0), --per-cache (S0-D0-L3-ID0), --per-node (N0), with their CPU count
+_AGG = r"CPU\d+|S\d+(?:-D\d+)?(?:-(?:C|CLS|L\d+-ID)\d+)?|N\d+"
+_AGG_RE = re.compile(r"^(?:" + _AGG + r")$")
 _LINE_RE = re.compile(
-    r"^\s*(?:(?P<time>\d+\.\d+)\s+)?(?:(?P<cpu>CPU\d+|S\d+(?:-D\d+)?(?:-C\d+)?|N\d+)\s+(?:(?P<ncpu>\d+)\s+)?)?"
+    r"^\s*(?:(?P<time>\d+\.\d+)\s+)?(?:(?P<cpu>" + _AGG + r")\s+(?:(?P<ncpu>\d+)\s+)?)?"
     + _VALUE + r"\s+(?P<names>[^#(\[]*?)\s*(?P<rest>(?:#|\(|\[).*)?$")
+# what starts a counter line: anything else inside a report is perf's prose (hints, nmi_watchdog advice)
+_COUNTER_START_RE = re.compile(r"^\s*(?:\d+\.\d+\s+)?(?:(?:" + _AGG + r")\s+(?:\d+\s+)?)?(?:\d|<not )")
 _ELAPSED_RE = re.compile(r"^\s*(?P<v>[\d.,]+)(?:\s*\+-\s*(?P<sd>[\d.,]+))?\s+seconds\s+(?P<what>time elapsed|user|sys)"
                          r"(?:\s*\(\s*\+-\s*(?P<var>[\d.,]+)%\s*\))?\s*$")
 _VAR_RE = re.compile(r"\(\s*\+-\s*([\d.,]+)%\s*\)")
+_VAR_LINE_RE = re.compile(r"^\s*\(\s*\+-\s*([\d.,]+)%\s*\)\s*$")
 _ENABLED_RE = re.compile(r"[\[(]\s*([\d.,]+)%\s*[\])]\s*$")
-_METRIC_RE = re.compile(r"#\s*(-?[\d.,]+)\s*([^(\[]*?)\s*(?=\(|\[|$)")
+_METRIC_RE = re.compile(r"#\s*(-?\d[\d.,]*)(?=[\s%]|$)\s*([^(\[]*?)\s*(?=\(|\[|$)")
+_OLD_UNIT_RE = re.compile(r"^\((msec|ns|us|ms|seconds)\)\s*")
+_REST_RE = re.compile(r"^(?:\(\s*\+-\s*[\d.,]+%\s*\)|[\[(]\s*[\d.,]+%\s*[\])]|#[^()\[\]]*|\s+)*$")
+#: the units perf prints between a count and its event (task-clock msec, duration_time ns, energy Joules)
+UNITS = {"msec", "ms", "ns", "us", "usec", "sec", "seconds", "Joules", "J", "MiB", "KiB", "GiB", "MB", "kB",
+         "Watts", "W", "Hz", "MHz", "GHz", "%", "Bytes", "B"}
+
+
+def _locale(text: str) -> str:
+    """The decimal mark of the file: ',' when its numbers say so (``1,002345678 seconds``, ``0,49 msec``,
+    ``1.234,56``), else '.' (the C locale)."""
+    probe = "\n".join(ln for ln in text.split("\n", 20000)[:20000]
+                      if "seconds time elapsed" in ln or "msec" in ln or "CPUs utilized" in ln) or text[:200000]
+    comma = re.search(r"\d,(?:\d{1,2}|\d{4,})(?!\d)|\d\.\d{3},\d", probe)
+    dot = re.search(r"\d\.(?:\d{1,2}|\d{4,})(?!\d)|\d,\d{3}\.\d", probe)
+    return "," if comma and not dot else "."
+
+
+def _number(tok: str, dec: str) -> float:
+    """A count in the file's locale; ValueError when it is not one (never a guess)."""
+    t = tok.strip()
+    for g in (" ", "\u00a0", "\u202f", "'", "," if dec == "." else "."):
+        t = t.replace(g, "")
+    if dec == ",":
+        t = t.replace(",", ".")
+    if not re.fullmatch(r"-?\d+(?:\.\d+)?", t):
+        raise ValueError(tok)
+    return float(t)
 
 
 def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
@@ -64,18 +101,29 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3]
     if seps and "Performance counter stats" not in sample:
         return _parse_csv(text, lines, name, seps[0])
+    dec = _locale(text)
+    has_header = bool(_HDR_RE.search(text)) or bool(re.search(r"^#\s+time\s+counts", text, re.M))
+    strict = not has_header  # in a file of perf stat output alone, every counter line must read
     recs = []
     block = -1
     target = None
     runs = None
     ver = None
+
+    def bad(i, ln, what):
+        return fail(name, text, ("line", i + 1), what, ln)
+
     for i, ln in enumerate(lines):
         s = ln.strip()
+        if s.startswith("#") and re.match(r"^#\s+time\s+counts", s):
+            strict = True  # -I header: the counter lines follow
+            continue
         if not s or s.startswith("#") or len(s) > 1000:  # no perf stat line is that long: prose
             continue
         m = _HDR_RE.search(s)
         if m:
             block += 1
+            strict = True
             target = m.group(1) or m.group(2) or m.group(3)
             runs = int(m.group(4)) if m.group(4) else runs
             continue
@@ -83,43 +131,77 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         if m:
             if m.group("sd"):
                 ver = "perf 5.x+"
+            try:
+                v = _number(m.group("v"), dec)
+                sd = _number(m.group("sd"), dec) if m.group("sd") else np.nan
+                var = _number(m.group("var"), dec) if m.group("var") else np.nan
+            except ValueError:
+                raise bad(i, ln, "'<seconds> [+- <sd>] seconds time elapsed'") from None
             recs.append({"block": max(block, 0), "time": np.nan, "cpu": "", "event": m.group("what"),
-                         "value": locale_number(m.group("v")), "unit": "seconds", "counted": "counted",
-                         "variance_pct": _f(m.group("var")), "run_time": np.nan, "enabled_pct": np.nan,
-                         "metric_value": _f(m.group("sd")), "metric_unit": "+- seconds" if m.group("sd") else ""})
+                         "value": v, "unit": "seconds", "counted": "counted",
+                         "variance_pct": var, "run_time": np.nan, "enabled_pct": np.nan,
+                         "metric_value": sd, "metric_unit": "+- seconds" if m.group("sd") else ""})
+            if m.group("what") == "time elapsed" and has_header:
+                strict = False  # the report is over; what follows in a mail is prose again
             continue
-        m = _LINE_RE.match(ln)
-        if not m or not m.group("names"):
+        mv = _VAR_LINE_RE.match(ln)
+        if mv and recs:  # perf 6 puts the ( +- x% ) of a long line on a line of its own
+            if np.isnan(recs[-1]["variance_pct"]):
+                recs[-1]["variance_pct"] = _number(mv.group(1), dec)
+            continue
+        if not _COUNTER_START_RE.match(ln):
             continue  # perf's hints ("Some events weren't counted...") and prose
+        m = _LINE_RE.match(ln)
+        expected = "a perf stat counter line '<count> [unit] <event> [# <metric>] [( +- x% )] [(enabled%)]'"
+        if not m or not m.group("names"):
+            if strict:
+                raise bad(i, ln, expected)
+            continue
         v = m.group("value").strip()
         names = m.group("names").split()
-        if not names or (v[0] != "<" and not is_number(v.replace("'", "").replace(" ", ""))):
-            continue
-        if len(names) > 2 or is_number(names[-1]):
-            continue
-        unit, event = (names[0], names[1]) if len(names) == 2 else ("", names[0])
         rest = m.group("rest") or ""
+        unit = ""
+        old = _OLD_UNIT_RE.match(rest)
+        if old and len(names) == 1:  # perf 3.x: "1708.76 task-clock (msec)"
+            unit = old.group(1)
+            rest = rest[old.end():]
+        ok = len(names) == 1 or (len(names) == 2 and names[0] in UNITS and not unit)
+        try:
+            value = _number(v, dec) if v[0] != "<" else np.nan
+        except ValueError:
+            ok = False
+        met = _METRIC_RE.search(rest)
+        if ok and rest:
+            ok = bool(_REST_RE.match(rest)) and ("#" not in rest or met is not None or
+                                                  not re.search(r"#\s*-?\d", rest))
+            if met:
+                try:
+                    metric_value = _number(met.group(1), dec)
+                except ValueError:
+                    ok = False
+        if not ok:
+            if strict:
+                raise bad(i, ln, expected)
+            continue
+        if len(names) == 2:
+            unit, event = names
+        else:
+            event = names[0]
         counted = "counted" if v[0] != "<" else v.strip("<>")
         var = _VAR_RE.search(rest)
         en = _ENABLED_RE.search(rest)
         if en and "[" in en.group(0):
             ver = ver or "perf 3.x"
-        met = _METRIC_RE.search(rest)
         metric_unit = met.group(2).strip() if met else ""
         recs.append({"block": max(block, 0), "time": _f(m.group("time")), "cpu": m.group("cpu") or "",
-                     "event": event,
-                     "value": locale_number(v.replace("'", "").replace(" ", "")) if counted == "counted" else np.nan,
-                     "unit": unit, "counted": counted, "variance_pct": _f(var.group(1)) if var else np.nan,
-                     "run_time": np.nan, "enabled_pct": _f(en.group(1)) if en else np.nan,
-                     "metric_value": _f(met.group(1)) if met else np.nan, "metric_unit": metric_unit})
+                     "event": event, "value": value, "unit": unit, "counted": counted,
+                     "variance_pct": _number(var.group(1), dec) if var else np.nan,
+                     "run_time": np.nan, "enabled_pct": _number(en.group(1), dec) if en else np.nan,
+                     "metric_value": metric_value if met else np.nan, "metric_unit": metric_unit})
     if not recs:
         raise fail(name, text, None, "perf stat counter lines ('<value> [unit] <event>')", text[:80])
-    tail = lines[-1] if lines else ""
-    if tail.strip() and not text.endswith("\n") and _CUT_RE.match(tail) and not (
-            _ELAPSED_RE.match(tail) or _complete(tail)):
-        warn_truncated(name, len(lines), "perf stat line")
     df = pd.DataFrame(recs, columns=COLUMNS)
-    return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False)
+    return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False, decimal=dec)
 
 
 # the start of a counter line cut short: a value (or <not ...) and at most a piece of a name
@@ -158,7 +240,7 @@ def _parse_csv(text, lines, name, sep):
         if len(f) >= 4 and _is_val(f[1]) and is_number(f[0]) and not _is_val(f[3]):
             t = _f(f[0])
             k = 1
-        if len(f) > k + 3 and re.match(r"^(CPU\d+|S\d+(-D\d+)?(-C\d+)?|N\d+)$", f[k]):
+        if len(f) > k + 3 and _AGG_RE.match(f[k]):
             cpu = f[k]
             k += 1
             if len(f) > k + 3 and f[k].isdigit() and _is_val(f[k + 1]):

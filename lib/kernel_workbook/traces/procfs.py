@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import guarded, fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
 
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)\s*$")
 
@@ -46,6 +46,7 @@ def _finish_time(df: pd.DataFrame) -> pd.DataFrame:
 _BUDDY_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)((?:\s+\d+)+)\s*$")
 
 
+@guarded
 def parse_buddyinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``/proc/buddyinfo`` (one snapshot or a ``time:`` series).
 
@@ -106,6 +107,7 @@ _PT_FREE_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+),\s*type\s+(\S+)((?:\s+\
 _PT_BLOCK_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)((?:\s+\d+)+)\s*$")
 
 
+@guarded
 def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``/proc/pagetypeinfo``.
 
@@ -131,19 +133,21 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
     section = None
     sample = 0
     started = False
+    seen: set = set()
     lines = text.split("\n")
     for t, i, ln in _snapshots(text):
         if ln is None:
             if started:
                 sample += 1
+                seen.clear()
             continue
         s = ln.strip()
         if not s:
             continue
         if s.startswith("Page block order:"):
-            if started and section is not None:
-                sample += 1
-                section = None
+            # the kernel prints this header once per node (pagetypeinfo_show() runs per pgdat), so a
+            # new snapshot starts only when a (node, zone, type) comes round again, not at each header
+            section = None
             meta["page_block_order"] = _int(s.split(":", 1)[1], name, text, i, "Page block order: N")
             started = True
             continue
@@ -165,6 +169,10 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
             m = _PT_FREE_RE.match(ln)
             if m and len(m.group(4).split()) == len(orders):
                 node, zone, typ = int(m.group(1)), m.group(2), m.group(3)
+                if (node, zone, typ) in seen:
+                    sample += 1
+                    seen.clear()
+                seen.add((node, zone, typ))
                 for o, c in zip(orders, m.group(4).split()):
                     recs.append(("free", node, zone, typ, o, int(c), sample, t))
                 continue
@@ -203,9 +211,12 @@ def df_pagetypeinfo_free(df: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------- zoneinfo
 
 _ZONE_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)\s*$")
-_KV_RE = re.compile(r"^\s*([A-Za-z_][\w ]*?):?\s+(-?\d+)\s*$")
+_KV_RE = re.compile(r"^\s*([A-Za-z_][\w ]*?):?\s+(-?\d{1,19})\s*$")
+_PROT_RE = re.compile(r"\(\s*-?\d{1,19}(?:\s*,\s*-?\d{1,19})*\s*\)")
+_SCANNED_RE = re.compile(r"^\s*scanned\s+(\d{1,19})\s+\(a:\s*(\d{1,19})\s+i:\s*(\d{1,19})\)\s*$")
 
 
+@guarded
 def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``/proc/zoneinfo``.
 
@@ -270,9 +281,17 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
             scope = "pageset"
             continue
         if s.startswith("protection:"):
-            vals = re.findall(r"-?\d+", s.split(":", 1)[1])
+            body = s.split(":", 1)[1].strip()
+            if not _PROT_RE.fullmatch(body):
+                raise fail(name, text, ("line", i + 1), "'protection: (N, N, ...)'", ln)
+            vals = re.findall(r"-?\d+", body)
             for k, v in enumerate(vals):
                 recs.append((node, zone, "zone", -1, f"protection[{k}]", int(v), sample, t))
+            continue
+        sc = _SCANNED_RE.match(ln)
+        if sc:  # 2.6.x: "scanned  N (a: N i: N)", zone->pages_scanned, nr_scan_active, nr_scan_inactive
+            for key, v in zip(("pages_scanned", "nr_scan_active", "nr_scan_inactive"), sc.groups()):
+                recs.append((node, zone, "zone", -1, key, int(v), sample, t))
             continue
         kv = _KV_RE.match(ln)
         if kv:
@@ -307,6 +326,7 @@ def df_zoneinfo_wide(df: pd.DataFrame) -> pd.DataFrame:
 _MEM_RE = re.compile(r"^(?:Node\s+(\d+)\s+)?([A-Za-z_][\w()]*):\s+(-?\d+)(?:\s+(\S+))?\s*$")
 
 
+@guarded
 def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``/proc/meminfo`` or ``/sys/devices/system/node/nodeN/meminfo``.
 

@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import guarded, fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
 
 _LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) (-?\d+)[ \t]*$", re.M)
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)[ \t]*$", re.M)
@@ -34,6 +34,7 @@ def is_gauge(counter: str) -> bool:
     return counter.startswith(GAUGE_PREFIXES) or counter.endswith(("_threshold",)) or counter in GAUGES
 
 
+@guarded
 def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = None,
                       lenient: bool = False) -> pd.DataFrame:
     """Parse one or more ``/proc/vmstat`` snapshots.
@@ -98,6 +99,12 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     order = list(dict.fromkeys(names))
     wide = long.pivot(index="snap", columns="counter", values="value").reindex(columns=order)
     wide.columns.name = None
+    if len(wide) > 1 and wide.iloc[-1].isna().any() and wide.iloc[-2].notna().all():
+        # the last snapshot lacks counters the one before had: the file was cut inside it
+        missing = wide.columns[wide.iloc[-1].isna().to_numpy()]
+        warn_truncated(name, text.count("\n") + 1, f"/proc/vmstat snapshot (it lacks {len(missing)} counters, "
+                       f"from {missing[0]}); the snapshot was dropped")
+        wide = wide.iloc[:-1]
     full = wide.notna().all()
     wide = wide.astype({c: vals.dtype for c in wide.columns[full.to_numpy()]})
     used = wide.index.to_numpy()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._common import fail, read_source, set_attrs
+from ._common import guarded, fail, read_source, set_attrs
 from .fio import _json
 
 
+@guarded
 def parse_pyperf_json(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse a pyperf result file (one benchmark or a suite), without importing pyperf.
 

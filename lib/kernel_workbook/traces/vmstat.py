@@ -24,7 +24,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import (fail, fast_numbers, line_of, read_source, set_attrs, strip_latency_prefix,
+from ._common import (guarded, fail, fast_numbers, line_of, read_source, set_attrs, strip_latency_prefix,
                       token_counts, warn_truncated)
 
 # "procs -----------memory---------- ..." and "--procs-- -----...-----"; the
@@ -45,6 +45,7 @@ TZ_OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 
 FAST_MIN = 20000
 
 
+@guarded
 def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``vmstat [-n] [-t] [-w] [-a] [interval]`` output.
 
@@ -72,7 +73,7 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
         return parse_vmstat_disk(text, source=name)
     text, stamps = strip_latency_prefix(text)
-    if text.isascii() and len(text) > FAST_MIN:
+    if text.isascii() and len(text) > FAST_MIN and not _SUSPECT_RE.search(text):
         fast = _fast_vmstat(text, name, stamps)
         if fast is not None:
             return fast
@@ -180,6 +181,11 @@ def _fast_vmstat(text: str, name: str, stamps):
     return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols)
 
 
+# What the C readers (numba, np.fromstring) would silently change: a decimal point (they stop at it)
+# or 19+ digits (they saturate at 2**63-1); such text takes the line-by-line path, which refuses it.
+_SUSPECT_RE = re.compile(r"\d{19}|[.,]\d")
+_INT_RE = re.compile(r"-?[0-9]+")
+
 _KNOWN = {"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo", "in", "cs",
           "us", "sy", "id", "wa", "st", "gu"}
 
@@ -192,7 +198,7 @@ def _block(text, name, start, block, cols, has_ts, stamps, last):
     need = ncol + (2 if has_ts else 0)
     counts = token_counts(block)
     nonblank = np.flatnonzero(counts)
-    if nonblank.size and (counts[nonblank] == need).all():
+    if nonblank.size and (counts[nonblank] == need).all() and not _SUSPECT_RE.search(block):
         if not has_ts:
             arr = fast_numbers(block, np.int64)
             if arr is not None and arr.size == nonblank.size * ncol:
@@ -232,16 +238,16 @@ def _slow(text, name, start, lines, cols, has_ts, stamps, last):
         t = ln.split()
         if not t:
             continue
-        if len(t) != need or not all(x.isdigit() or (x[0] == "-" and x[1:].isdigit()) for x in t[:ncol]):
+        if len(t) != need or not all(_INT_RE.fullmatch(x) for x in t[:ncol]):
             rest_blank = all(not x.strip() for x in lines[i + 1:])
             if rest_blank and last and len(t) < need:
                 warn_truncated(name, first + i, f"vmstat line ({len(t)} of {need} fields)")
                 break
             raise fail(name, text, ("line", first + i),
                        f"{need} vmstat fields ({' '.join(cols)}{' date time' if has_ts else ''})", ln)
-        vals = [int(x) for x in t[:ncol]]
-        if any(v >= 1 << 63 or v < -(1 << 63) for v in vals):
+        if any(len(x) > 19 for x in t[:ncol]) or any(abs(int(x)) >= 1 << 63 for x in t[:ncol]):
             raise fail(name, text, ("line", first + i), "vmstat numbers that fit in 64 bits", ln)
+        vals = [int(x) for x in t[:ncol]]
         rows.append(vals)
         idx.append(i)
         if has_ts:
@@ -256,6 +262,7 @@ def _slow(text, name, start, lines, cols, has_ts, stamps, last):
     return _finish(df, text, start, idx, stamps)
 
 
+@guarded
 def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``vmstat -d [interval]``.
 
@@ -322,9 +329,11 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
     return set_attrs(df, name, "vmstat-d", None, tz)
 
 
-_SUM_RE = re.compile(r"^ *(\d+) +(?:(K|pages|k) +)?(.+?) *$")
+# the unit is K by default, M/G/B (and KiB/MiB/GiB) under -S/--unit, absent in old procps
+_SUM_RE = re.compile(r"^ *(\d{1,19}) +(?:(K|M|G|B|KiB|MiB|GiB|KB|MB|GB|k|m|g|pages) +)?(\S.*?) *$")
 
 
+@guarded
 def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
     """Parse ``vmstat -s`` (event counters and memory statistics).
 
@@ -344,7 +353,7 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
             continue
         m = _SUM_RE.match(ln)
         if not m:
-            raise fail(name, text, ("line", i + 1), "'<number> [K] <name>' (vmstat -s)", ln)
+            raise fail(name, text, ("line", i + 1), "'<number> [unit] <name>' (vmstat -s)", ln)
         label = m.group(3)
         if label == "total memory" or sample < 0:
             sample += 1
