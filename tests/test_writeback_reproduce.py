@@ -68,3 +68,35 @@ def test_no_published_literal_in_model_or_reproduction():
                                                 "vmscan_kernel.py", "loop_kernel.py")]
     files += ["reproduce/throttle_2007.py", "workloads/writeback_2007.py", "ui/writeback_charts.py"]
     assert literals_equal_to_published(files, (THREAD,)) == []
+
+
+# --------------------------------------------------------------------------- the thread's seeded exercises
+
+EXERCISES_2007 = ("CongestionThresholds", "MayWriteToQueue", "ReclaimEfficiency2007")
+
+
+@pytest.mark.parametrize("cls", EXERCISES_2007)
+def test_exercise_solver_is_right_mistakes_are_named_and_seeds_repeat(cls):
+    from kernel_workbook.exercises import writeback_2007 as ex
+
+    C = getattr(ex, cls)
+    named = 0
+    for seed in range(12):
+        p = C(seed)
+        ok, n = p.check(p.answer()).score
+        assert ok == n == len(C.questions)
+        assert C(seed).echo() == p.echo()
+        tm = p.typical_mistake()
+        if tm is not None:
+            answer, key = tm
+            items = {f.key: f for f in p.check(answer).items}
+            assert not items[key].correct and "likely mistake" in items[key].message
+            named += 1
+    assert named > 0
+    assert len({C(s).echo().split(" ", 2)[2] for s in range(12)}) > 1
+
+
+def test_exercise_thresholds_are_the_models():
+    from kernel_workbook.exercises.writeback_2007 import thresholds
+
+    assert thresholds(128) == (113, 103)

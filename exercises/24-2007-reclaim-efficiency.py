@@ -1,0 +1,67 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exercise 24 — reclaim efficiency from /proc/vmstat, and what the loop prints
+#
+# **Level:** beginner · **Expected time:** 10 min · **Thread:** 2007-throttle-vm-writeout · **Topic:** reclaim (metric)
+#
+# The number akpm says to watch first: reclaim efficiency from `/proc/vmstat`, and what Fengguang's loop prints on a kernel whose `pgsteal_<zone>` stay 0.
+#
+# A seeded problem (after OSTEP's homework): the same `SEED` always gives the
+# same problem. Predict, then run the checker: it says what is right and, for
+# what is not, the mistake it most likely is. `p.solve()` shows the working
+# and every parameter it used (try first!). The solution is in
+# `solutions/24-2007-reclaim-efficiency.ipynb`.
+
+# %%
+from kernel_workbook.exercises.writeback_2007 import ReclaimEfficiency2007
+
+SEED = 1
+p = ReclaimEfficiency2007(SEED)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+p.show()
+
+# %% [markdown]
+# How the checker answers, shown on another seed's problem (so it gives nothing
+# of yours away): an answer to one question with a common mistake, and its
+# feedback.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+demo = ReclaimEfficiency2007(103)
+print(demo.echo())
+example = {
+    'efficiency_pct': None,
+    'loop_prints': 97,
+    'trouble': None,
+}
+print(demo.check(example))
+
+# %% [markdown]
+# Your answers (numbers as numbers; choices as their word; yes/no as `True`/`False`):
+
+# %%
+answer = {
+    'efficiency_pct': None,
+    'loop_prints': None,
+    'trouble': None,
+}
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(p.check(answer))
