@@ -89,7 +89,9 @@ def parse_perf_script(src, source: str | None = None, max_bytes: int | None = No
     body = text.rstrip("\n")
     if body and not text.endswith("\n\n"):
         last = body[body.rfind("\n") + 1:]
-        if last.startswith("\t") and _frame(last) is not None and not _HDR_RE.match(last[:4096]):
+        frame_last = last.startswith("\t") and _frame(last) is not None and not _HDR_RE.match(last[:4096])
+        # a stack cut, or a sample of a -g file before its stack ("... cpu-clock: " ends its header line)
+        if frame_last or "\n\t" in body[-200000:] or last.rstrip().endswith(":"):
             # perf script ends every sample that has a call chain with a blank line; without it the
             # stack may have been cut between two frames, and a partial stack is a wrong stack
             cut = body.rfind("\n\n")
