@@ -130,3 +130,12 @@ def test_every_fitted_parameter_names_the_published_cells_it_was_fitted_to(part)
     assert keys & present <= have  # never scored as a prediction
     assert "bigbatches-velocity||Zone dma32 velocity|3.16-rc1" in (keys & present) - {
         f"{r.table}|{r.stat}|{r.row}|{r.kernel}" for r in out[out["reason"].str.startswith("baseline")].itertuples()}
+
+
+def test_every_fitted_parameter_names_its_cells_and_none_is_scored(part):
+    """Issue 11: each parameter fitted by the allocator half lists its published cells; none of them is scored."""
+    from kernel_workbook.reproduce.fidelity import df_fitted_of, fitted_cells_scored
+
+    df = df_fitted_of(THREAD, part.cells, part.fitted)
+    assert len(part.fitted) >= 4 and (df["cell"] != "").all()
+    assert fitted_cells_scored(df).empty, fitted_cells_scored(df).to_string()

@@ -173,3 +173,12 @@ def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
     finally:
         s14.use_seed_base(0)
     assert s14._seed(0, 0) == 1000
+
+
+def test_2014_cfq_fitted_cells_are_never_scored(part14):
+    """Issue 11: the CFQ half's fitted media rate names its cell, and that cell is not scored."""
+    from kernel_workbook.reproduce.fidelity import df_fitted_of, fitted_cells_scored
+
+    df = df_fitted_of("2014-seqread-fairzone-cfq", part14.cells, part14.fitted)
+    assert len(df) >= 1 and (df["status"] != "absent").all()
+    assert fitted_cells_scored(df).empty, fitted_cells_scored(df).to_string()
