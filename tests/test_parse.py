@@ -356,3 +356,22 @@ def test_mutated_tables_parse_or_raise_the_workbook_error(snippet, edits):
         assert e.line is None or 1 <= e.line <= text.count("\n") + 1
         return
     assert set(df.columns) >= {"table", "stat", "row", "kernel", "value", "pct"}
+
+
+def test_stat_column_for_every_mmtests_statistic_name():
+    """Max-N, BestN%Mean and the duration rows' trailing stat ("Elapsed min") fill the stat column (issue 15)."""
+    t = ("                          4.0.0-rc1             3.19.0\n"
+         "                            vanilla            vanilla\n"
+         "Max-90     elapsed      72.00 (  0.00%)    75.00 ( -4.17%)\n"
+         "Best99%Mean elapsed     70.00 (  0.00%)    71.00 ( -1.43%)\n"
+         "Elapsed min             50.00 (  0.00%)    51.00 ( -2.00%)\n")
+    df = parse_text(t)
+    assert df.drop_duplicates("stat")[["stat", "row"]].values.tolist() == [
+        ["Max-90", "elapsed"], ["Best99%Mean", "elapsed"], ["min", "Elapsed"]]
+
+
+def test_a_nul_inside_a_value_is_an_error_not_a_number():
+    t = ("                          4.0.0-rc1             3.19.0\n"
+         "Amean     elapsed      0.\x0088 (  0.00%)    75.00 ( -4.17%)\n")
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected text without NUL bytes"):
+        parse_text(t)

@@ -59,7 +59,8 @@ _ELLIPSIS_RE = re.compile(r"^\s*(?:\.\.\.+|\[\s*\.\.\.\s*\]|<snip>|\[\s*snip[^\]
 _COUNTER_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _STAT_RE = re.compile(
     r"^(?:Min|Max|Mean|Amean|Hmean|Gmean|Stddev|HStddev|CoeffVar|HCoeffVar|Median|TrimMean|Range|"
-    r"Time|Ratio|Samples|B[AH]?[Mm]ean[-.]\d+(?:\.\d+)?|Pctile[-.][\d.]+|[AH]meanCI(?:-Low|-High)?)$"
+    r"Time|Ratio|Samples|B[AH]?[Mm]ean[-.]\d+(?:\.\d+)?|Pctile[-.][\d.]+|[AH]meanCI(?:-Low|-High)?|"
+    r"(?:Min|Max)-\d+(?:\.\d+)?|Best\d+(?:\.\d+)?%[AHG]?[Mm]ean|Percentile-\d+(?:\.\d+)?)$"
 )
 _SECTION_RE = re.compile(r"^MMTests Statistics:\s*(\S+)", re.I)
 _VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*\.?(?:-rc\d+)?(?:[-.][A-Za-z0-9]+)*$")
@@ -489,10 +490,36 @@ def _row_label(label: str) -> tuple[str, str]:
     toks = label.split()
     if len(toks) == 2 and _STAT_RE.match(toks[0]):
         return toks[0], toks[1]
+    if len(toks) == 2 and toks[1] in _TRAILING_STATS:  # mmtests duration rows: "Elapsed min", "User mean"
+        return toks[1], toks[0]
     return "", " ".join(toks)
 
 
+_TRAILING_STATS = {"min", "max", "mean", "amean", "hmean", "gmean", "stddev", "median"}
+
+
 def parse_text(text: str, source: str | None = None) -> pd.DataFrame:
+    src = source or "<text>"
+    if not isinstance(text, str):
+        raise WorkbookParseError(src, None, "text (str)", type(text).__name__)
+    nul = text.find("\x00")
+    if nul >= 0:  # a NUL inside "0.\x0088" would otherwise read as 0.88
+        raise WorkbookParseError(src, text.count("\n", 0, nul) + 1, "text without NUL bytes", "a NUL byte")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return _parse_text(text, source)
+    except WorkbookParseError:
+        raise
+    except RecursionError:
+        raise WorkbookParseError(src, None, "a table nested less deeply", "nesting past the recursion limit") \
+            from None
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, ArithmeticError, AttributeError,
+            statistics.StatisticsError) as e:  # the net under the checks: still one error type, with the cause
+        raise WorkbookParseError(src, None, "tables parse_text can read", f"{type(e).__name__}: {e}") from None
+
+
+def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     """Every table in ``text``, one row per cell.
 
     Parameters
@@ -817,3 +844,6 @@ def parse_file(path: str | Path) -> pd.DataFrame:
     except UnicodeDecodeError as e:
         raise WorkbookParseError(str(p), None, "UTF-8 text", repr(e.object[max(0, e.start - 10): e.end + 10])) from None
     return parse_text(text, source=str(p))
+
+
+parse_text.__doc__ = _parse_text.__doc__
