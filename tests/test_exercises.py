@@ -47,7 +47,7 @@ def test_unanswered_questions_are_reported():
     assert rep.score == (0, 3) and all("no answer" in f.message for f in rep.items)
 
 
-# ---------------------------------------------------------------- every seeded exercise (02-21)
+# ---------------------------------------------------------------- every seeded exercise (02-24)
 
 from pathlib import Path  # noqa: E402
 

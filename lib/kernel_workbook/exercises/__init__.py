@@ -32,6 +32,9 @@ EXERCISES: dict[str, str] = {
     "19-compaction-fragindex": "compaction:FragIndex",
     "20-compaction-deferral": "compaction:Deferral",
     "21-compaction-patch-sign": "compaction:CompactionSign",
+    "22-2007-congestion-thresholds": "writeback_2007:CongestionThresholds",
+    "23-2007-may-write-to-queue": "writeback_2007:MayWriteToQueue",
+    "24-2007-reclaim-efficiency": "writeback_2007:ReclaimEfficiency2007",
 }
 
 
