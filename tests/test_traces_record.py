@@ -92,3 +92,46 @@ def test_ctrl_c_stops_command_and_monitors_and_writes_the_manifest(tmp_path):
     time.sleep(1.2)
     assert sizes == {f.name: f.stat().st_size for f in out.iterdir()}
     assert load(out).load("proc-vmstat")["elapsed"].iloc[-1] > 0
+
+
+def test_recorder_killed_takes_its_command_along_and_leaves_a_readable_interrupted_bundle(tmp_path):
+    """SIGKILL of the recorder: the command and the monitors die too (PR_SET_PDEATHSIG); the manifest
+    written at the start says the bundle is incomplete, and loading it warns so (issue 15)."""
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    out = tmp_path / "k"
+    marker = tmp_path / "alive"
+    child = (f"import time, pathlib\nfor i in range(600):\n    pathlib.Path({str(marker)!r}).write_text(str(i))\n"
+             "    time.sleep(0.1)\n")
+    p = subprocess.Popen(KWB + ["record", "--out", str(out), "--interval", "0.2", "--name", "k", "--",
+                                sys.executable, "-c", child], stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        if marker.exists() and (out / "manifest.json").exists():
+            break
+        time.sleep(0.1)
+    time.sleep(1.0)
+    p.kill()
+    p.wait()
+    time.sleep(0.5)
+    seen = marker.read_text()
+    time.sleep(0.6)
+    assert marker.read_text() == seen, "the command outlived the recorder"
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["complete"] is False
+    assert not list(tmp_path.glob("kwb-record-*"))  # scratch space is in the bundle, hidden
+    with pytest.warns(TruncatedTraceWarning, match="interrupted"):
+        b = load(out)
+    with pytest.warns(TruncatedTraceWarning):
+        assert len(b.load("proc-vmstat")) >= 1
+
+
+def test_manifest_states_each_monitors_real_interval_and_bad_names_are_refused(tmp_path):
+    m = record(tmp_path / "i", [sys.executable, "-c", "pass"], interval=0.5, monitors=["proc-vmstat", "vmstat"])
+    assert m["complete"] is True and m["monitors"]["proc-vmstat"]["interval"] == 0.5
+    if m["monitors"]["vmstat"]["status"] == "ok":
+        assert m["monitors"]["vmstat"]["interval"] == 1.0  # vmstat takes whole seconds
+    with pytest.raises(WorkbookParameterError, match="--name"):
+        Recorder(tmp_path / "n", ["true"], name="a/b")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(WorkbookParameterError, match="--out"):
+        Recorder(tmp_path / "file", ["true"])

@@ -51,6 +51,10 @@ class Bundle:
             if iv is not None and not (isinstance(iv, (int, float)) and not isinstance(iv, bool)
                                        and np.isfinite(iv) and iv > 0):
                 raise WorkbookParseError(str(mf), None, "'interval': a positive number of seconds", repr(iv))
+        if self.manifest.get("complete") is False:  # kwb record wrote it at the start and never completed it
+            warnings.warn(TruncatedTraceWarning(
+                f"{mf}: the recording was interrupted (the recorder died before it completed the manifest); "
+                f"the logs hold what was written up to then"), stacklevel=3)
         self.logs = scan_log_tree(self.root)
         self._cache: dict = {}
         self.unused: list[tuple[str, str]] = []

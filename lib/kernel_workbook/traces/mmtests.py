@@ -91,6 +91,8 @@ def scan_log_tree(root) -> pd.DataFrame:
         if not p.is_file() or p.name.endswith(_SKIP_SUFFIXES) or p.name.startswith("."):
             continue
         rel = p.relative_to(root).parts
+        if any(part.startswith(".") for part in rel):  # hidden folders: kwb record's scratch space, .git
+            continue
         it = 0
         run = root.name
         for k, part in enumerate(rel[:-1]):

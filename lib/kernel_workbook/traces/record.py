@@ -85,6 +85,10 @@ class Recorder:
         if not (0.05 <= float(interval) <= 3600):
             raise WorkbookParameterError("interval", interval, "seconds between 0.05 and 3600")
         self.out = Path(out)
+        if self.out.exists() and not self.out.is_dir():
+            raise WorkbookParameterError("--out", str(out), "a folder (new or empty), not a file")
+        if name is not None and (not name or "/" in name or name in (".", "..") or "\x00" in name):
+            raise WorkbookParameterError("--name", name, "a plain name without '/' (it goes in the log names)")
         self.argv = list(argv)
         self.interval = float(interval)
         self.perf_events = perf_events
@@ -95,7 +99,7 @@ class Recorder:
             self.want = self.want + ["perf-script"]
         self.mons: list[_Monitor] = []
         self.stop = threading.Event()
-        self.tmp = Path(tempfile.mkdtemp(prefix="kwb-record-"))
+        self.tmp: Path | None = None  # made in start(), removed at the end of run() whatever happens
         self.interrupted = None
         self.child: subprocess.Popen | None = None
 
@@ -123,7 +127,8 @@ class Recorder:
         m.stderr = errf
         try:
             m.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if latency else subprocess.DEVNULL,
-                                      stderr=errf, stdin=subprocess.DEVNULL, start_new_session=True)
+                                      stderr=errf, stdin=subprocess.DEVNULL, start_new_session=True,
+                                      preexec_fn=_die_with_parent(signal.SIGKILL if latency else stop_signal))
         except OSError as e:
             m.status = f"skipped: {e}"
             _say(f"monitor {mon} skipped: {e}")
@@ -201,11 +206,23 @@ class Recorder:
         return ok
 
     def start(self) -> None:
-        self.out.mkdir(parents=True, exist_ok=True)
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise WorkbookParameterError("--out", str(self.out), f"a folder that can be made ({e.strerror})") from None
         if (self.out / "manifest.json").exists():
             raise WorkbookParameterError("--out", str(self.out), "a new or empty folder (it holds a bundle)")
+        # scratch space inside the bundle (hidden, ignored by the loader): a recorder killed by SIGKILL
+        # leaves it there, never a stray folder in /tmp
+        self.tmp = Path(tempfile.mkdtemp(prefix=".kwb-record-", dir=self.out))
         iv = self.interval
         ivs = str(max(1, int(round(iv))))
+        # what each monitor really samples at: vmstat and iostat take whole seconds only
+        self.real_interval = {"vmstat": float(ivs), "iostat": float(ivs), "proc-vmstat": iv,
+                              "proc-buddyinfo": iv, "perf-stat": int(iv * 1000) / 1000.0, "perf-script": None}
+        if float(ivs) != iv and ({"vmstat", "iostat"} & set(self.want)):
+            _say(f"vmstat and iostat sample every {ivs} s (they take whole seconds), not {iv:g} s")
+        self._write_manifest(time.time(), None, None, None, None, complete=False)
         for mon in self.want:
             if mon == "vmstat":
                 if shutil.which("vmstat"):
@@ -313,8 +330,9 @@ class Recorder:
                 except ProcessLookupError:
                     pass
 
-        for s in (signal.SIGINT, signal.SIGTERM):
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             old[s] = signal.signal(s, on_signal)
+        t_cmd = t_end = None
         try:
             self.start()
             t_cmd = time.time()
@@ -322,7 +340,7 @@ class Recorder:
                 _say(f"{self.interrupted} before the command started; not running it")
             else:
                 try:
-                    self.child = subprocess.Popen(self.argv)
+                    self.child = subprocess.Popen(self.argv, preexec_fn=_die_with_parent(signal.SIGKILL))
                 except OSError as e:
                     _say(f"cannot run {self.argv[0]!r}: {e}")
                     rc = 127
@@ -336,20 +354,32 @@ class Recorder:
             t_end = time.time()
             time.sleep(min(1.0, self.interval))  # one more interval so the monitors see the end
         finally:
-            self.stop_monitors()
-            for s, h in old.items():
-                signal.signal(s, h)
+            try:
+                self.stop_monitors()
+            finally:
+                for s, h in old.items():
+                    signal.signal(s, h)
+                if self.tmp is not None:
+                    shutil.rmtree(self.tmp, ignore_errors=True)
         t_stop = time.time()
-        self.manifest = self._manifest(t0, t_cmd, t_end, t_stop, rc)
-        (self.out / "manifest.json").write_text(json.dumps(self.manifest, indent=1) + "\n")
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self._write_manifest(t0, t_cmd, t_end, t_stop, rc, complete=True)
         if self.interrupted:
             return 130
         return 0 if rc == 0 else (rc if rc and rc > 0 else 128 + (-rc if rc else 1))
 
+    def _write_manifest(self, t0, t_cmd, t_end, t_stop, rc, complete: bool) -> None:
+        """Written when the monitors start (``complete: false``) and again at the end: a bundle whose
+        recorder was killed still says what it holds, and that it was cut short."""
+        self.manifest = self._manifest(t0, t_cmd, t_end, t_stop, rc)
+        self.manifest["complete"] = complete
+        tmp = self.out / "manifest.json.tmp"
+        tmp.write_text(json.dumps(self.manifest, indent=1) + "\n")
+        os.replace(tmp, self.out / "manifest.json")
+
     def _manifest(self, t0, t_cmd, t_end, t_stop, rc) -> dict:
         def iso(t):
-            return _dt.datetime.fromtimestamp(t, _dt.timezone.utc).isoformat(timespec="seconds")
+            return None if t is None else _dt.datetime.fromtimestamp(t, _dt.timezone.utc).isoformat(
+                timespec="seconds")
 
         mem = None
         try:
@@ -367,16 +397,39 @@ class Recorder:
             "interrupted": self.interrupted,
             "interval": self.interval,
             "times": {"start": iso(t0), "command_start": iso(t_cmd), "command_end": iso(t_end),
-                      "stop": iso(t_stop), "command_seconds": round(t_end - t_cmd, 3)},
+                      "stop": iso(t_stop),
+                      "command_seconds": None if t_end is None or t_cmd is None else round(t_end - t_cmd, 3)},
             "machine": {"hostname": socket.gethostname(), "cpus": os.cpu_count(), "memory_kB": mem,
                         "arch": u.machine, "virtualised": _virt()},
             "kernel": {"release": u.release, "version": u.version},
             "tools": tool_versions(),
             "monitors": {m.name: {"status": m.status, "file": m.path.name if m.status.startswith("ok") else None,
-                                  "how": m.note} for m in self.mons},
+                                  "how": m.note,
+                                  "interval": getattr(self, "real_interval", {}).get(m.name, self.interval)}
+                         for m in self.mons},
             "perf_events": self.perf_events or DEFAULT_PERF_EVENTS,
             "recorder": "kwb record (kernel_workbook.traces.record)",
         }
+
+
+def _die_with_parent(sig: int):
+    """A preexec_fn asking the kernel to send *sig* to the child when the recorder dies (even by SIGKILL):
+    prctl(PR_SET_PDEATHSIG), Linux only; elsewhere a no-op."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec():
+        prctl(1, int(sig), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        if os.getppid() != parent:  # the recorder died before the prctl took effect
+            os.kill(os.getpid(), int(sig))
+
+    return preexec
 
 
 def _read(p: str) -> str | None:
