@@ -58,3 +58,27 @@ def test_console_script_is_installed():
     out = subprocess.run([sys.executable, "-m", "kernel_workbook.cli", "tables", "--list"],
                          capture_output=True, text=True, check=True).stdout
     assert "series-seqread" in out
+
+
+def test_user_errors_exit_2_with_one_line_and_no_argument_is_ignored(capsys, tmp_path):
+    """Issue 15: no traceback and no silently ignored argument."""
+    fix = "tests/fixtures/traces/vmstat-procps4.txt"
+    cases = [
+        (["parse", str(tmp_path / "nosuchfile")], "no such file"),
+        (["parse", fix, "--out", str(tmp_path / "no" / "such" / "x.csv")], "kwb: "),
+        (["tables", "--table", "nosuch"], "--table"),
+        (["reproduce", "--all", "2007-throttle-vm-writeout"], "not both"),
+        (["bench", "--suites", "nosuch"], "--suites"),
+    ]
+    for args, says in cases:
+        code, out, err = run(capsys, *args)
+        assert code == 2 and says in err and "Traceback" not in err, args
+        assert len(err.strip().splitlines()) == 1, (args, err)
+    code, out, _ = run(capsys, "tables", "--table", "highalloc-success", "--format", "markdown")
+    assert code == 0 and out.count("### ") == 1  # the one table, found without naming its thread
+
+
+def test_compare_refuses_a_names_list_of_the_wrong_length(capsys):
+    b = "data/traces/memory-pressure/bundle"
+    code, _, err = run(capsys, "compare", b, b, "--names", "a")
+    assert code == 2 and "2 names" in err
