@@ -267,3 +267,16 @@ def test_refused_gzip_bomb_stays_under_256_mb(tmp_path):
     out = r.stdout.strip().split("\n")
     assert out[0].startswith("refused") and "more than" in out[0]
     assert int(out[-1]) * 1024 <= 256 << 20, f"peak {int(out[-1]) / 1024:.0f} MB"
+
+
+def test_vmstat_t_with_the_zone_on_every_row_procps_3_2_8():
+    t = (FIX / "vmstat-procps4-t.txt").read_text()
+    lines = t.split("\n")
+    new = lines[0:1] + [lines[1].rstrip()[:-3].rstrip()] + [ln + " CET" if ln.strip() else ln for ln in lines[2:]]
+    df = _no_warnings(T.parse_vmstat, "\n".join(new))
+    ref = _no_warnings(T.parse_vmstat, t)
+    assert df.attrs["timezone"] == "CET" and len(df) == len(ref)
+    assert (ref["time"] - df["time"]).round(6).unique().tolist() == [3600.0]  # 05:34 CET is 04:34 UTC
+    mixed = new[:3] + [new[3].replace(" CET", " CEST")] + new[4:]
+    df = _no_warnings(T.parse_vmstat, "\n".join(mixed))
+    assert df.attrs["timezone"] == "MIXED" and "time" not in df.columns  # no guessed conversion

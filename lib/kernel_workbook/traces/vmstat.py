@@ -73,6 +73,7 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
         return parse_vmstat_disk(text, source=name)
     text, stamps = strip_latency_prefix(text)
+    text = _zone_on_rows(text)
     if text.isascii() and len(text) > FAST_MIN and not _SUSPECT_RE.search(text):
         fast = _fast_vmstat(text, name, stamps)
         if fast is not None:
@@ -179,6 +180,24 @@ def _fast_vmstat(text: str, name: str, stamps):
     df["since_boot"] = df["sample"] == 0
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols)
+
+
+# procps 3.2.8 (RHEL 6) -t prints the zone on every row ("... 0 2014-02-04 19:10:42 CET"), not in the header
+_ROW_ZONE_RE = re.compile(r"^([ \t]*\d[\d \t]*[ \t]\d{4}-\d\d-\d\d[ \t]+\d\d:\d\d:\d\d)[ \t]+([A-Za-z][A-Za-z0-9+-]{0,9})[ \t]*$",
+                          re.M)
+
+
+def _zone_on_rows(text: str) -> str:
+    """Move a zone printed on each row to the names line, where procps-ng prints it; the rest is as is.
+
+    With one zone the times convert as usual; rows in two zones (a DST change inside the file) keep
+    their printed timestamps and get no epoch ``time`` (the zone ``MIXED`` says why)."""
+    zones = {m.group(2) for m in _ROW_ZONE_RE.finditer(text[:2_000_000])}
+    if not zones:
+        return text
+    zone = zones.pop() if len(zones) == 1 else "MIXED"
+    text = _ROW_ZONE_RE.sub(r"\1", text)
+    return re.sub(r"^([ \t]*r[ \t]+b[ \t]+swpd\b[^\n]*?)[ \t]*$", lambda m: f"{m.group(1)} {zone}", text, flags=re.M)
 
 
 # What the C readers (numba, np.fromstring) would silently change: a decimal point (they stop at it)
