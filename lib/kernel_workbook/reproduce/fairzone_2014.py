@@ -263,7 +263,8 @@ def seqread_run(machine_key: str, variant: str, small: bool | None = None, awake
     w = tiobench(ram_mb=m.ram_mb, size_fraction=SEQREAD_FRACTION, threads=sizes(small).seqread_threads,
                  read_mb_s=_disk_rates(machine_key, small), random_read_ms=RANDOM_READ_MS, hit_us=HIT_US,
                  other_jitter_mb=OTHER_JITTER_MB)
-    return simulate(p, w, seed=shift_seed(21), verbose=False)
+    # Cached: keep the counters and frames, not the per-page arrays (32 whole results held ~4 GB).
+    return simulate(p, w, seed=shift_seed(21), verbose=False).lean()
 
 
 @lru_cache(maxsize=4)
