@@ -69,3 +69,26 @@ def test_a_changed_model_value_is_a_difference():
     c["model"] = (c["model"] or 1.0) * 1.5
     assert len(stored_differences(th, [c])) == 1
     assert stored_differences(th, [{**c, "row": "no such row"}])[0].endswith("not in the stored run")
+
+
+def test_the_readme_table_is_the_stored_runs_table():
+    """The README's fidelity figures are generated (make fidelity), never typed: they must equal the stored runs."""
+    from pathlib import Path
+
+    from kernel_workbook.reproduce.fidelity import fidelity_markdown, readme_section
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    assert readme_section(readme.read_text()) == fidelity_markdown()
+
+
+def test_writing_the_readme_section_splices_between_the_markers(tmp_path):
+    from kernel_workbook.reproduce.fidelity import (README_BEGIN, README_END, fidelity_markdown, readme_section,
+                                                    write_readme_section)
+
+    f = tmp_path / "README.md"
+    f.write_text(f"# title\n\ntext\n\n{README_BEGIN}\n{README_END}\n\nmore\n")
+    assert write_readme_section(f) is True
+    text = f.read_text()
+    assert text.startswith("# title\n") and text.endswith("\nmore\n")
+    assert readme_section(text) == fidelity_markdown()
+    assert write_readme_section(f) is False

@@ -96,7 +96,10 @@ def write_readme_section(readme: Path) -> bool:
     new = fidelity_markdown()
     if old == new:
         return False
-    readme.write_text(text.replace(old, new, 1))
+    # splice between the markers: replacing the old text by value would put an empty section's table at the top
+    a = text.index(README_BEGIN) + len(README_BEGIN)
+    b = text.index(README_END, a)
+    readme.write_text(text[:a] + "\n" + new + "\n" + text[b:])
     return True
 
 
