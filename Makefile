@@ -19,7 +19,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 OFFLINE_FLAGS := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 PYTEST_ARGS ?=
 
-.PHONY: all lab slides slides-html test reproduce bench report venv constraints clean distclean notebooks
+.PHONY: all lab slides slides-html test reproduce fidelity bench report venv constraints clean distclean notebooks
 
 all: test
 
@@ -69,6 +69,11 @@ test: $(STAMP)
 
 reproduce: $(STAMP)
 	WORKBOOK_MODE=ci $(BIN)/kwb reproduce --all
+
+# Store every modelled thread's reproduction over 8 seed bases in data/fidelity/ and regenerate the
+# README's fidelity table from them (tests compare both with a fresh seed-base-0 run).  Slow: minutes per thread.
+fidelity: $(STAMP)
+	WORKBOOK_MODE=ci $(BIN)/python -m kernel_workbook.reproduce.fidelity
 
 bench: $(STAMP)
 	mkdir -p build

@@ -229,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     for th in a.threads or list(REGISTRY):
         p = store(th, a.seeds, a.workers)
         print(f"{th}: {score_text(th)} -> {p.relative_to(fidelity_dir().parent.parent)}")
+    readme = fidelity_dir().parent.parent / "README.md"
+    if readme.is_file() and write_readme_section(readme):
+        print(f"{readme.name}: fidelity table regenerated")
     return 0
 
 
