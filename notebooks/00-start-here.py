@@ -135,9 +135,14 @@ print(render(compare(runs, significance="welch", stats=("Min", "Mean", "Stddev",
 # %% [markdown]
 # ## Where next
 #
-# * `notebooks/explore-your-traces.ipynb` — load your own `vmstat`, `iostat`,
-#   `/proc/vmstat` and `perf` captures;
+# * [explore-your-traces](explore-your-traces.ipynb) — load your own `vmstat`,
+#   `iostat`, `/proc/vmstat` and `perf` captures;
 # * one notebook per thread: the story, the published tables, the model with its
-#   knobs, and the reproduction beside the published numbers;
-# * `exercises/` — seeded problems with a checker;
+#   knobs, and the reproduction beside the published numbers:
+#   [2011](2011-cfq-deep-idle.ipynb), [2012](2012-highalloc-compaction.ipynb),
+#   [2014 CFQ](2014a-seqread-cfq.ipynb), [2014 fair zone](2014b-seqread-fairzone.ipynb),
+#   [2015](2015-numa-slow-scan.ipynb);
+# * [exercises](../exercises/README.md) — seeded problems with a checker;
+# * the [README](../README.md) and [how it fits together](../docs/ARCHITECTURE.md);
+# * on a projector: `make slides THREAD=2015` opens a thread as a live slide deck;
 # * from a shell: `kwb tables 2015-numa-slow-scan`, `kwb reproduce --all`.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -46,6 +47,15 @@ def strip(path: Path) -> bool:
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def trust(path: Path) -> None:
+    """Mark the repository's own notebook trusted (``jupyter trust``): JupyterLab does not show the SVG
+    charts of an untrusted notebook's saved outputs, so without it the committed charts are blank."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    NotebookNotary().sign(nbformat.read(path, as_version=4))
 
 
 def workspace(dest: Path, root: Path | None = None) -> list[str]:
@@ -75,6 +85,8 @@ def workspace(dest: Path, root: Path | None = None) -> list[str]:
                 have = _digest(dst)
                 if have == want:
                     manifest[str(rel)] = have
+                    if dst.suffix == ".ipynb":
+                        trust(dst)
                     continue
                 if manifest.get(str(rel)) != have:  # edited in the lab since we wrote it: keep the person's work
                     if manifest.get(str(rel)) != want:  # ... and say so when the repository moved on too
@@ -83,6 +95,15 @@ def workspace(dest: Path, root: Path | None = None) -> list[str]:
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
             manifest[str(rel)] = want
+            if dst.suffix == ".ipynb":
+                trust(dst)
+    # jupytext refuses to open a notebook whose paired .py is older than it: a refreshed .ipynb
+    # beside an unchanged .py would not open in the lab
+    for folder in COPIED:
+        for nb in (dest / folder).rglob("*.ipynb"):
+            py = nb.with_suffix(".py")
+            if py.exists() and py.stat().st_mtime < nb.stat().st_mtime:
+                os.utime(py)
     mpath.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return kept
 

@@ -1,0 +1,331 @@
+"""What a person sees, in a real browser: JupyterLab driven in Debian's chromium through Playwright.
+
+The lab runs as ``make lab`` runs it (a working copy made by ``nbtools.workspace``, offline flags,
+a token, a free localhost port), in ``WORKBOOK_MODE=lab`` or ``slides``.  The browser is
+``/usr/bin/chromium`` (``.ci/run`` installs it); Playwright's own browser download is never used.
+Every request is routed: one to a host other than localhost fails the test.  A failing test leaves
+a screenshot in ``build/browser-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("KWB_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = ROOT / "build" / "browser-artifacts"
+VIEWPORT = {"width": 1280, "height": 720}
+SKIP_REASON = "BROWSER TESTS SKIPPED: "
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+    PlaywrightTimeout = TimeoutError
+
+
+def browser_missing() -> str | None:
+    if sync_playwright is None:
+        return SKIP_REASON + "the playwright package is not installed (pip install -e '.[test]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return SKIP_REASON + f"{CHROMIUM} not found (apt-get install chromium; .ci/run does)"
+    return None
+
+
+def _free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Lab:
+    """A JupyterLab server on a working copy of the repository."""
+
+    def __init__(self, tmp: Path, mode: str):
+        from kernel_workbook.nbtools import workspace
+
+        self.dir = tmp / "lab"
+        workspace(self.dir)
+        self.token = "kwb-browser-test"
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        settings = tmp / "settings"
+        # every cell in the DOM (no virtual scrolling), so the tests can see every output
+        (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True)
+        (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+            json.dumps({"windowingMode": "none"}))
+        env = {**os.environ, "WORKBOOK_MODE": mode, "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
+               "JUPYTER_CONFIG_DIR": str(tmp / "cfg"), "JUPYTERLAB_SETTINGS_DIR": str(settings),
+               "JUPYTERLAB_WORKSPACES_DIR": str(tmp / "workspaces"), "IPYTHONDIR": str(tmp / "ipython")}
+        self.log = open(tmp / "lab.log", "wb")
+        self.proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "jupyter"), "lab", "--no-browser",
+             *(["--allow-root"] if os.geteuid() == 0 else []),
+             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             "--LabApp.expose_app_in_browser=True", f"--ServerApp.port={self.port}", "--ServerApp.ip=127.0.0.1",
+             "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}", "--ServerApp.root_dir=."],
+            cwd=self.dir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.logpath = tmp / "lab.log"
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"{self.base}/api/status?token={self.token}", timeout=2)
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.5)
+        self.close()
+        pytest.fail("jupyter lab did not answer within 120 s:\n" + self.logpath.read_text(errors="replace")[-3000:])
+
+    def url(self, path: str, app: str = "lab/tree") -> str:
+        return f"{self.base}/{app}/{urllib.parse.quote(path)}?token={self.token}"
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = browser_missing()
+    if why:
+        pytest.skip(why)
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+    pw.stop()
+
+
+def make_lab(tmp_path_factory, mode: str):
+    why = browser_missing()
+    if why:
+        pytest.skip(why)
+    lab = Lab(tmp_path_factory.mktemp(f"lab-{mode}"), mode)
+    return lab
+
+
+class Watch:
+    """What a page asked for and complained about."""
+
+    def __init__(self):
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+
+    def route(self, route):
+        host = urllib.parse.urlsplit(route.request.url).hostname
+        if route.request.url.startswith(("data:", "blob:", "file:")) or host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort()
+
+    def console(self, msg):
+        if msg.type == "error":
+            self.errors.append(msg.text)
+
+
+@pytest.fixture
+def page(browser, request):
+    ctx = browser.new_context(viewport=VIEWPORT)
+    watch = Watch()
+    ctx.route("**/*", watch.route)
+    pg = ctx.new_page()
+    pg.set_default_timeout(60_000)
+    pg.on("console", watch.console)
+    pg.on("pageerror", lambda e: watch.errors.append(f"pageerror: {e}"))
+    pg.watch = watch
+    yield pg
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.nodeid.split("::")[-1])
+        try:
+            pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+            (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(watch.errors))
+        except Exception:  # noqa: BLE001 - a screenshot must never hide the failure itself
+            pass
+    ctx.close()
+    assert not watch.foreign, f"requests left localhost: {watch.foreign[:5]}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.when == "call":
+        item.rep_call = rep
+
+
+# --- the notebook as the page shows it -------------------------------------------------------
+
+JS_READY = """() => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
+  const k = w && w.context && w.context.sessionContext.session && w.context.sessionContext.session.kernel;
+  return !!(k && k.status === 'idle' && w.content && w.content.widgets.length); }"""
+
+JS_RUN = """async ([command, index, ms]) => { const app = window.jupyterapp; const w = app.shell.currentWidget;
+  if (index !== null) { w.content.activeCellIndex = index; }
+  const run = app.commands.execute(command);
+  const late = new Promise((_, no) => setTimeout(() => no(new Error('cells still running after ' + ms + ' ms')), ms));
+  return await Promise.race([run, late]); }"""
+
+JS_CELLS = """() => window.jupyterapp.shell.currentWidget.content.widgets.map(
+  c => ({type: c.model.type, source: c.model.sharedModel.getSource(),
+         outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : []}))"""
+
+# Every chart, image and widget box in the notebook's outputs, measured where the page drew it.
+JS_LAYOUT = """(root) => { const vw = window.innerWidth; const out = {charts: [], wide: [], cut_labels: [],
+  cut_widgets: [], empty_embeds: 0};
+  const scope = root ? document.querySelector(root) : document;
+  const box = (e) => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, width: r.width}; };
+  const name = (e) => { const c = e.closest('.jp-Cell'); const cells = [...document.querySelectorAll('.jp-Cell')];
+    return 'cell ' + cells.indexOf(c); };
+  scope.querySelectorAll('.vega-embed').forEach(e => {
+    const g = e.querySelector('svg, canvas'); if (!g) { out.empty_embeds++; return; }
+    const b = box(g); if (b.width === 0) return;   // a hidden tab
+    out.charts.push({where: name(e), ...b, html: g.outerHTML.length});
+    if (b.right > vw + 0.5 || b.left < -0.5) out.wide.push({where: name(e), what: 'chart', ...b});
+    e.querySelectorAll('text').forEach(t => { if (t.textContent.endsWith('\u2026')) out.cut_labels.push(name(e) + ': ' + t.textContent); });
+  });
+  scope.querySelectorAll('.jp-OutputArea-output img, .jp-RenderedSVG svg, .jp-OutputArea-output > .widget-box, .jp-OutputArea-output > .jupyter-widgets').forEach(e => {
+    const b = box(e); if (b.width === 0) return;
+    if (b.right > vw + 0.5) out.wide.push({where: name(e), what: e.tagName + '.' + e.className, ...b});
+  });
+  scope.querySelectorAll('.widget-label, .widget-label-basic, .widget-readout').forEach(e => {
+    if (e.offsetParent && e.scrollWidth > e.clientWidth + 1) out.cut_widgets.push(name(e) + ': ' + e.textContent);
+  });
+  const m = document.createElement('span'); m.style.position = 'absolute'; m.style.visibility = 'hidden';
+  m.style.whiteSpace = 'pre'; document.body.appendChild(m);
+  scope.querySelectorAll('.widget-dropdown select').forEach(s => {
+    if (!s.offsetParent || s.selectedIndex < 0) return;
+    m.style.font = getComputedStyle(s).font; m.textContent = s.options[s.selectedIndex].text;
+    if (m.offsetWidth > s.clientWidth - 14) out.cut_widgets.push(name(s) + ': ' + m.textContent);
+  });
+  m.remove(); return out; }"""
+
+
+class NotebookPage:
+    """One notebook open in the lab, driven through JupyterLab's own commands."""
+
+    def __init__(self, page, lab: Lab, path: str):
+        self.page, self.lab, self.path = page, lab, path
+        page.goto(lab.url(path), wait_until="domcontentloaded")
+        # a notebook without kernelspec metadata asks which kernel: the default, as a person would
+        for _ in range(36):
+            try:
+                page.wait_for_function(JS_READY, timeout=5_000, polling=500)
+                break
+            except PlaywrightTimeout:
+                accept = page.locator(".jp-Dialog .jp-mod-accept")
+                if accept.count():
+                    accept.first.click()
+        else:
+            raise AssertionError(f"{path}: the notebook and its kernel were not ready within 180 s")
+
+    def run(self, index: int | None = None, timeout_s: float = 600) -> None:
+        """Run all cells, or the cell at ``index``, and wait until the kernel is idle again."""
+        cmd = "notebook:run-all-cells" if index is None else "notebook:run-cell"
+        self.page.evaluate(JS_RUN, [cmd, index, int(timeout_s * 1000)])
+        self.page.wait_for_function(JS_READY, timeout=int(timeout_s * 1000), polling=500)
+
+    def cells(self) -> list[dict]:
+        return self.page.evaluate(JS_CELLS)
+
+    def index_of(self, pattern: str) -> int:
+        for i, c in enumerate(self.cells()):
+            if c["type"] == "code" and re.search(pattern, c["source"]):
+                return i
+        raise AssertionError(f"{self.path}: no code cell matches {pattern!r}")
+
+    def mark(self, index: int) -> str:
+        """A CSS selector for the cell at ``index`` (its node gets an id)."""
+        self.page.evaluate("(i) => { window.jupyterapp.shell.currentWidget.content.widgets[i].node.id = 'kwb-cell-' + i; }",
+                           index)
+        return f"#kwb-cell-{index}"
+
+    def errors(self) -> list[str]:
+        """Error outputs of cells, tracebacks shown inside widgets, and the front end's widget errors."""
+        found = []
+        for i, c in enumerate(self.cells()):
+            for o in c["outputs"]:
+                if o.get("output_type") == "error":
+                    found.append(f"{self.path} cell {i}: {o.get('ename')}: {o.get('evalue')}")
+        for t in self.page.locator(".jp-OutputArea-output").all_inner_texts():
+            if "Traceback (most recent call last)" in t or re.search(r"^\w+Error: ", t, re.M):
+                found.append(f"{self.path} output: {t[:300]}")
+        found += [e for e in self.page.watch.errors if re.search(r"Error setting state|Uncaught|Javascript Error", e)]
+        return found
+
+    def wait_charts(self, timeout_s: float = 120) -> None:
+        """Until every .vega-embed has drawn its SVG or canvas."""
+        self.page.wait_for_function(
+            "() => [...document.querySelectorAll('.vega-embed')].every(e => e.querySelector('svg, canvas'))",
+            timeout=int(timeout_s * 1000), polling=500)
+
+    def layout(self, root: str | None = None) -> dict:
+        return self.page.evaluate(JS_LAYOUT, root)
+
+    def assert_seen_whole(self, root: str | None = None) -> dict:
+        lay = self.layout(root)
+        assert lay["empty_embeds"] == 0, f"{self.path}: {lay['empty_embeds']} charts drew nothing"
+        assert not lay["wide"], f"{self.path}: cut at 1280x720: {lay['wide'][:4]}"
+        assert not lay["cut_labels"], f"{self.path}: chart labels cut: {lay['cut_labels'][:6]}"
+        assert not lay["cut_widgets"], f"{self.path}: widget labels cut: {lay['cut_widgets'][:6]}"
+        return lay
+
+
+# Which knob to move: a menu to its next choice, else a box ticked, else a slider one step.
+JS_CHART_STATE = """(i) => { const c = window.jupyterapp.shell.currentWidget.content.widgets[i].node;
+  return [...c.querySelectorAll('.jp-OutputArea .vega-embed svg, .jp-OutputArea .vega-embed canvas')]
+    .map(g => g.tagName === 'canvas' ? g.toDataURL() : g.outerHTML).join('|'); }"""
+
+
+def move_a_knob(nbp: NotebookPage, cell: int, timeout_s: float = 180) -> str:
+    """Change one widget of the explorer in ``cell``; returns what was changed once its chart changed."""
+    page = nbp.page
+    cell_loc = page.locator(nbp.mark(cell))
+    page.wait_for_function(f"() => ({JS_CHART_STATE})({cell}).length > 0", timeout=int(timeout_s * 1000),
+                           polling=500)
+    before = page.evaluate(JS_CHART_STATE, cell)
+    selects = cell_loc.locator(".widget-dropdown select")
+    boxes = cell_loc.locator(".widget-checkbox input[type=checkbox]")
+    if selects.count():
+        sel = selects.first
+        options = sel.locator("option").all_inner_texts()
+        now = sel.evaluate("s => s.selectedIndex")
+        choice = options[(now + 1) % len(options)]
+        sel.select_option(label=choice)
+        what = f"menu -> {choice!r}"
+    elif boxes.count():
+        boxes.first.click()
+        what = "checkbox"
+    else:
+        handle = cell_loc.locator(".noUi-handle").first
+        handle.focus()
+        for _ in range(3):
+            handle.press("ArrowRight")
+        what = "slider"
+    page.wait_for_function(f"(b) => ({JS_CHART_STATE})({cell}) !== b", arg=before,
+                           timeout=int(timeout_s * 1000), polling=500)
+    return what

@@ -1,0 +1,59 @@
+"""The start notebook, explore-your-traces, an exercise and the link targets, run in the lab as a person does."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import NotebookPage, make_lab, move_a_knob
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    lab = make_lab(tmp_path_factory, "lab")
+    yield lab
+    lab.close()
+
+
+def test_start_notebook_runs_and_fits(page, lab):
+    nbp = NotebookPage(page, lab, "notebooks/00-start-here.ipynb")
+    nbp.run(timeout_s=300)
+    assert nbp.errors() == []
+    nbp.wait_charts()
+    lay = nbp.assert_seen_whole()
+    assert lay["charts"], "the start notebook drew no chart"
+    move_a_knob(nbp, nbp.index_of(r"table_explorer\("))
+    assert nbp.errors() == []
+    nbp.assert_seen_whole()
+
+
+def test_explore_your_traces_runs_and_fits(page, lab):
+    nbp = NotebookPage(page, lab, "notebooks/explore-your-traces.ipynb")
+    nbp.run(timeout_s=400)
+    assert nbp.errors() == []
+    nbp.wait_charts()
+    nbp.assert_seen_whole()
+    move_a_knob(nbp, nbp.index_of(r"trace_explorer\("))
+    assert nbp.errors() == []
+    nbp.assert_seen_whole()
+
+
+def test_an_exercise_runs(page, lab):
+    nbp = NotebookPage(page, lab, "exercises/01-reading-mmtests-tables.ipynb")
+    nbp.run(timeout_s=300)
+    assert nbp.errors() == []
+    nbp.wait_charts()
+    nbp.assert_seen_whole()
+
+
+def test_the_lab_shows_the_repository(page, lab):
+    """The server root looks like the repository: README, data/, and every link of the start notebook resolve."""
+    import posixpath
+    import re
+
+    from conftest import ROOT
+
+    links = re.findall(r"\]\(([^)#]+)\)", (ROOT / "notebooks" / "00-start-here.py").read_text())
+    local = [posixpath.normpath(posixpath.join("notebooks", u)) for u in links if "://" not in u]
+    assert len(local) >= 8
+    for path in ["README.md", "data/threads", *local]:
+        resp = page.goto(lab.url(path, app="api/contents"))
+        assert resp.status == 200, f"{path}: {resp.status}"
