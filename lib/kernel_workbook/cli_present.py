@@ -35,7 +35,8 @@ from pathlib import Path
 from .errors import WorkbookError
 from .paths import repo_root
 
-RISE = {"autolaunch": True, "width": 1280, "height": 720, "scroll": True, "center": False,
+# theme "white": reveal's default for RISE ("simple") fetches its fonts from fonts.googleapis.com
+RISE = {"theme": "white", "autolaunch": True, "width": 1280, "height": 720, "scroll": True, "center": False,
         "enable_chalkboard": False, "transition": "none", "start_slideshow_at": "beginning"}
 _EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="https?://[^"]*"[^>]*>\s*</script>', re.S)
 _EXTERNAL_LINK = re.compile(r'<link[^>]*\bhref="https?://[^"]*"[^>]*>', re.S)
@@ -77,6 +78,9 @@ def write_deck(src: Path, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / src.name
     out.write_text(json.dumps(deck(json.loads(src.read_text(encoding="utf-8"))), indent=1) + "\n", encoding="utf-8")
+    from .nbtools import trust
+
+    trust(out)  # the committed charts (SVG) show only in a trusted notebook
     return out
 
 

@@ -344,7 +344,9 @@ def _dropdown(options, value, description):
     import ipywidgets as w
 
     return w.Dropdown(options=list(options), value=value, description=description,
-                      style={"description_width": "initial"}, layout=w.Layout(width="98%"))
+                      # a floor on the width: beside a long description the menu kept ~100 px and cut its
+                      # choice at 1280x720 ("pristine (3.1/3..."); the browser test measures it
+                      style={"description_width": "initial"}, layout=w.Layout(width="98%", min_width="440px"))
 
 
 CFQ_KNOBS = ["scheduler", "cfq_target_latency", "cfq_slice_sync", "cfq_slice_idle", "cfq_quantum", "cfq_latency"]
