@@ -95,7 +95,10 @@ class Lab:
         pytest.fail("jupyter lab did not answer within 120 s:\n" + self.logpath.read_text(errors="replace")[-3000:])
 
     def url(self, path: str, app: str = "lab/tree") -> str:
-        return f"{self.base}/{app}/{urllib.parse.quote(path)}?token={self.token}"
+        # reset: the lab opens this notebook alone, not the tabs an earlier test left open (their live
+        # charts would render again in this page, and what they do would be blamed on this notebook)
+        reset = "reset&" if app == "lab/tree" else ""
+        return f"{self.base}/{app}/{urllib.parse.quote(path)}?{reset}token={self.token}"
 
     def close(self):
         self.proc.terminate()
@@ -182,7 +185,7 @@ def pytest_runtest_makereport(item, call):
 
 JS_READY = """() => { const app = window.jupyterapp; const w = app && app.shell.currentWidget;
   const k = w && w.context && w.context.sessionContext.session && w.context.sessionContext.session.kernel;
-  return !!(k && k.status === 'idle' && w.content && w.content.widgets.length); }"""
+  return !!(k && k.status === 'idle' && w.content && w.content.widgets && w.content.widgets.length); }"""
 
 JS_RUN = """async ([command, index, ms]) => { const app = window.jupyterapp; const w = app.shell.currentWidget;
   if (index !== null) { w.content.activeCellIndex = index; }
