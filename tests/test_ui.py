@@ -60,3 +60,22 @@ def test_lab_mode_renders_offline(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "ci")
     config.setup(verbose=False)
     assert alt.renderers.active == "svg"
+
+
+def test_numa_explorer_table_reads_local_share_as_higher_is_better():
+    """Issue 14: numa_hint_local_percent 49.11 -> 55.25 is a gain of +12.5%, not -12.5% (every row was
+    compared as lower-is-better); faults stay lower-is-better."""
+    import pandas as pd
+
+    from kernel_workbook.tables import compare, render
+    from kernel_workbook.ui.numa_charts import row_higher_is_better
+
+    df = pd.DataFrame({"kernel": ["3.19.0 vanilla", "this run"] * 2,
+                       "row": ["numa_hint_local_percent"] * 2 + ["numa_hint_faults"] * 2,
+                       "value": [49.11, 55.25, 1000.0, 1100.0], "seed": [1, 1, 1, 1]})
+    text = render(compare(df, higher_is_better=row_higher_is_better, stats=("Amean",), era="2015",
+                          significance=None, kernels=["3.19.0 vanilla", "this run"]))
+    local = next(ln for ln in text.splitlines() if "numa_hint_local_percent" in ln)
+    faults = next(ln for ln in text.splitlines() if "numa_hint_faults " in ln or ln.rstrip().endswith(")") and "numa_hint_faults" in ln and "local" not in ln)
+    assert "12.50%" in local and "-12.50%" not in local, local
+    assert "-10.00%" in faults, faults
