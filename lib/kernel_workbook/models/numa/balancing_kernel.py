@@ -22,10 +22,9 @@ import numpy as np
 
 from ..engine import borrowed, kernel
 from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, W
-
+from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
 _borrow = borrowed(__name__)
-SWEEP = 0
 LOAD_AVG_MAX = 47742  # kernel/sched/fair.c: runnable average of a task that always runs
 MSEC_PER_SEC = 1000
 HPAGE_PAGES = 512  # HPAGE_PMD_NR; task_numa_work() aligns scan chunks to HPAGE_SIZE

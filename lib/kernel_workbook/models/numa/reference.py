@@ -14,8 +14,8 @@ objects from the arrays, runs the ticks, and writes the state back.
 from __future__ import annotations
 
 from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, TF, TI, UA
+from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
-SWEEP = 0
 LOAD_AVG_MAX = 47742
 MSEC_PER_SEC = 1000
 HPAGE_PAGES = 512

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import WorkbookParameterError
+from ..layout import enum
 from .params import HPAGE_PMD_NR, PAGE_SIZE, Machine
 
-# Access patterns of a thread's phase
-SWEEP = 0  # bzero(): every unit of [start, end) in order, `reps` times
-RANDOM = 1  # pointer chasing: `reps` accesses, each to a random unit (shared region or the thread's own)
+# Access patterns of a thread's phase -- SWEEP: bzero(), every unit of [start, end) in order, `reps` times;
+# RANDOM: pointer chasing, `reps` accesses, each to a random unit (shared region or the thread's own)
+ACCESS = enum("ACCESS", "SWEEP RANDOM")
+SWEEP, RANDOM = ACCESS.SWEEP, ACCESS.RANDOM
 
 
 @dataclass(frozen=True)
