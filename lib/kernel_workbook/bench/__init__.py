@@ -46,6 +46,30 @@ class Bench:
     target_per_s: float | None = None  # absolute throughput we promise, if any
 
 
+
+def copy_arrays(arrays: dict) -> dict:
+    """A fresh copy of a kernel's named arrays."""
+    return {k: v.copy() for k, v in arrays.items()}
+
+
+def kernel_timer(fn, arrays: dict, order) -> Callable[[int], float]:
+    """pyperf time function: ``fn(*arrays in order)`` on fresh copies of ``arrays`` each loop, timing the call alone.
+
+    A kernel writes into its arrays, so every loop must start from the same state; the copy is not timed.
+    """
+    import time
+
+    def run(loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            b = copy_arrays(arrays)
+            t0 = time.perf_counter()
+            fn(*(b[k] for k in order))
+            total += time.perf_counter() - t0
+        return total
+    return run
+
+
 def all_benchmarks(only: list[str] | None = None) -> list[Bench]:
     out = []
     for key, mod in SUITES.items():

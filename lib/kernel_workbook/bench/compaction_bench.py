@@ -19,25 +19,9 @@ setting up arrays and building result frames are not in it.
 from __future__ import annotations
 
 import sys
-import time
 
-from kernel_workbook.bench import Bench
+from kernel_workbook.bench import Bench, copy_arrays, kernel_timer
 
-
-def _copy(a: dict) -> dict:
-    return {k: v.copy() for k, v in a.items()}
-
-
-def _timed(fn, a: dict, order):
-    def run(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            b = _copy(a)
-            t0 = time.perf_counter()
-            fn(*(b[k] for k in order))
-            total += time.perf_counter() - t0
-        return total
-    return run
 
 
 def _scattered_zone(module, a: dict):
@@ -73,8 +57,8 @@ def benchmarks() -> list[Bench]:
     # the whole loop, compiled against the same source as plain Python: a small run, every phase
     w_small = small(zone_mb=16, machine_mb=128, warmup_s=3, highalloc_percentage=60)
     a_small = S.arrays(params_for("capture-v5"), w_small, seed=1)
-    KERNELS.run(*(_copy(a_small)[k] for k in S.ARG_ORDER), verbose=False)  # compile or load, outside the timing
-    ticks_small = float(jit(*(_copy(a_small)[k] for k in S.ARG_ORDER)))
+    KERNELS.run(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER), verbose=False)  # compile or load, outside the timing
+    ticks_small = float(jit(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER)))
 
     # compaction's scanners: one full compact_zone() over a 1 GB zone of scattered page cache
     w_gb = small(zone_mb=1024, machine_mb=4096)
@@ -85,7 +69,7 @@ def benchmarks() -> list[Bench]:
     def compact(*xs):
         return C.compact_zone_full(*xs, ACTOR.TEST, -1, MT.MIGRATE_MOVABLE, 1)
 
-    chk = _copy(a_gb)
+    chk = copy_arrays(a_gb)
     compact(*(chk[k] for k in args))
     scanned = float(chk["vm"][VM.compact_migrate_scanned] + chk["vm"][VM.compact_free_scanned])
 
@@ -96,11 +80,11 @@ def benchmarks() -> list[Bench]:
 
     return [
         Bench("compaction: stress-highalloc loop, a 16 MB zone, every phase (compiled)",
-              _timed(jit, a_small, S.ARG_ORDER), ticks_small, "ticks",
+              kernel_timer(jit, a_small, S.ARG_ORDER), ticks_small, "ticks",
               baseline="the same source as plain Python (engine='python')",
-              baseline_time_func=_timed(py, a_small, S.ARG_ORDER), target_ratio=100.0),
+              baseline_time_func=kernel_timer(py, a_small, S.ARG_ORDER), target_ratio=100.0),
         Bench("compaction: pages scanned/s by compact_zone() (order -1, sync) over a 1 GB zone half free",
-              _timed(compact, a_gb, args), scanned, "pages scanned"),
+              kernel_timer(compact, a_gb, args), scanned, "pages scanned"),
         Bench("compaction: a full stress-highalloc run, contended-v5, 1 GB zone of the 6.5 GB machine "
-              "(target <= 2 s/run)", _timed(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=0.5),
+              "(target <= 2 s/run)", kernel_timer(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=0.5),
     ]

@@ -16,25 +16,9 @@ setting up the page table and building result frames are not in it.
 from __future__ import annotations
 
 import sys
-import time
 
-from kernel_workbook.bench import Bench
+from kernel_workbook.bench import Bench, copy_arrays, kernel_timer
 
-
-def _copy(a: dict) -> dict:
-    return {k: v.copy() for k, v in a.items()}
-
-
-def _timed(fn, a: dict, order):
-    def run(loops: int) -> float:
-        total = 0.0
-        for _ in range(loops):
-            b = _copy(a)
-            t0 = time.perf_counter()
-            fn(*(b[k] for k in order))
-            total += time.perf_counter() - t0
-        return total
-    return run
 
 
 def benchmarks() -> list[Bench]:
@@ -45,13 +29,13 @@ def benchmarks() -> list[Bench]:
     jit = KERNELS.function("jit")
     py = KERNELS.function("python")
     a_small = S.arrays(params_for("before c4e2d7dd"), akpm_test(machine_mb=64.0, duration_s=2.0), seed=1)
-    KERNELS.run(*(_copy(a_small)[k] for k in S.ARG_ORDER), verbose=False)  # compile or load, outside the timing
-    events = float(jit(*(_copy(a_small)[k] for k in S.ARG_ORDER)))
+    KERNELS.run(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER), verbose=False)  # compile or load, outside the timing
+    events = float(jit(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER)))
     a_full = S.arrays(params_for("before c4e2d7dd"), akpm_test(machine_mb=4096.0, duration_s=30.0), seed=1)
     return [
-        Bench("writeback: akpm's test, 64 MB machine, 2 s (compiled)", _timed(jit, a_small, S.ARG_ORDER), events,
+        Bench("writeback: akpm's test, 64 MB machine, 2 s (compiled)", kernel_timer(jit, a_small, S.ARG_ORDER), events,
               "events", baseline="the same source as plain Python (engine='python')",
-              baseline_time_func=_timed(py, a_small, S.ARG_ORDER), target_ratio=100.0),
+              baseline_time_func=kernel_timer(py, a_small, S.ARG_ORDER), target_ratio=100.0),
         Bench("writeback: akpm's test at the default size, 4 GB, 30 s, before c4e2d7dd (target <= 1 s/run)",
-              _timed(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=1.0),
+              kernel_timer(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=1.0),
     ]
