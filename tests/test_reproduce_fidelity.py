@@ -92,3 +92,19 @@ def test_writing_the_readme_section_splices_between_the_markers(tmp_path):
     assert text.startswith("# title\n") and text.endswith("\nmore\n")
     assert readme_section(text) == fidelity_markdown()
     assert write_readme_section(f) is False
+
+
+def test_reproduce_many_runs_every_thread_and_seed_in_one_pool_and_gives_what_reproduce_gives():
+    """kwb reproduce --all: every (thread, seed base) is a task of one process pool; the result must be the
+    stored runs' -- seed base 0's cells and every other base's score -- for each thread it ran."""
+    from kernel_workbook.reproduce import reproduce_many
+
+    threads = ["2011-cfq-deep-idle"]  # the quickest; two seed bases make two tasks for two processes
+    reps = reproduce_many(threads, seeds=[0, 1], workers=2)
+    assert [r.thread for r in reps] == threads
+    for rep in reps:
+        assert stored_differences(rep.thread, rep.cells) == []
+        got = rep.summary()["seeds"]["per_seed"]
+        stored = load_fidelity(rep.thread)["summary"]["seeds"]["per_seed"][:2]
+        assert [(s["seed_base"], s["hits"], s["scored"]) for s in got] == \
+               [(s["seed_base"], s["hits"], s["scored"]) for s in stored]

@@ -71,7 +71,7 @@ def _cmd_tables(a) -> int:
 
 
 def _cmd_reproduce(a) -> int:
-    from .reproduce import format_summary, reproduce
+    from .reproduce import format_summary, reproduce_many
     from .threads import THREADS
 
     if not a.thread and not a.all:
@@ -84,8 +84,8 @@ def _cmd_reproduce(a) -> int:
         raise WorkbookParameterError("thread", a.thread, "one of " + ", ".join(THREADS))
     threads = list(THREADS) if a.all else [a.thread]
     docs = []
-    for th in threads:
-        rep = reproduce(th, seeds=a.seeds, workers=a.workers)
+    # every run of every thread and seed base is one task of one pool: --all uses every core
+    for th, rep in zip(threads, reproduce_many(threads, seeds=a.seeds, workers=a.workers)):
         if a.json:
             docs.append(json.loads(rep.to_json()))
             continue

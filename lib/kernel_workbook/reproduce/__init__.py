@@ -313,6 +313,57 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     return rep
 
 
+def _first_seed(thread: str, base: int, kw: dict) -> Reproduction:
+    """A worker's run of a thread's first seed base: the whole reproduction (its frames, no model arrays)."""
+    rep = _target(thread)(seed_base=base, **kw) if takes_seed_base(thread) else _target(thread)(**kw)
+    rep.seed_base = base
+    return rep
+
+
+# The heaviest reproductions first, so that no core is left with a long one at the end.
+_HEAVIEST_FIRST = ["2014-seqread-fairzone-cfq", "2012-highalloc-compaction", "2015-numa-slow-scan",
+                   "2007-throttle-vm-writeout", "2011-cfq-deep-idle"]
+
+
+def reproduce_many(threads: list[str], seeds: int | list | None = None, workers: int | None = None,
+                   **kw) -> list[Reproduction]:
+    """:func:`reproduce` of several threads at once (``kwb reproduce --all``): every run of every thread and
+    seed base is one task of one process pool (default: one process per core), the heaviest first.
+
+    Returns the reproductions in the order of ``threads``, each exactly what :func:`reproduce` returns.
+    """
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    bases = list(range(seeds)) if isinstance(seeds, int) else list(seeds or [0])
+    if not bases or any((not isinstance(b, int)) or b < 0 for b in bases):
+        raise WorkbookParameterError("seeds", seeds, "a count >= 1 or a list of seed bases >= 0")
+    modelled = [t for t in threads if _target(t) is not None]
+    out = {t: published_only(t) for t in threads if t not in modelled}
+    tasks = []  # (thread, base, first?)
+    for t in sorted(modelled, key=lambda t: _HEAVIEST_FIRST.index(t) if t in _HEAVIEST_FIRST else -1):
+        tasks.append((t, bases[0], True))
+        if takes_seed_base(t):
+            tasks += [(t, b, False) for b in bases[1:]]
+    n = workers or min(len(tasks), os.cpu_count() or 1)
+    if n <= 1 or len(tasks) <= 1:
+        results = [_first_seed(t, b, kw) if first else _one_seed(t, b, kw) for t, b, first in tasks]
+    else:
+        with ProcessPoolExecutor(max_workers=n) as ex:
+            futs = [ex.submit(_first_seed if first else _one_seed, t, b, kw) for t, b, first in tasks]
+            results = [f.result() for f in futs]
+    for (t, b, first), res in zip(tasks, results):
+        if first:
+            out[t] = res
+            if len(bases) > 1 and not takes_seed_base(t):
+                res.notes.append(f"one seed base only: this reproduction does not take seed bases yet "
+                                 f"({len(bases)} asked)")
+    for (t, b, first), res in zip(tasks, results):
+        if not first:
+            out[t].seed_runs[b] = res
+    return [out[t] for t in threads]
+
+
 def format_summary(rep: Reproduction) -> str:
     """The fidelity lines ``kwb reproduce`` prints: strict score (over seeds), lenient score, per table."""
     s = rep.summary()
