@@ -8,7 +8,7 @@ Schema of ``kwb reproduce THREAD --json`` (shared by every thread)::
 
     {"thread": str, "seed_base": int,
      "cells": [{"table", "stat", "row", "kernel", "published", "model",
-                "published_delta_pct", "model_delta_pct", "calibrated",
+                "published_delta_pct", "model_delta_pct", "calibrated", ["baseline_kernel",]
                 "status" ("hit" | "miss" | "excluded"), "reason", "noise_pts", "ratio"}],
      "unmodelled": [{"table", "cells", "reason"}],     # published tables no cell addresses
      "fitted": [{"parameter", "value", "unit", "fitted_to": ["table|stat|row|kernel", ...]}],
@@ -160,6 +160,8 @@ class Reproduction:
         for c, r in zip(self.cells, sc.itertuples()):
             d = {k: _clean(c.get(k)) for k in CELL_KEYS}
             d["stat"] = c.get("stat") or ""
+            if c.get("baseline_kernel"):  # measured against another column than its table's baseline
+                d["baseline_kernel"] = c["baseline_kernel"]
             d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
             cells.append(d)
         doc = {"thread": self.thread, "seed_base": self.seed_base, "cells": cells,
