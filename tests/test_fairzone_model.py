@@ -299,3 +299,4 @@ def test_lean_result_reports_the_same_and_holds_no_page_arrays():
     pd.testing.assert_frame_equal(lean.df_zones(), r.df_zones())
     big = sum(getattr(r.arrays, k).nbytes for k in r.PER_PAGE)
     assert big > 0 and sum(getattr(lean.arrays, k).nbytes for k in r.PER_PAGE) == 0
+    assert all(getattr(lean.arrays, k).base is None for k in r.PER_PAGE)  # no view keeps the old buffer alive

@@ -40,7 +40,8 @@ class FairZoneResult:
         counters, frames and summaries are all that is used.  The kernel cannot be resumed from it."""
         from dataclasses import replace
 
-        empty = {k: getattr(self.arrays, k)[:0] for k in self.PER_PAGE}
+        # new empty arrays, not [:0] slices: a slice is a view that keeps the whole buffer alive
+        empty = {k: np.empty(0, getattr(self.arrays, k).dtype) for k in self.PER_PAGE}
         return FairZoneResult(self.params, self.workload, self.seed, replace(self.arrays, **empty), self.setup,
                               self.wall_s)
 
