@@ -25,6 +25,7 @@ A parameter set may hold other parameter sets (``IOParams.cfq``,
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import numbers
 from dataclasses import dataclass, fields, replace
@@ -195,12 +196,16 @@ def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc
     return dataclasses.field(default=default, metadata={_META: meta})
 
 
+@functools.lru_cache(maxsize=None)  # a class's fields never change; a Knob is frozen, so one may be shared
 def _knob_of(cls_field) -> Knob | None:
     meta = cls_field.metadata.get(_META)
     if meta is None:
         return None
     return Knob(name=cls_field.name, kernel=meta["kernel"] or cls_field.name,
                 **{k: v for k, v in meta.items() if k != "kernel"})
+
+
+_DECLARED: dict[type, dict[str, Knob]] = {}
 
 
 class Knobs:
@@ -215,6 +220,14 @@ class Knobs:
     @classmethod
     def declared(cls) -> dict[str, Knob]:
         """Every knob of this class, nested sets included, by name (declaration order)."""
+        # computed once per class: values() and pack() ask for it for every knob of every run
+        cached = _DECLARED.get(cls)
+        if cached is None:
+            cached = _DECLARED[cls] = cls._declare()
+        return dict(cached)
+
+    @classmethod
+    def _declare(cls) -> dict[str, Knob]:
         out: dict[str, Knob] = {}
         for f in fields(cls):
             k = _knob_of(f)
