@@ -1,6 +1,5 @@
 """perf stat, perf script (and folded stacks against stackcollapse-perf.pl), perf report."""
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,20 +16,10 @@ FIX = Path(__file__).parent / "fixtures" / "traces"
 
 
 def stackcollapse() -> Path | None:
-    """FlameGraph's stackcollapse-perf.pl, when a checkout is at hand (never copied into the project)."""
-    for base in (os.environ.get("KWB_FLAMEGRAPH"), "/work/.mirror/brendangregg+FlameGraph/repo"):
-        if not base:
-            continue
-        p = Path(base)
-        if (p / "stackcollapse-perf.pl").exists():
-            return p / "stackcollapse-perf.pl"
-        if (p / "HEAD").exists():  # a bare mirror
-            out = Path(os.environ.get("TMPDIR", "/tmp")) / "kwb-stackcollapse-perf.pl"
-            r = subprocess.run(["git", "-C", str(p), "show", "HEAD:stackcollapse-perf.pl"], capture_output=True)
-            if r.returncode == 0:
-                out.write_bytes(r.stdout)
-                return out
-    return None
+    """FlameGraph's stackcollapse-perf.pl ($KWB_FLAMEGRAPH), found the way the benchmark finds it."""
+    from kernel_workbook.bench.traces_bench import stackcollapse_script
+
+    return stackcollapse_script()
 
 
 # ------------------------------------------------------------------ perf stat

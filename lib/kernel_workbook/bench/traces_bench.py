@@ -3,8 +3,8 @@
 * ``vmstat`` and ``iostat -x``: 10 MB logs, ours against jc (``jc.parse``), target 10x, with identical
   values checked before timing (the benchmark refuses to run if they differ);
 * ``perf script`` to folded stacks: a 60 MB capture, ours against FlameGraph's ``stackcollapse-perf.pl``
-  run with perl (``KWB_FLAMEGRAPH=/path/to/FlameGraph``, or the mirror at
-  ``/work/.mirror/brendangregg+FlameGraph``); without it the baseline is reported as null.  Target 3x.
+  run with perl (``KWB_FLAMEGRAPH=/path/to/FlameGraph``: a checkout, or a bare clone); without it the
+  baseline is reported as null.  Target 3x.
 
 The inputs are written once to ``$TMPDIR/kwb-bench-traces-<n>/`` (shared by pyperf's worker processes)
 and never committed.  The 60 MB perf script repeats the shipped capture with every frame address shifted
@@ -128,14 +128,13 @@ def _make_perf(path: Path) -> None:
 
 
 def flamegraph_dir() -> Path | None:
-    """Where stackcollapse-perf.pl is: $KWB_FLAMEGRAPH or the mirror (a bare git repository)."""
-    for base in (os.environ.get("KWB_FLAMEGRAPH"), "/work/.mirror/brendangregg+FlameGraph/repo"):
-        if base and Path(base).exists():
-            return Path(base)
-    return None
+    """Where FlameGraph is: ``$KWB_FLAMEGRAPH`` (a checkout or a bare git repository), never a path of ours."""
+    base = os.environ.get("KWB_FLAMEGRAPH")
+    return Path(base) if base and Path(base).exists() else None
 
 
-def _stackcollapse() -> Path | None:
+def stackcollapse_script() -> Path | None:
+    """FlameGraph's stackcollapse-perf.pl when perl and a FlameGraph are at hand (never copied into the project)."""
     if not shutil.which("perl"):
         return None
     base = flamegraph_dir()
@@ -207,7 +206,7 @@ def benchmarks() -> list[Bench]:
         _check_vmstat(vm)
         _check_iostat(io)
         (d / "checked").write_text("ours == jc on every row\n")
-    sc = _stackcollapse()
+    sc = stackcollapse_script()
     if sc is None:
         perl_run = None
     else:
