@@ -278,6 +278,14 @@ def _one_seed(thread: str, base: int, kw: dict) -> tuple:
     return rep.cells, rep.fitted
 
 
+def _seed_bases(seeds) -> list[int]:
+    """``seeds`` as seed bases: a count (``0..seeds-1``), a list, or None (base 0 alone)."""
+    bases = list(range(seeds)) if isinstance(seeds, int) else list(seeds or [0])
+    if not bases or any((not isinstance(b, int)) or b < 0 for b in bases):
+        raise WorkbookParameterError("seeds", seeds, "a count >= 1 or a list of seed bases >= 0")
+    return bases
+
+
 def reproduce(thread: str, seeds: int | list | None = None, workers: int | None = None, **kw) -> Reproduction:
     """The reproduction of ``thread``: published beside model, scored (see :mod:`.score`).
 
@@ -290,9 +298,7 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     fn = _target(thread)
     if fn is None:
         return published_only(thread)
-    bases = list(range(seeds)) if isinstance(seeds, int) else list(seeds or [0])
-    if not bases or any((not isinstance(b, int)) or b < 0 for b in bases):
-        raise WorkbookParameterError("seeds", seeds, "a count >= 1 or a list of seed bases >= 0")
+    bases = _seed_bases(seeds)
     if not takes_seed_base(thread):
         rep = fn(**kw)
         if len(bases) > 1:
@@ -337,9 +343,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    bases = list(range(seeds)) if isinstance(seeds, int) else list(seeds or [0])
-    if not bases or any((not isinstance(b, int)) or b < 0 for b in bases):
-        raise WorkbookParameterError("seeds", seeds, "a count >= 1 or a list of seed bases >= 0")
+    bases = _seed_bases(seeds)
     modelled = [t for t in threads if _target(t) is not None]
     out = {t: published_only(t) for t in threads if t not in modelled}
     tasks = []  # (thread, base, first?)
