@@ -316,3 +316,28 @@ def test_nr_requests_bounds_the_request_list_as_get_request_does():
     assert np.array_equal(a.arrays.R, b.arrays.R) and a.counters["rl_count_max"] == 32
     with pytest.raises(WorkbookParameterError, match="nr_requests=2: expected an integer >= 4"):
         RAID.with_(nr_requests=2)
+
+
+@pytest.mark.parametrize("params,workload", [
+    (DESK, tiobench.seqread(4, mb_total=8)),
+    (RAID, aio_stress.patlasov_2011(usleep_us=1000, file_mb=1)),  # aggregate: sum of the threads' MB/s
+])
+def test_headline_numbers_from_arrays_equal_the_frames(params, workload):
+    # throughput_mb_s and await_ms read the arrays directly (explorer speed); they must say
+    # what the threads and requests frames say
+    r = simulate(params, workload, seed=3, verbose=False)
+    t = r.threads
+    if workload.meta.get("aggregate") == "sum_of_threads":
+        want = t["MB/s"].sum()
+    else:
+        want = t["MB"].sum() / (t["end_s"].max() - t["start_s"].min())
+    assert r.throughput_mb_s == pytest.approx(want, rel=1e-12)
+    q = r.requests
+    for op, is_write in (("read", False), ("write", True)):
+        a = q[(q["state"] == "done") & (q["write"] == is_write)]["await_ms"]
+        if len(a):
+            assert r.await_ms(op, (50, 99)) == pytest.approx(np.percentile(a, [50, 99]), rel=1e-12)
+        else:
+            assert np.isnan(r.await_ms(op)).all()
+    with pytest.raises(ValueError, match="op must be"):
+        r.await_ms("both")

@@ -206,6 +206,17 @@ def _knob_of(cls_field) -> Knob | None:
 
 
 _DECLARED: dict[type, dict[str, Knob]] = {}
+_FIELDS: dict[type, tuple] = {}
+
+
+def _knob_fields(cls) -> tuple:
+    """``(name, knob, nested class or None)`` of each knob field of ``cls``, computed once per class:
+    validation and ``values()`` run for every simulation, so they must not re-read the dataclass."""
+    out = _FIELDS.get(cls)
+    if out is None:
+        out = _FIELDS[cls] = tuple((f.name, k, _nested_class(f)) for f in fields(cls)
+                                   if (k := _knob_of(f)) is not None)
+    return out
 
 
 class Knobs:
@@ -257,14 +268,11 @@ class Knobs:
         self.validate()
 
     def validate(self):
-        for f in fields(self):
-            k = _knob_of(f)
-            v = getattr(self, f.name)
-            if k is None:
-                continue
-            if _nested_class(f) is not None:
-                if not isinstance(v, _nested_class(f)):
-                    raise WorkbookParameterError(f.name, type(v).__name__, f"a {_nested_class(f).__name__}")
+        for name, k, sub in _knob_fields(type(self)):
+            v = getattr(self, name)
+            if sub is not None:
+                if not isinstance(v, sub):
+                    raise WorkbookParameterError(name, type(v).__name__, f"a {sub.__name__}")
                 v.validate()
                 continue
             k.check(v)
@@ -275,18 +283,20 @@ class Knobs:
 
     def value(self, name: str):
         """The value of knob ``name``, wherever it is nested."""
-        for f in fields(self):
-            if _knob_of(f) is None:
-                continue
-            if f.name == name:
-                return getattr(self, name)
-            if _nested_class(f) is not None and name in _nested_class(f).declared():
-                return getattr(self, f.name).value(name)
-        raise WorkbookParameterError(name, "?", f"a knob of {type(self).__name__}")
+        vals = self.values()
+        if name not in vals:
+            raise WorkbookParameterError(name, "?", f"a knob of {type(self).__name__}")
+        return vals[name]
 
     def values(self) -> dict:
-        """Every knob's value, flat, by name."""
-        return {name: self.value(name) for name in self.declared()}
+        """Every knob's value, flat, by name (declaration order, as ``declared()``)."""
+        out = {}
+        for name, _k, sub in _knob_fields(type(self)):
+            if sub is not None:
+                out.update(getattr(self, name).values())
+            else:
+                out[name] = getattr(self, name)
+        return out
 
     def with_(self, **kw):
         """A copy with knobs changed (nested knobs by their own name), validated."""

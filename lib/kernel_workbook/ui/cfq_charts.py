@@ -92,9 +92,9 @@ def df_readers_sweep(params: IOParams, readers=READERS, mb_total: float = SWEEP_
         w = tiobench.seqread(int(n), ram_mb=ram_mb, mb_total=mb_total)
         for s in seeds:
             r = simulate(params, w, seed=int(s), verbose=False)
-            lat = r.await_percentiles((50, 90, 99, 100)).set_index("op").loc["read"]
+            p50, p90, p99, p100 = r.await_ms("read", (50, 90, 99, 100))
             rows.append({"label": label, "readers": int(n), "seed": int(s), "MB/s": r.throughput_mb_s,
-                         "p50_ms": lat["p50"], "p90_ms": lat["p90"], "p99_ms": lat["p99"], "max_ms": lat["p100"]})
+                         "p50_ms": p50, "p90_ms": p90, "p99_ms": p99, "max_ms": p100})
     return pd.DataFrame(rows, columns=["label", "readers", "seed", "MB/s", "p50_ms", "p90_ms", "p99_ms", "max_ms"])
 
 

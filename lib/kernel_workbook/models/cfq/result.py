@@ -69,13 +69,20 @@ class Result:
     # ---- headline numbers
     @property
     def throughput_mb_s(self) -> float:
-        t = self.threads
-        if not len(t):
+        # from the arrays, not from ``threads``: an explorer asks for it after every slider move
+        PR = self.arrays.PR
+        if not len(self.workload.processes):
             return float("nan")
+        now = self.arrays.S[S_.now]
+        start = PR[:, PR_.t_start] / 1e9
+        end = np.where(PR[:, PR_.t_end] >= 0, PR[:, PR_.t_end], now) / 1e9
+        mb = PR[:, PR_.bytes] / MB
         if self.workload.meta.get("aggregate") == "sum_of_threads":
-            return float(t["MB/s"].sum())
-        span = float(t["end_s"].max() - t["start_s"].min())
-        return float(t["MB"].sum() / span) if span > 0 else float("nan")
+            el = end - start
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return float(np.nansum(np.where(el > 0, mb / np.where(el > 0, el, 1.0), np.nan)))
+        span = float(end.max() - start.min())
+        return float(mb.sum() / span) if span > 0 else float("nan")
 
     @property
     def threads(self) -> pd.DataFrame:
@@ -126,6 +133,16 @@ class Result:
             "await_ms": com - ins, "svctm_ms": com - dis,
         })
 
+    def await_ms(self, op: str = "read", q=(50, 90, 99, 100)) -> np.ndarray:
+        """Percentiles ``q`` of the completion latency (insert to complete, ms) of the finished
+        ``op`` ("read" or "write") requests; NaN where there are none."""
+        if op not in ("read", "write"):
+            raise ValueError(f"await_ms: op must be 'read' or 'write', not {op!r}")
+        R = self.arrays.R[: int(self.arrays.S[S_.next_rid])]
+        m = (R[:, R_.state] == RS.done) & ((R[:, R_.write] != 0) == (op == "write"))
+        sel = (R[m, R_.t_complete] - R[m, R_.t_insert]) / 1e6
+        return np.percentile(sel, list(q)) if sel.size else np.full(len(q), np.nan)
+
     def await_percentiles(self, q=(50, 90, 99, 100)) -> pd.DataFrame:
         """Completion latency (insert to complete, iostat's ``await``) by direction.
 
@@ -133,14 +150,10 @@ class Result:
         """
         R = self.arrays.R[: int(self.arrays.S[S_.next_rid])]
         done = R[:, R_.state] == RS.done
-        lat = (R[:, R_.t_complete] - R[:, R_.t_insert]) / 1e6
         rows = []
-        for op, m in (("read", R[:, R_.write] == 0), ("write", R[:, R_.write] != 0)):
-            sel = lat[done & m]
-            row = {"op": op, "n": int(sel.size)}
-            for x in q:
-                row[f"p{x}"] = float(np.percentile(sel, x)) if sel.size else float("nan")
-            rows.append(row)
+        for op in ("read", "write"):
+            n = int((done & ((R[:, R_.write] != 0) == (op == "write"))).sum())
+            rows.append({"op": op, "n": n, **{f"p{x}": float(v) for x, v in zip(q, self.await_ms(op, q))}})
         return pd.DataFrame(rows)
 
     def iostat(self, interval_s: float = 1.0, device: str = "sda") -> pd.DataFrame:
