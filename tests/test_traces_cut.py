@@ -40,6 +40,11 @@ FIXTURES = [
     ("perf-stat-6.1-interval.txt", "perf-stat"),
     ("perf-script-6.1-cpu-clock-g.txt", "perf-script"),
     ("perf-script-6.1-nocallchain-cpu.txt", "perf-script"),
+    ("perf-stat-6.1-topdown-metric-only-csv.txt", "perf-stat"),
+    ("perf-stat-6.x-metric-lines-csv.txt", "perf-stat"),
+    ("vmstat-procps4-p.txt", "vmstat-p"),
+    ("vmstat-procps4-D.txt", "vmstat-D"),
+    ("meminfo-2.4.2.txt", "meminfo"),
 ]
 
 

@@ -39,6 +39,11 @@ CUT_CASES = [  # (fixture, kind): each loaded whole, then cut inside the last nu
     ("vmstat-procps4-t.txt", "vmstat"),
     ("perf-stat-6.1-r3-csv.txt", "perf-stat"),
     ("perf-stat-6.1-r3.txt", "perf-stat"),
+    ("perf-stat-6.1-topdown-metric-only-csv.txt", "perf-stat"),
+    ("perf-stat-6.x-metric-lines-csv.txt", "perf-stat"),
+    ("vmstat-procps4-p.txt", "vmstat-p"),
+    ("vmstat-procps4-D.txt", "vmstat-D"),
+    ("meminfo-2.4.2.txt", "meminfo"),
 ]
 
 
@@ -191,6 +196,24 @@ HOSTILE = [
     ("vmstat", "procs\n r  b\n 1 \x00 2\n"),
     ("perf-stat", "\ufeff Performance counter stats for 'x':\n\n 12a cycles\n"),
     ("zoneinfo", "Node 0, zone Normal\n  protection: (0, 0, " + "9" * 5000 + ")\n"),
+    # the formats of issue 15's last items
+    ("perf-stat", "time,core,cpus,retiring,\n1.0,S0-D0-C0,2,12x3,\n"),            # a metric that is no number
+    ("perf-stat", "time,core,cpus,retiring,\n1.0,S0-D0-C0,2,1,2,\n1.0,S0-D0-C1,2,3,\n"),  # more cells than names
+    ("perf-stat", "time,core,cpus,a,b,\n1.0,S0-D0-C0,2,1,\n1.0,S0-D0-C1,2,3,4,\n"),  # a row short, mid-file
+    ("perf-stat", "time,core,cpus,retiring,\nS0-D0-C0,2,1,\n"),                    # no time under 'time'
+    ("perf-stat", "time,core,cpus,retiring,\n1.0,2,1,\n"),                          # no core id under 'core'
+    ("perf-stat", ",,,,1.48,stalled cycles per insn\n10,,cycles,5,100.00,,\n"),     # a metric line with no counter
+    ("perf-stat", "10,,cycles,5x,100.00,,\n11,,instructions,5,100.00,,\n"),         # a run time that is no number
+    ("perf-stat", "#           time socket cpus  insn per cycle\n  0.1 S0  2  0.57\n"),  # text --metric-only
+    ("vmstat-p", "vda reads read sectors writes requested writes\n 1 2 3\n 1 2 3 4\n"),
+    ("vmstat-p", "vda reads read sectors writes requested writes\n 1 2 3 " + "9" * 25 + "\n 1 2 3 4\n"),
+    ("vmstat-p", "vda reads read sectors written\n 1 2 3\n"),                       # a column vmstat never names
+    ("vmstat-D", "  10 disks\n  x partitions\n"),
+    ("vmstat-D", "  10 disks\n  " + "9" * 19 + " partitions\n"),
+    ("meminfo", "        total:    used:    free:  shared: buffers:  cached:\nMem:  1 2 3 4 5\nMemTotal: 1 kB\n"),
+    ("meminfo", "        total:    used:    free:  shared: buffers:  cached:\nMem:  1 2 3 4 5 " + "9" * 21
+     + "\nMemTotal: 1 kB\n"),
+    ("meminfo", "Swap: 1 2 3\nMemTotal: 1 kB\n"),                                      # a table row, no table
 ]
 
 

@@ -134,3 +134,36 @@ def test_pyperf_json(tmp_path):
     assert df.attrs["format"] == "pyperf-json"
     assert df.loc[~df["warmup"], "value"].tolist() == [0.11, 0.12, 0.13]
     assert df.loc[df["warmup"], "run"].tolist() == [0, 1]
+
+
+def test_meminfo_of_linux_2_4_reads_the_byte_table_and_the_kb_lines():
+    """/proc/meminfo of 2.4.2-pre1 as quoted on linux-kernel (fixtures README): the table in bytes, then kB."""
+    df = load(FIX / "meminfo-2.4.2.txt")
+    assert df.attrs["format"] == "meminfo" and len(df) == 1
+    r = df.iloc[0]
+    assert [r[f"Mem.{c}"] for c in ("total", "used", "free", "shared", "buffers", "cached")] == \
+        [525897728, 465264640, 60633088, 0, 82145280, 287862784]
+    assert [r[f"Swap.{c}"] for c in ("total", "used", "free")] == [270909440, 0, 270909440]
+    assert r["MemTotal"] == 513572 and r["Inact_dirty"] == 338996 and r["SwapFree"] == 264560
+    assert df.attrs["units"]["Mem.total"] == "B" and df.attrs["units"]["MemTotal"] == "kB"
+    assert r["Mem.total"] == r["MemTotal"] * 1024 and r["Swap.free"] == r["SwapFree"] * 1024  # bytes and kB agree
+
+
+def test_meminfo_2_4_underflowed_cached_is_kept_exactly():
+    """2.4.13-ac5 printed cached as 18446744073370112000 (an underflow, past 2**63): kept, not saturated."""
+    t = (FIX / "meminfo-2.4.2.txt").read_text().replace(" 287862784\n", " 18446744073370112000\n")
+    df = parse_meminfo(t)
+    assert df["Mem.cached"].dtype == "uint64" and int(df["Mem.cached"].iloc[0]) == 18446744073370112000
+
+
+@pytest.mark.parametrize("bad,line", [
+    ("Mem:  1 2 3 4 5\n", 2),                     # five numbers under six names
+    ("Mem:  1 2 3 4 5 6x\n", 2),                  # a cell that is not a number
+    ("Mem:  1 2 3 4 5 6\nSwap: 1 2\n", 3),        # the swap row has total used free
+    ("Mem:  1 2 3 4 5 6\nMem:  1 2 3 4 5 6\n", 3),  # a second Mem row
+])
+def test_meminfo_2_4_bad_table_rows_name_their_line(bad, line):
+    t = "        total:    used:    free:  shared: buffers:  cached:\n" + bad + "MemTotal:  1 kB\n"
+    with pytest.raises(WorkbookParseError) as e:
+        parse_meminfo(t)
+    assert e.value.line == line

@@ -8,7 +8,8 @@ import pytest
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import (TruncatedTraceWarning, df_deltas, df_rates, load, parse_proc_vmstat,
-                                    parse_vmstat, parse_vmstat_disk, parse_vmstat_summary)
+                                    parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary,
+                                    parse_vmstat_partition, parse_vmstat_summary)
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 
@@ -164,3 +165,43 @@ def test_load_sniffs_vmstat_kinds():
     assert load(FIX / "vmstat-procps4-s.txt").attrs["format"] == "vmstat-s"
     assert load(FIX / "vmstat-procps4-d.txt").attrs["format"] == "vmstat-d"
     assert load(FIX / "proc-vmstat-2.6.23-akpm-thread.txt").attrs["format"] == "proc-vmstat"
+
+
+# ------------------------------------------------------------------ vmstat -p and -D (issue 15)
+
+def test_vmstat_p_partition_counters_by_their_header():
+    """procps-ng 4.0.2 `vmstat -p vda 1 3` on this machine: the counters equal /proc/diskstats' of vda."""
+    df = load(FIX / "vmstat-procps4-p.txt")
+    assert df.attrs["format"] == "vmstat-p" and df.attrs["partitions"] == ["vda"]
+    assert list(df.columns) == ["partition", "reads", "read sectors", "writes", "requested writes", "sample"]
+    assert df.iloc[0][["reads", "read sectors", "writes", "requested writes"]].tolist() == \
+        [136182, 11877146, 151110, 24253304]
+    assert len(df) == 3 and df["sample"].tolist() == [0, 1, 2]
+    # procps 3.2's header spacing, and columns named by the header whatever their order
+    old = ("sda1          reads   read sectors  writes    requested writes\n"
+           "                 9571      34310       1046      8368\n")
+    assert parse_vmstat_partition(old).iloc[0]["requested writes"] == 8368
+    swapped = "sda1  writes  reads\n  5  7\n"
+    assert parse_vmstat_partition(swapped).iloc[0][["reads", "writes"]].tolist() == [7, 5]
+    assert parse_vmstat(FIX / "vmstat-procps4-p.txt").attrs["format"] == "vmstat-p"  # routed by its header
+
+
+def test_vmstat_D_disk_summary():
+    """procps-ng 4.0.2 `vmstat -D`: 13 named counts; 'milli spent IO' is printed /1000 by this version."""
+    df = load(FIX / "vmstat-procps4-D.txt")
+    assert df.attrs["format"] == "vmstat-D" and "unit" not in df.columns
+    got = df.set_index("name")["value"]
+    assert len(got) == 13 and got["disks"] == 10 and got["total reads"] == 136182
+    assert got["written sectors"] == 24253304 and got["milli spent IO"] == 58 and got["milli weighted IO"] == 417
+    two = parse_vmstat_disk_summary((FIX / "vmstat-procps4-D.txt").read_text() * 2)
+    assert two["sample"].unique().tolist() == [0, 1]
+    assert parse_vmstat(FIX / "vmstat-procps4-D.txt").attrs["format"] == "vmstat-D"
+
+
+def test_vmstat_p_and_D_errors_name_the_line():
+    with pytest.raises(WorkbookParseError, match=r"<text>:3: expected 4 vmstat -p counters"):
+        parse_vmstat_partition("vda reads read sectors writes requested writes\n 1 2 3 4\n 1 2x 3 4\n 1 2 3 4\n")
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected '<number> <name>' \(vmstat -D\)"):
+        parse_vmstat_disk_summary("  10 disks\n  0 partitons\n")
+    with pytest.raises(WorkbookParseError, match=r"<text>:1: expected a vmstat -p header"):
+        parse_vmstat_partition("   1 2 3 4\n")

@@ -15,6 +15,8 @@ kind                   reads
 ``vmstat``             ``vmstat [-n -t -w -a] N`` (procps 3.2 .. procps-ng 4)
 ``vmstat-d``           ``vmstat -d``
 ``vmstat-s``           ``vmstat -s``
+``vmstat-p``           ``vmstat -p PARTITION``
+``vmstat-D``           ``vmstat -D`` (disk summary)
 ``proc-vmstat``        ``/proc/vmstat``, one snapshot or a ``time:`` series
 ``iostat``             ``iostat [-x -t -k -m -z] N`` (sysstat 9..12), ``-o JSON``
 ``iostat-cpu``         the avg-cpu block of the same
@@ -60,13 +62,16 @@ from .perfstat import parse_perf_stat
 from .procfs import parse_buddyinfo, parse_meminfo, parse_pagetypeinfo, parse_zoneinfo
 from .procvmstat import df_deltas, df_rates, parse_proc_vmstat
 from .pyperf_json import parse_pyperf_json
-from .vmstat import parse_vmstat, parse_vmstat_disk, parse_vmstat_summary
+from .vmstat import (parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary, parse_vmstat_partition,
+                     parse_vmstat_summary)
 
 #: kind -> parser returning a DataFrame
 PARSERS = {
     "vmstat": parse_vmstat,
     "vmstat-d": parse_vmstat_disk,
     "vmstat-s": parse_vmstat_summary,
+    "vmstat-p": parse_vmstat_partition,
+    "vmstat-D": parse_vmstat_disk_summary,
     "proc-vmstat": parse_proc_vmstat,
     "iostat": parse_iostat,
     "iostat-cpu": parse_iostat_cpu,
@@ -121,10 +126,17 @@ def sniff(text: str, name: str = "") -> str | None:
         return "vmstat-d"
     if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M):
         return "vmstat-s"
+    if re.search(r"^ *\d+ disks *\n *\d+ partitions *$", head, re.M):
+        return "vmstat-D"
+    if re.search(r"^\S+[ \t]+reads[ \t]+read sectors[ \t]+writes[ \t]+requested writes[ \t]*$", head, re.M):
+        return "vmstat-p"
     if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M):
         return "iostat"
     if re.search(r"^# (Overhead|Children)\s", head, re.M):
         return "perf-report"
+    if re.search(r"^ ?time,(?:[^,\n]+,)*[^,\n]*$|^(?:cpu|core|die|socket|node|cluster|cache),(?:cpus|ctrs)?",
+                 head, re.M) and not re.search(r"^ *r +b ", head, re.M):
+        return "perf-stat"  # the header of perf stat -x, --metric-only (--topdown): time, aggregation, metrics
     if "Performance counter stats" in head or re.search(r"^#\s+time\s+counts", head, re.M) or \
             re.search(r"^(?:\s*\d+\.\d+,)?(?:(?:CPU\d+|S\d+[-\w]*|N\d+),(?:\d+,)?)?"
                       r"(-?[\d.]+|<not (counted|supported)>),[^,\n]*,[^,\n]+,", head, re.M):
@@ -212,6 +224,7 @@ __all__ = [
     "parse_fio_json", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",
     "parse_pagetypeinfo", "parse_perf_report", "parse_perf_report_callgraph", "parse_perf_script",
     "parse_perf_script_samples", "parse_perf_stat", "parse_proc_vmstat", "parse_pyperf_json",
-    "parse_vmstat", "parse_vmstat_disk", "parse_vmstat_summary", "parse_zoneinfo", "read_iostat",
+    "parse_vmstat", "parse_vmstat_disk", "parse_vmstat_disk_summary", "parse_vmstat_partition",
+    "parse_vmstat_summary", "parse_zoneinfo", "read_iostat",
     "read_perf_report", "reclaim_summary", "scan_log_tree", "shipped_captures", "sniff",
 ]

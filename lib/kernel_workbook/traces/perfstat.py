@@ -98,7 +98,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     text, name = read_source(src, source, max_bytes)
     lines = text.split("\n")
     sample = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
-    seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3]
+    seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3 or (
+        sample.count(s) and "Performance counter stats" not in text and _csv_metric_head(sample, s))]
     if seps and "Performance counter stats" not in sample:
         return _parse_csv(text, lines, name, seps[0])
     dec = _locale(text)
@@ -118,6 +119,10 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         if s.startswith("#") and re.match(r"^#\s+time\s+counts", s):
             strict = True  # -I header: the counter lines follow
             continue
+        if s.startswith("#") and re.match(r"^#\s+time\s", s) and "counts" not in s:
+            raise bad(i, ln, "perf stat -I output with counts ('#  time  counts unit events'): the --metric-only "
+                      "text layout names its columns by metric and pads them with spaces that the names also "
+                      "hold; record it with -x, (CSV), which is read")
         if not s or s.startswith("#") or len(s) > 1000:  # no perf stat line is that long: prose
             continue
         m = _HDR_RE.search(s)
@@ -166,6 +171,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             unit = old.group(1)
             rest = rest[old.end():]
         ok = len(names) == 1 or (len(names) == 2 and names[0] in UNITS and not unit)
+        if any(_PLAIN_RE.fullmatch(n) for n in names):
+            ok = False  # an event is never named by a number: a --metric-only row of values, or damage
         try:
             value = _number(v, dec) if v[0] != "<" else np.nan
         except ValueError:
@@ -225,6 +232,10 @@ def _f(s):
 def _parse_csv(text, lines, name, sep):
     recs = []
     block = 0
+    meta = None  # the --metric-only header, once seen: (has_time, aggregation key, metric names)
+    glued = False
+    data_lines = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
+    last = data_lines[-1] if data_lines else -1
     for i, ln in enumerate(lines):
         s = ln.strip()
         if not s:
@@ -234,6 +245,18 @@ def _parse_csv(text, lines, name, sep):
                 block += 1
             continue
         f = [x.strip() for x in s.split(sep)]
+
+        def bad(expected, f=f, i=i, ln=ln):
+            return fail(name, text, ("line", i + 1), expected, ln)
+
+        head = _metric_header(f, s.endswith(sep)) if meta is not None or not recs else None
+        if head is not None:
+            meta, was_glued = head
+            glued = glued or was_glued
+            continue
+        if meta is not None:
+            recs.extend(_metric_row(f, s.endswith(sep), meta, block, i, i == last, name, bad))
+            continue
         k = 0
         t = np.nan
         cpu = ""
@@ -245,28 +268,169 @@ def _parse_csv(text, lines, name, sep):
             k += 1
             if len(f) > k + 3 and f[k].isdigit() and _is_val(f[k + 1]):
                 k += 1  # number of CPUs aggregated
+        cont = _continuation(f)
+        if cont is not None:
+            if not recs:
+                raise bad("a counter line before the metric line that continues it (perf prints a counter's "
+                          "further metrics on lines of their own, the counter fields left empty)")
+            ct, ccpu, mval, munit = cont
+            prev = recs[-1]
+            recs.append({**prev, "time": prev["time"] if np.isnan(ct) else ct, "cpu": ccpu or prev["cpu"],
+                         "value": np.nan, "unit": "", "counted": "metric", "variance_pct": np.nan,
+                         "run_time": np.nan, "enabled_pct": np.nan, "metric_value": mval, "metric_unit": munit})
+            continue
+        if f and not any(f):
+            continue  # a line of separators only: nothing on it
         if len(f) < k + 3 or not _is_val(f[k]) or not f[k + 2]:
-            raise fail(name, text, ("line", i + 1), f"perf stat -x'{sep}' fields: value{sep}unit{sep}event{sep}...",
-                       ln)
+            raise bad(f"perf stat -x'{sep}' fields: value{sep}unit{sep}event{sep}...")
         v, unit, event = f[k], f[k + 1], f[k + 2]
         rest = f[k + 3:]
         var = np.nan
         if rest and rest[0].endswith("%"):
-            var = _f(rest[0][:-1])
+            var = _field(rest[0][:-1], "the variance '<x>%' of -r", bad)
             rest = rest[1:]
-        run_time = _f(rest[0]) if len(rest) > 0 else np.nan
-        enabled = _f(rest[1]) if len(rest) > 1 else np.nan
-        mval = _f(rest[2]) if len(rest) > 2 else np.nan
+        run_time = _field(rest[0], "the counter's run time (ns)", bad) if len(rest) > 0 else np.nan
+        enabled = _field(rest[1], "the percentage of time the counter ran", bad) if len(rest) > 1 else np.nan
+        mval = _field(rest[2], "the metric value", bad) if len(rest) > 2 else np.nan
         munit = rest[3] if len(rest) > 3 else ""
+        if len(rest) > 4 and any(rest[4:]):
+            raise bad(f"at most value{sep}unit{sep}event{sep}[variance%{sep}]run{sep}enabled%{sep}metric{sep}"
+                      f"metric unit")
         counted = "counted" if not v.startswith("<") else v.strip("<>")
         recs.append({"block": block, "time": t, "cpu": cpu, "event": event,
                      "value": _f(v) if counted == "counted" else np.nan, "unit": unit, "counted": counted,
                      "variance_pct": var, "run_time": run_time, "enabled_pct": enabled, "metric_value": mval,
                      "metric_unit": munit})
     if not recs:
+        if meta is not None:
+            raise fail(name, text, None, "metric values under the perf stat --metric-only header (perf printed "
+                       "no metric name it could compute: without hardware counters, in a VM, its rows are "
+                       "empty)", text[:80])
         raise fail(name, text, None, "perf stat -x lines", text[:80])
     df = pd.DataFrame(recs, columns=COLUMNS)
-    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, separator=sep)
+    extra = {"metric_only": True, "metrics": list(meta[2])} if meta is not None else {"metric_only": False}
+    if glued:
+        extra["notes"] = ["perf 6.1 prints the --per-socket/--per-die header without a separator after 'cpus' "
+                          "('socket,cpus' + first metric): the first metric name was split off 'cpus'"]
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, separator=sep, **extra)
+
+
+#: the first header fields of perf stat -x --metric-only: interval time, aggregation (-A, --per-*), its count
+_AGG_KEYS = ("cpu", "core", "die", "socket", "node", "cluster", "cache", "comm-pid", "thread")
+_COUNT_KEYS = ("cpus", "ctrs")
+_PLAIN_RE = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def _csv_metric_head(line: str, sep: str) -> bool:
+    """Is *line* the header of ``perf stat -x<sep> --metric-only`` (it may have fewer than 3 separators)?"""
+    s = line.strip()
+    f = [x.strip() for x in s.split(sep)]
+    return _metric_header(f, s.endswith(sep)) is not None and (s.endswith(sep) or f[0] in ("time",) + _AGG_KEYS)
+
+
+def _metric_header(f: list[str], trailing: bool):
+    """The --metric-only CSV header (``time,core,cpus,retiring,bad speculation,...,``) as
+    ((has_time, aggregation key, metric names), glued); None when *f* is not one."""
+    if trailing:
+        f = f[:-1]
+    if not f or not all(f) or any(_PLAIN_RE.fullmatch(x) or x.startswith("<not") for x in f):
+        return None
+    k = 0
+    has_time = f[0] == "time"
+    k += has_time
+    agg = None
+    glued = False
+    if k < len(f) and f[k] in _AGG_KEYS:
+        agg = f[k]
+        k += 1
+        if k < len(f) and f[k] in _COUNT_KEYS:
+            k += 1
+        elif k < len(f) and f[k][:4] in _COUNT_KEYS:  # perf 6.1: "socket,cpus" glued to the first metric
+            f = f[:k] + [f[k][4:]] + f[k + 1:]
+            glued = True
+    if not has_time and agg is None and len(f) < 1:
+        return None
+    names = tuple(f[k:])
+    if not has_time and agg is None and any(x in _AGG_KEYS + _COUNT_KEYS + ("time",) for x in names):
+        return None
+    return (has_time, agg, names), glued
+
+
+def _metric_row(f, trailing, meta, block, i, is_last, name, bad):
+    """One --metric-only CSV row: a record per metric named in the header."""
+    has_time, agg, names = meta
+    cells = f[:-1] if trailing else list(f)
+    k = 0
+    t = np.nan
+    cpu = ""
+    want = ("time, " if has_time else "") + (f"{agg}, " if agg else "") + "then one value per metric ("
+    want += ", ".join(names) + ")"
+    if has_time:
+        if not cells or not re.fullmatch(r"\d+\.\d+", cells[0]):
+            raise bad("a perf stat --metric-only row: " + want)
+        t = float(cells[0])
+        k = 1
+    if agg is not None:
+        if len(cells) <= k or not cells[k] or (agg != "comm-pid" and not _AGG_RE.match(cells[k])):
+            raise bad("a perf stat --metric-only row: " + want)
+        cpu = cells[k]
+        k += 1
+        if cpu[0] in "SN":  # --per-socket/-die/-core/-node ids carry the count of CPUs aggregated
+            if len(cells) <= k or not cells[k].isdigit():
+                raise bad("a perf stat --metric-only row: " + want + f", after {cpu} its count of CPUs")
+            k += 1
+    vals = cells[k:]
+    n = len(names)
+    if len(vals) > n and not any(vals):
+        vals = vals[:n]  # perf <6.2 prints an empty cell, without a header, for each counter it could not count
+    elif len(vals) < n:
+        if is_last:
+            warn_truncated(name, i + 1, f"perf stat --metric-only row ({len(vals)} of {n} values)")
+            return []
+        raise bad(f"{n} metric values, one per name of the --metric-only header (found {len(vals)}): " + want)
+    elif len(vals) > n:
+        raise bad(f"{n} metric values, one per name of the --metric-only header (found {len(vals)}: perf prints "
+                  f"a cell without a header for a counter it could not count, so these values cannot be matched "
+                  f"to their names)")
+    out = []
+    for unit, v in zip(names, vals):
+        if v and not _PLAIN_RE.fullmatch(v):
+            raise bad(f"a number for the metric {unit!r} (or an empty cell)")
+        out.append({"block": block, "time": t, "cpu": cpu, "event": "", "value": np.nan, "unit": "",
+                    "counted": "metric", "variance_pct": np.nan, "run_time": np.nan, "enabled_pct": np.nan,
+                    "metric_value": float(v.replace(",", ".")) if v else np.nan, "metric_unit": unit})
+    return out
+
+
+def _continuation(f: list[str]):
+    """A further metric of the counter above (``,,,,,1.48,stalled cycles per insn``): the counter fields
+    empty, the metric value and unit last.  Returns (time, cpu, value, unit) or None."""
+    if len(f) < 4 or not f[-1] or _PLAIN_RE.fullmatch(f[-1]) or (f[-2] and not _PLAIN_RE.fullmatch(f[-2])):
+        return None
+    k = 0
+    t = np.nan
+    cpu = ""
+    if re.fullmatch(r"\d+\.\d+", f[0]):
+        t = float(f[0])
+        k = 1
+    if _AGG_RE.match(f[k]):
+        cpu = f[k]
+        k += 1
+        if f[k].isdigit():
+            k += 1
+    gap = f[k:-2]
+    if len(gap) < 2 or any(gap):
+        return None
+    return t, cpu, float(f[-2].replace(",", ".")) if f[-2] else np.nan, f[-1]
+
+
+def _field(s: str, what: str, bad) -> float:
+    if s == "":
+        return np.nan
+    try:
+        return locale_number(s)
+    except ValueError:
+        raise bad(f"{what}: a number or an empty field") from None
 
 
 def _is_val(s: str) -> bool:

@@ -324,6 +324,11 @@ def df_zoneinfo_wide(df: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------- meminfo
 
 _MEM_RE = re.compile(r"^(?:Node\s+(\d+)\s+)?([A-Za-z_][\w()]*):\s+(-?\d+)(?:\s+(\S+))?\s*$")
+# Linux 2.4 (and 2.2) start /proc/meminfo with a table in bytes: "        total:    used:    free:  shared:
+# buffers:  cached:", a "Mem:" row of six numbers and a "Swap:" row of three (total used free), then the
+# "Field:  N kB" lines that 2.6 kept alone (fs/proc/proc_misc.c, meminfo_read_proc)
+_MEM24_HEAD_RE = re.compile(r"^\s*total:(?:\s+[a-z]+:)+\s*$")
+_MEM24_ROW_RE = re.compile(r"^(Mem|Swap):((?:\s+\S+)+)\s*$")
 
 
 @guarded
@@ -338,13 +343,19 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
         ``Active(file)``, ``HugePages_Total``...), values as printed (``kB``
         for most: ``attrs["units"]`` maps each field to its unit), plus
         ``node`` (-1 for /proc/meminfo), ``sample``, ``time``/``elapsed``
-        with ``time:`` lines.
+        with ``time:`` lines.  Linux 2.4's table of bytes above the ``kB`` lines
+        (``total: used: free: shared: buffers: cached:`` with a ``Mem:`` and a
+        ``Swap:`` row) becomes the columns ``Mem.total`` ... ``Mem.cached`` and
+        ``Swap.total``, ``Swap.used``, ``Swap.free``, in bytes (unit ``B``),
+        named from the table's header; a count past 2**63 (2.4.13's underflowed
+        ``cached``) is kept exactly (the column becomes uint64).
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
     rows: list[dict] = []
     units: dict[str, str] = {}
     cur: dict | None = None
+    table: list[str] | None = None  # the 2.4 table's column names, while its rows are read
     lines = text.split("\n")
     for t, i, ln in _snapshots(text):
         if ln is None:
@@ -352,6 +363,25 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
             continue
         if not ln.strip():
             continue
+        if _MEM24_HEAD_RE.match(ln):
+            table = [w.rstrip(":") for w in ln.split()]
+            cur = {"node": -1, "time": t}
+            rows.append(cur)
+            continue
+        r24 = _MEM24_ROW_RE.match(ln)
+        if r24 and table is not None and (r24.group(1) != "Mem" or "Mem.total" not in cur):
+            vals = r24.group(2).split()
+            if f"{r24.group(1)}.{table[0]}" in cur:
+                raise fail(name, text, ("line", i + 1), f"one '{r24.group(1)}:' row under the table header", ln)
+            need = len(table) if r24.group(1) == "Mem" else 3  # the kernel prints total used free of swap
+            if len(vals) != need or not all(v.isdigit() and int(v) < 1 << 64 for v in vals):
+                raise fail(name, text, ("line", i + 1), f"'{r24.group(1)}:' and {need} byte counts under "
+                           f"'{' '.join(w + ':' for w in table)}' (/proc/meminfo of Linux 2.4)", ln)
+            for col, v in zip(table, vals):
+                cur[f"{r24.group(1)}.{col}"] = int(v)
+                units[f"{r24.group(1)}.{col}"] = "B"
+            continue
+        table = None
         m = _MEM_RE.match(ln)
         if not m:
             if i == len(lines) - 1 and not text.endswith("\n"):
@@ -366,6 +396,9 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
         cur[key] = int(m.group(3))
         if m.group(4):
             units[key] = m.group(4)
+    if rows and set(rows[-1]) <= {"node", "time"}:  # a 2.4 table header and nothing under it: cut there
+        warn_truncated(name, len(lines), "meminfo snapshot (a table header without its rows)")
+        rows.pop()
     if not rows:
         raise fail(name, text, None, "'Field: value' lines (/proc/meminfo)", text[:80])
     df = pd.DataFrame(rows)

@@ -3,7 +3,8 @@
 Covers the default report and ``-n``, ``-t`` (timestamp and zone), ``-w``
 (wide, ``--procs--`` group headers), ``-a`` (``inact active`` instead of
 ``buff cache``), repeated headers of long runs, the procps-4 ``gu`` column,
-``-d`` (per disk), ``-s`` (counters) and mmtests' latency prefix.
+``-d`` (per disk), ``-s`` (counters), ``-p`` (one partition), ``-D`` (disk summary)
+and mmtests' latency prefix.
 
 Columns are taken from the header line of each block, never by position:
 procps 3.2 has no ``st``, procps-ng 4 adds ``gu``, and a file that
@@ -72,6 +73,12 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     text, name = read_source(src, source, max_bytes)
     if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
         return parse_vmstat_disk(text, source=name)
+    if not _NAMES_RE.search(text[:4000]):
+        first = next((ln for ln in text.split("\n", 50)[:50] if ln.strip()), "")
+        if _partition_header(first) is not None:
+            return parse_vmstat_partition(text, source=name)
+        if re.match(r"^ *\d+ disks *$", first):
+            return parse_vmstat_disk_summary(text, source=name)
     text, stamps = strip_latency_prefix(text)
     text = _zone_on_rows(text)
     if text.isascii() and len(text) > FAST_MIN and not _SUSPECT_RE.search(text):
@@ -380,3 +387,123 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
     if not recs:
         raise fail(name, text, None, "vmstat -s counter lines", text[:80])
     return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
+
+
+# ---------------------------------------------------------------- vmstat -p PARTITION
+
+#: the column names ``vmstat -p`` prints after the partition name (procps 3.2 to procps-ng 4)
+PARTITION_COLUMNS = ("reads", "read sectors", "writes", "requested writes")
+_PART_LABEL_RE = re.compile(r"read sectors|requested writes|\S+")
+_PART_HEAD_RE = re.compile(r"^(\S+)[ \t]+([A-Za-z].*)$")
+
+
+def _partition_header(ln: str):
+    """``vda   reads   read sectors   writes   requested writes`` -> ("vda", [names]); None if not one."""
+    m = _PART_HEAD_RE.match(ln.strip())
+    if not m:
+        return None
+    names = _PART_LABEL_RE.findall(m.group(2))
+    if not names or any(n not in PARTITION_COLUMNS for n in names) or len(set(names)) != len(names):
+        return None
+    return m.group(1), names
+
+
+@guarded
+def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``vmstat -p PARTITION [interval [count]]``.
+
+    Returns
+    -------
+    DataFrame
+        One row per report line: ``partition`` (the name in the header, e.g. ``sda1`` or ``vda``), the
+        counters under the names vmstat prints (``reads``, ``read sectors``, ``writes``,
+        ``requested writes``: cumulative since boot, as in ``/proc/diskstats``), ``sample`` (row number
+        from 0, over the whole file).  The columns come from the header line, never by position; a
+        file holding reports of several partitions keeps each under its own header.
+    """
+    text, name = read_source(src, source, max_bytes)
+    recs = []
+    cols = None
+    part = None
+    lines = text.split("\n")
+    last = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
+    for i, ln in enumerate(lines):
+        if not ln.strip():
+            continue
+        head = _partition_header(ln)
+        if head is not None:
+            part, cols = head
+            continue
+        if cols is None:
+            raise fail(name, text, ("line", i + 1), "a vmstat -p header '<partition> reads read sectors writes "
+                       "requested writes' before the counters", ln)
+        t = ln.split()
+        if len(t) != len(cols) or not all(x.isdigit() and len(x) <= 19 for x in t):
+            if i == last and len(t) < len(cols) and all(x.isdigit() for x in t):
+                warn_truncated(name, i + 1, f"vmstat -p line ({len(t)} of {len(cols)} fields)")
+                break
+            raise fail(name, text, ("line", i + 1),
+                       f"{len(cols)} vmstat -p counters ({', '.join(cols)}) under the header of {part}", ln)
+        vals = [int(x) for x in t]
+        if any(v >= 1 << 63 for v in vals):
+            raise fail(name, text, ("line", i + 1), "vmstat -p counters that fit in 64 bits", ln)
+        recs.append({"partition": part, **dict(zip(cols, vals))})
+    if not recs:
+        raise fail(name, text, None, "vmstat -p output (a '<partition> reads read sectors ...' header and "
+                   "counter lines)", text[:80])
+    df = pd.DataFrame(recs)
+    order = ["partition"] + [c for c in PARTITION_COLUMNS if c in df.columns]
+    df = df[order]
+    for c in order[1:]:
+        if df[c].notna().all():
+            df[c] = df[c].astype(np.int64)
+    df["sample"] = np.arange(len(df))
+    return set_attrs(df, name, "vmstat-p", None, None, partitions=list(dict.fromkeys(df["partition"])))
+
+
+# ---------------------------------------------------------------- vmstat -D
+
+#: the lines of ``vmstat -D`` (procps 3.2 to procps-ng 4), in the order it prints them
+DISK_SUMMARY_NAMES = ("disks", "partitions", "total reads", "merged reads", "read sectors", "milli reading",
+                      "writes", "merged writes", "written sectors", "milli writing", "inprogress IO",
+                      "milli spent IO", "milli weighted IO")
+_DSUM_RE = re.compile(r"^ *(\d{1,19}) +(\S.*?) *$")
+
+
+@guarded
+def parse_vmstat_disk_summary(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
+    """Parse ``vmstat -D`` (the disk summary: the ``-s`` of disks).
+
+    Returns
+    -------
+    DataFrame
+        One row per line: ``name`` (as printed: ``disks``, ``partitions``, ``total reads``,
+        ``merged reads``, ``read sectors``, ``milli reading``, ``writes``, ``merged writes``,
+        ``written sectors``, ``milli writing``, ``inprogress IO``, ``milli spent IO``,
+        ``milli weighted IO``), ``value`` (int, as printed: sums over every disk since boot) and
+        ``sample`` (0 for the first listing; a file of several listings counts them, a listing starting
+        at ``disks``).  A line whose name is not one of these is an error: ``-D`` has no header, its
+        names are its header.  No unit is attached: the names say ``milli`` but procps-ng 4.0.2 prints
+        ``milli spent IO`` and ``milli weighted IO`` divided by 1000 (58 where ``/proc/diskstats`` says
+        58480 ms; ``tests/fixtures/traces/README.md``), so the unit depends on the procps version.
+    """
+    text, name = read_source(src, source, max_bytes)
+    recs = []
+    sample = -1
+    for i, ln in enumerate(text.split("\n")):
+        if not ln.strip():
+            continue
+        m = _DSUM_RE.match(ln)
+        if not m or m.group(2) not in DISK_SUMMARY_NAMES:
+            raise fail(name, text, ("line", i + 1), "'<number> <name>' (vmstat -D), the name one of "
+                       + ", ".join(DISK_SUMMARY_NAMES), ln)
+        label = m.group(2)
+        value = int(m.group(1))
+        if value >= 1 << 63:
+            raise fail(name, text, ("line", i + 1), "a vmstat -D count that fits in 64 bits", ln)
+        if label == "disks" or sample < 0:
+            sample += 1
+        recs.append({"name": label, "value": value, "sample": sample})
+    if not recs:
+        raise fail(name, text, None, "vmstat -D lines ('<number> disks', '<number> total reads' ...)", text[:80])
+    return set_attrs(pd.DataFrame(recs), name, "vmstat-D")
