@@ -235,14 +235,42 @@ def test_a_non_numeric_cell_between_cells():
     assert e.value.line == 4 and "n/a" in str(e.value)
 
 
-def test_a_row_cut_short():
+CUT_HEADER = """\
+                                  3.16.0-rc1            3.16.0-rc1
+                                     vanilla                cfq600
+Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
+"""
+
+
+def test_a_row_cut_short_at_the_end_of_the_text_is_dropped_with_a_warning():
+    """The truncation rule: the last line without its newline may be cut anywhere; the rows above stay."""
+    from kernel_workbook.errors import TruncatedTraceWarning
+
+    for cut in ["Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0.",
+                "Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35",
+                "Mean   SeqRead-MB/sec-2         101.99 (  0.00%)"]:
+        with pytest.warns(TruncatedTraceWarning, match=r"<text>:4: truncated last line"):
+            df = parse_text(CUT_HEADER + cut)
+        assert df["line"].unique().tolist() == [3] and df["value"].tolist() == [121.88, 121.60]
+
+
+def test_a_row_cut_short_inside_the_text_is_an_error_naming_it():
+    """Fewer cells than the header has kernels, with rows after it: the docstring's promise."""
+    for cut in ["Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0.",
+                "Mean   SeqRead-MB/sec-2         101.99 (  0.00%)"]:
+        with pytest.raises(WorkbookParseError) as e:
+            parse_text(CUT_HEADER + cut + "\nMean   SeqRead-MB/sec-4          99.00 (  0.00%)       98.00 ( -1.01%)\n",
+                       source="mail.txt")
+        assert e.value.line == 4 and e.value.source == "mail.txt"
+    # the short row first: the error names it, not the complete row after it
     with pytest.raises(WorkbookParseError) as e:
-        parse_text(textwrap.dedent("""\
-                                          3.16.0-rc1            3.16.0-rc1
-                                             vanilla                cfq600
-        Mean   SeqRead-MB/sec-1         121.88 (  0.00%)      121.60 ( -0.23%)
-        Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0."""))
-    assert e.value.line == 4
+        parse_text(CUT_HEADER.replace("      121.60 ( -0.23%)", "") +
+                   "Mean   SeqRead-MB/sec-2         101.99 (  0.00%)      102.35 (  0.36%)\n")
+    assert e.value.line == 3 and "2 value cells" in str(e.value)
+    # every row short: the header's kernels say so
+    with pytest.raises(WorkbookParseError, match=r"<text>:3: expected 2 value cells, one per kernel name"):
+        parse_text(CUT_HEADER.replace("      121.60 ( -0.23%)", "") +
+                   "Mean   SeqRead-MB/sec-2         101.99 (  0.00%)\n")
 
 
 def test_a_header_with_no_rows_is_a_truncated_table():
@@ -375,3 +403,93 @@ def test_a_nul_inside_a_value_is_an_error_not_a_number():
          "Amean     elapsed      0.\x0088 (  0.00%)    75.00 ( -4.17%)\n")
     with pytest.raises(WorkbookParseError, match=r"<text>:2: expected text without NUL bytes"):
         parse_text(t)
+
+
+# --- run-together header names, annotations, damaged cells (issue 15) ---------------------------
+
+def _fixed_width(kernels, rows, w):
+    """A table as mmtests prints it: fixed-width fields, kernel names right-aligned in them."""
+    head = " " * 25 + "".join(f"{k:>{w}}" for k in kernels)
+    body = [f"{label:<25}" + "".join(f"{v:>{w - 11}.2f} ({p:7.2f}%)" for v, p in cells) for label, cells in rows]
+    return head + "\n" + "\n".join(body) + "\n"
+
+
+def test_kernel_names_run_together_are_split_at_the_column_edges():
+    """A name that fills its field touches the one before it; no shared suffix to split at."""
+    kernels = ["3.0.0-vanilla", "3.16.0-rc1-cfq600-v1", "3.16.0-rc1-fairzone"]
+    t = _fixed_width(kernels, [("Amean     user", [(72, 0), (75, -4.17), (71, 1.39)]),
+                               ("Amean     elapsed", [(50, 0), (51, -2), (49, 2)])], 20)
+    assert "3.0.0-vanilla3.16.0-rc1-cfq600-v1" in t  # the names touch
+    df = one(t)
+    assert list(dict.fromkeys(df["kernel"])) == kernels
+    assert cell(df, "elapsed", "3.16.0-rc1-cfq600-v1").value == 51.0
+    assert any("split at the column edges" in n for n in df.attrs["tables"][1]["notes"])
+    # the two rows of a 2014 header, the first run together
+    t2 = (" " * 15 + "".join(f"{k:>10}" for k in ["3.16.0-rc1", "3.16.0-rc1", "3.0.0"]) + "\n"
+          + " " * 15 + "".join(f"{k:>10}" for k in ["vanilla", "cfq600", "vanilla"]) + "\n"
+          + "DMA32 allocs  " + " " + "".join(f"{v:>10}" for v in [11099122, 9459921, 7698716]) + "\n"
+          + "Normal allocs " + " " + "".join(f"{v:>10}" for v in [18823134, 20429838, 18787406]) + "\n")
+    assert "3.16.0-rc13.16.0-rc1" in t2
+    df = one(t2)
+    assert list(dict.fromkeys(df["kernel"])) == ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600", "3.0.0 vanilla"]
+    assert cell(df, "Normal allocs", "3.16.0-rc1 cfq600").value == 20429838
+
+
+def test_a_run_together_header_off_the_columns_is_not_cut_inside_a_name():
+    """Names that do not end on the column edges are not cut there ('3.0.0-van' + 'illa3.16...')."""
+    t = ("                                     3.0.0-vanilla3.16.0-rc1-vanilla\n"
+         "Amean     user                 72.00 (  0.00%)      75.00 ( -4.17%)\n"
+         "Amean     elapsed              72.00 (  0.00%)      75.00 ( -4.17%)\n")
+    df = one(t)
+    assert list(dict.fromkeys(df["kernel"])) == ["3.0.0-vanilla", "3.16.0-rc1-vanilla"]  # at the shared suffix
+
+
+@pytest.mark.parametrize("note", ["<-- this one", "# note", "(!)", "!!", "*** regression", "<== worst"])
+def test_an_authors_annotation_after_a_row_is_kept_apart(note):
+    t = textwrap.dedent(MMTESTS_2014).replace("134.59 ( 10.42%)", "134.59 ( 10.42%)   " + note)
+    df = one(t)
+    assert cell(df, "SeqRead-MB/sec-1", "3.0.0 vanilla").value == 134.59
+    assert df.attrs["tables"][1]["annotations"] == [{"line": 5, "text": note}]
+    plain = one("""\
+                                3.16.0-rc1  3.16.0-rc1       3.0.0
+                                   vanilla    fairzone     vanilla
+    DMA32 allocs                  11099122     9459921     7698716   NOTE
+    Normal allocs                 18823134    20429838    18787406
+    """.replace("NOTE", note))
+    assert cell(plain, "DMA32 allocs", "3.0.0 vanilla").value == 7698716
+    assert plain.attrs["tables"][1]["annotations"] == [{"line": 3, "text": note}]
+
+
+def test_a_damaged_cell_is_an_error_not_a_label_and_a_value():
+    """'72.x8' became part of the row label with the value 8.0."""
+    head = ("                          4.0.0-rc1             3.19.0\n"
+            "                            vanilla            vanilla\n")
+    good = "Amean     user         72.00 (  0.00%)    75.00 ( -4.17%)\n"
+    bad = "Amean     elapsed      72.x8 (  0.00%)    75.00 ( -4.17%)\n"
+    for t, line in [(head + bad + good, 3), (head + good + bad, 4), (head + bad, 3)]:
+        with pytest.raises(WorkbookParseError, match=r"non-numeric cell '72.x8'") as e:
+            parse_text(t)
+        assert e.value.line == line
+    plain = ("                  a-1         b-1         c-1\n"
+             "DMA32 allocs  11099122    1x020083     9459921\n"
+             "Normal allocs 18823134    18801874    18801875\n")
+    with pytest.raises(WorkbookParseError) as e:  # not split into '1x' + value 20083 as archive glue
+        parse_text(plain)
+    assert e.value.line == 2
+
+
+PARSE_HOSTILE = [  # (text, line the error names): damage inside a table is an error, never a value
+    ("   a-1   b-1\nRow one   1.5   2.5\nRow two   1.5   2..5\nRow three 1.0 2.0\n", 3),
+    ("   a-1   b-1\nRow one   1.5   2.5\nRow two   1.5\nRow three 1.0 2.0\n", 3),
+    ("                 a-1               b-1\nMean x   1.00 ( 0.00%)   2.00 ( 1.00%)\n"
+     "Mean y   1.00 ( 0.00%)   2.0x ( 1.00%)\n", 3),
+    ("                 a-1               b-1\nMean x   1.00 ( 0.00%)   2.00 ( 1.00%)\n"
+     "Mean y   1.00 ( 0.00%)   2.00 ( 1.00%) 3.00\n", 3),  # a number after the cells is no annotation
+]
+
+
+@pytest.mark.parametrize("text,line", PARSE_HOSTILE)
+def test_hostile_tables_raise_naming_the_line(text, line):
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(text)
+    assert e.value.line == line

@@ -58,3 +58,8 @@ class WorkbookParameterError(WorkbookError, ValueError):
 
     def __reduce__(self):  # pickled whole (a Dask worker's error reaches the client as this same error)
         return (type(self), (self.name, self.value, self.expected), self.__dict__)
+
+
+class TruncatedTraceWarning(UserWarning):
+    """Input that ended in the middle of a record (a trace, or a table pasted from mail); the complete
+    records were kept.  ``kernel_workbook.traces.TruncatedTraceWarning`` is this class."""

@@ -19,22 +19,36 @@ printed in any era and what people pasted around it:
   table with a column per label);
 * ``MMTests Statistics: duration`` / ``vmstat`` sections.
 
+* kernel names run together in the header (``3.0.0-vanilla3.16.0-rc1-cfq600``:
+  mmtests prints fixed-width fields, so a name that fills its field touches the
+  one before it), split at the column edges of the rows below when the run
+  ends exactly on an edge (else at a shared suffix), noted in ``notes``;
+* an author's annotation after a row (``<-- this one``, ``# note``, ``(!)``),
+  kept in the table's ``annotations`` (``[{"line": n, "text": ...}]``) and in
+  no value.
+
 Prose is not a table and is skipped.  Inside a table nothing is skipped: a
-row with the wrong number of cells, a non-numeric cell, a row cut short or a
+row with the wrong number of cells, a non-numeric cell (``72.x8``), a row cut
+short (fewer cells than the widest row or than the header has kernels) or a
 header with no rows raises :class:`~kernel_workbook.errors.WorkbookParseError`
-naming the line.
+naming the line.  The one exception is the truncation rule: a table row on the
+last line of a text that does not end in a newline may have been cut anywhere
+(even inside a number), so it is dropped with a
+:class:`~kernel_workbook.errors.TruncatedTraceWarning` and the rows above it are
+kept.
 """
 
 from __future__ import annotations
 
 import re
 import statistics
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from ..errors import WorkbookParseError
+from ..errors import TruncatedTraceWarning, WorkbookParseError
 from .cells import cells_frame
 
 # --- tokens -------------------------------------------------------------
@@ -63,6 +77,13 @@ _STAT_RE = re.compile(
     r"(?:Min|Max)-\d+(?:\.\d+)?|Best\d+(?:\.\d+)?%[AHG]?[Mm]ean|Percentile-\d+(?:\.\d+)?)$"
 )
 _SECTION_RE = re.compile(r"^MMTests Statistics:\s*(\S+)", re.I)
+# An author's note after a row: "<-- this one", "# note", "(!)", "!!", "*** regression", "// why", "^ here".
+# After a plain row it must open with one of these marks (a word could be the row's label); after
+# 'value ( pct%)' cells any text that does not start like a number or a cell is one.
+_ANNOT_MARK_RE = re.compile(r"\s+((?:<-+|<=+|<<|-+>|=+>|#|//|\(!+\)|!+|\*{2,}|\^+|\?{2,})(?:\s.*|$|[^\d\s(].*))$")
+# a number with damage in it: digits on both sides of a stray letter or of doubled points
+_DAMAGED_RE = re.compile(r"[-+]?\d[\d.]*(?:[A-Za-z]|\.\.+)[\d.]*\d%?")
+_NOT_ANNOT_RE = re.compile(r"^(?:[-+]?[\d.]|\(\s*[-+]?[\d.]|[*]\s*[-+]?[\d.]|[-+]?(?:nan|inf)\b)", re.I)
 _VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*\.?(?:-rc\d+)?(?:[-.][A-Za-z0-9]+)*$")
 
 
@@ -127,6 +148,7 @@ class _Line:
     label: str = ""
     cells: list = field(default_factory=list)
     note: str = ""
+    annotation: str = ""  # an author's note after the row's cells, kept apart from every value
 
 
 def _dequote(raw: str) -> tuple[int, str]:
@@ -170,7 +192,18 @@ def _classify(ln: _Line) -> None:
     if matches:
         label = text[: matches[0].start()].rstrip()
         gaps_ok = all(text[a.end(): b.start()].strip() == "" for a, b in zip(matches, matches[1:]))
-        ends = matches[-1].end() == len(text)
+        tail = text[matches[-1].end():]
+        if tail.strip() and tail[:1].isspace() and not _NOT_ANNOT_RE.match(tail.strip()):
+            ln.annotation = tail.strip()  # "<-- this one": the author's, not a cell
+            tail = ""
+        ends = not tail
+        # a cell whose number is damaged ("72.x8"): the regex finds "8 (" and the rest would join the label
+        touching = re.search(r"\S*$", text[: matches[0].start()]).group(0)
+        if touching and re.search(r"\d", touching) and label.strip() and re.search(r"[A-Za-z]", label):
+            ln.kind = "badcmp"
+            ln.label = label
+            ln.note = f"non-numeric cell {touching + matches[0].group('val')!r}"
+            return
         if label.strip() and re.search(r"[A-Za-z]", label) and gaps_ok and ends:
             ln.kind = "compare"
             ln.label = label
@@ -197,13 +230,18 @@ def _classify(ln: _Line) -> None:
             ln.kind = "badcmp"
             ln.label = label
             if not ends:
-                ln.note = f"the row ends in {text[matches[-1].end():].strip()!r} after its last 'value ( pct%)' cell"
+                ln.note = f"the row ends in {tail.strip()!r} after its last 'value ( pct%)' cell"
             else:
                 bad = next(text[a.end(): b.start()].strip() for a, b in zip(matches, matches[1:])
                            if text[a.end(): b.start()].strip())
                 ln.note = f"non-numeric cell {bad!r} between 'value ( pct%)' cells"
             return
-    # plain: label then value tokens
+    # plain: label then value tokens, then perhaps an author's note ("# note", "<-- this one")
+    am = _ANNOT_MARK_RE.search(text)
+    annotation = ""
+    if am and re.search(r"\d\S*\s*$", text[: am.start()]):
+        annotation = am.group(1).strip()
+        text = text[: am.start()]
     toks = [(mt.group(0), mt.start(), mt.end()) for mt in re.finditer(r"\S+", text)]
     vals: list[tuple[str, int, int]] = []
     i = len(toks)
@@ -225,6 +263,13 @@ def _classify(ln: _Line) -> None:
             vals = vals[k + 1:]
             break
     label_toks = toks[:i]
+    if label_toks and _DAMAGED_RE.fullmatch(label_toks[-1][0]) \
+            and not re.fullmatch(r"v?\d+(?:\.\d+)+(?:-\S+)?", label_toks[-1][0]) \
+            and re.search(r"[A-Za-z]", text[: label_toks[-1][1]]):
+        ln.kind = "badplain"  # "2..5", "72.x8", "1x020083" where the row's numbers are: damage, not label
+        ln.label = text[: label_toks[-1][1]].rstrip()
+        ln.note = f"non-numeric cell {label_toks[-1][0]!r}"
+        return
     if not vals or not label_toks:
         return
     label = text[: label_toks[-1][2]]
@@ -247,6 +292,7 @@ def _classify(ln: _Line) -> None:
     ln.kind = "plain"
     ln.label = label
     ln.cells = cells
+    ln.annotation = annotation
 
 
 # --- tables -------------------------------------------------------------
@@ -299,8 +345,8 @@ def _repair_row(ln: _Line, n: int, block: _Block) -> None:
         return
     last = toks[-1]
     m = _LABEL_GLUE_RE.match(last.group(0))
-    if not m:
-        return
+    if not m or re.search(r"\d", m.group(1).rsplit(None, 1)[-1]):
+        return  # "110x99122" is a damaged number, not a value glued to a word ("Outs8042076")
     num = m.group(2)
     v = _value_token(num)
     if v is None:
@@ -349,6 +395,19 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
                 return None
             out[j] = tok
             ends[j] = b
+            continue
+        # names run together ("3.0.0-vanilla3.16.0-rc1-vanilla"): mmtests prints fixed-width fields, so
+        # a name that fills its field touches the one before it.  The run ends on a column's edge and
+        # starts inside the first column's field: cut it at the edges of the columns it spans.
+        # Only exactly on the edges: a name off by a column would be cut inside ("3.0.0-van", "illa3.16").
+        inner = [edges[j] for j in cols[:-1]]
+        cuts = [a] + inner + [b]
+        pieces = [(tok[x - a: y - a], x, y) for x, y in zip(cuts, cuts[1:])]
+        if (b == edges[cols[-1]] and inner and a >= starts[cols[0]] and all(a < e < b for e in inner)
+                and all(p[:1].isalnum() and p[-1:].isalnum() for p, _, _ in pieces)):
+            notes.append(f"line {ln.no}: header names run together ({tok!r}); split at the column edges of the "
+                         f"rows below into {', '.join(repr(p) for p, _, _ in pieces)}")
+            pending[0:0] = pieces
             continue
         # a field that overflowed into its left neighbour: split at that column's edge
         split = next((edges[j] for j in cols if a + 2 <= edges[j] <= b - 2), None)
@@ -468,6 +527,21 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> N
                     )
                 elif len(toks) < n and len(toks) > 0:
                     raise _err(source, ln, f"{n} kernel names for the {n} columns of the table below it (found {len(toks)})")
+                elif len(toks) > n:
+                    raise _err(source, block.rows[0], f"{len(toks)} value cells, one per kernel name of the header "
+                                                      f"at line {ln.no} (found {n}): the rows are cut short")
+        elif len(cand) == 2 and all(c.text[:1].isspace() for c in cand):
+            top = [t for t, _, _ in _header_tokens(cand[1])]
+            if len(top) >= 2 and len(top) == len(toks) and all(_kernelish(t) for t in top):
+                if len(toks) == n:  # a two-row header off the columns: the names in order, as above
+                    headers.extend([(ln, toks, [None] * n), (cand[1], top, [None] * n)])
+                    block.notes.append(f"lines {cand[1].no}-{ln.no}: header does not line up with the columns; "
+                                       f"names taken in order")
+                else:
+                    raise _err(source, block.rows[0] if len(toks) > n else ln,
+                               f"{len(toks)} value cells, one per kernel name of the header at lines "
+                               f"{cand[1].no}-{ln.no} (found {n})" if len(toks) > n else
+                               f"{n} kernel names for the {n} columns of the table below it (found {len(toks)})")
     headers.reverse()  # top row first
     block.header = [h for h, _, _ in headers]
     block.label_title = label_title
@@ -554,6 +628,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         ln = _Line(no, depth, body, raw)
         _classify(ln)
         lines.append(ln)
+    _drop_cut_last_row(text, lines, src)
 
     blocks: list[tuple[_Block, int]] = []
     i = 0
@@ -562,6 +637,11 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         if ln.kind not in ("compare", "plain", "perfstat"):
             i += 1
             continue
+        prev = lines[i - 1] if i else None
+        if prev is not None and prev.kind == "badcmp" and prev.depth == ln.depth and ln.kind == "compare":
+            raise _err(src, prev, "a table row of 'value ( pct%)' cells like the rows below it: " + prev.note)
+        if prev is not None and prev.kind == "badplain" and prev.depth == ln.depth and ln.kind == "plain":
+            raise _err(src, prev, "a table row of numbers like the rows below it: " + prev.note)
         block = _Block(ln.kind, ln.depth, [ln])
         start = i
         i += 1
@@ -581,6 +661,8 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
                 continue
             if nx.kind == "badcmp" and block.kind == "compare":
                 raise _err(src, nx, "a table row of 'value ( pct%)' cells like the rows above it: " + nx.note)
+            if nx.kind == "badplain" and block.kind == "plain":
+                raise _err(src, nx, "a table row of numbers like the rows above it: " + nx.note)
             if block.kind == "compare" and nx.kind == "plain" and len(nx.cells) >= 2:
                 raise _err(src, nx, f"'value ( pct%)' cells like the rows above it (line {block.rows[-1].no})")
             break
@@ -609,6 +691,25 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     return _to_frame(tables, src)
 
 
+def _drop_cut_last_row(text: str, lines: list[_Line], src: str) -> None:
+    """The truncation rule: a last line without its newline may have been cut anywhere, even inside a
+    number; when it is a table row (after rows of its table, or a 'value ( pct%)' row) it is dropped with a
+    :class:`TruncatedTraceWarning`, and the rows before it are kept.  Prose is left alone."""
+    if not lines or text.endswith(("\n", "\r")):
+        return
+    last = lines[-1]
+    if last.kind in ("blank", "other", "ellipsis"):
+        return
+    prev = next((ln for ln in reversed(lines[:-1]) if ln.kind != "ellipsis"), None)
+    joins = prev is not None and prev.depth == last.depth and prev.kind in ("compare", "plain", "perfstat")
+    if last.kind in ("compare", "badcmp", "perfstat") or (last.kind in ("plain", "badplain") and joins):
+        warnings.warn(TruncatedTraceWarning(
+            f"{src}:{last.no}: truncated last line {last.raw.strip()[:60]!r} (no newline: the text was cut "
+            f"there), dropped; the rows before it were kept"), stacklevel=4)
+        last.kind = "other"
+        last.cells = []
+
+
 _NOT_A_LABEL = re.compile(r"^(?:---|\+\+\+|@@|diff\s|index\s|[A-Z][A-Za-z-]*:\s)")
 
 
@@ -633,7 +734,7 @@ def _plain_is_table(block: _Block) -> bool:
 
 def _settle_columns(block: _Block, lines, start, src) -> None:
     counts = [len(r.cells) for r in block.rows]
-    n = statistics.mode(counts)
+    n = max(counts)  # a row is cut short, never long: the widest row has every column
     block.ncols = n
     for r in block.rows:
         if len(r.cells) != n:
@@ -731,6 +832,9 @@ def _check_dangling_headers(lines, tables, src) -> None:
         k = lines.index(b) + 1
         while k < len(lines) and lines[k].kind == "ellipsis":
             k += 1
+        if k < len(lines) and lines[k].kind == "badcmp" and lines[k].depth == b.depth:
+            raise _err(src, lines[k], "a table row of 'value ( pct%)' cells under the kernel header at lines "
+                                      f"{a.no}-{b.no}: " + lines[k].note)
         if k >= len(lines) or lines[k].kind not in ("compare", "plain") or lines[k].depth != b.depth:
             where = lines[k] if k < len(lines) else b
             raise WorkbookParseError(
@@ -781,6 +885,7 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
             "layout": t.layout,
             "has_header": bool(t.header),
             "notes": list(t.notes),
+            "annotations": [{"line": r.no, "text": r.annotation} for r in t.rows if r.annotation],
             "era": _guess_era(stats, t.layout),
             "row_lines": [r.no for r in t.rows],
         }

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import WorkbookParseError
+# TruncatedTraceWarning lives with the errors (the lowest layer): tables.parse_text warns with it too
+from ..errors import TruncatedTraceWarning, WorkbookParseError  # noqa: F401
 
 #: Default cap on the decompressed (or plain) size of one input, in bytes.  Parsing holds the
 #: bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
@@ -31,8 +32,6 @@ GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
 
 
-class TruncatedTraceWarning(UserWarning):
-    """A trace ended in the middle of a record; the complete records were kept."""
 
 
 def _too_big(source: str, cap: int) -> WorkbookParseError:
