@@ -300,3 +300,34 @@ def test_lean_result_reports_the_same_and_holds_no_page_arrays():
     big = sum(getattr(r.arrays, k).nbytes for k in r.PER_PAGE)
     assert big > 0 and sum(getattr(lean.arrays, k).nbytes for k in r.PER_PAGE) == 0
     assert all(getattr(lean.arrays, k).base is None for k in r.PER_PAGE)  # no view keeps the old buffer alive
+
+
+# --------------------------------------------------------------------------- get_scan_count(): per-list scan sizes
+
+def test_kswapd_scans_the_inactive_list_by_its_own_size_not_the_whole_lru():
+    """mm/vmscan.c get_scan_count() (3.0 - 3.16): each LRU list is scanned ``its size >> priority``; the active
+    file list is only deactivated while inactive_file_is_low() and reclaims nothing itself (shrink_list()).
+    A zone holding 4096 active and 1024 inactive clean pages, at priority 2, scans 1024 >> 2 = 256 inactive
+    pages (the model used to scan (4096 + 1024) >> 2 = 1280, after deactivating as many)."""
+    from kernel_workbook.models.fairzone import allocator_kernel as K
+    from kernel_workbook.models.fairzone.layout import LRU, PG, ZF, ZONE
+    from kernel_workbook.models.fairzone.simulate import build_arrays
+
+    a, _ = build_arrays(variant_params("3.0", TINY), tiny_tiobench(), seed=1)
+    z = ZONE.DMA32
+    n_act, n_in = 4096, 1024
+    assert a.PZ.shape[0] >= n_act + n_in
+    for pid in range(n_act + n_in):
+        a.PZ[pid] = z
+        if pid < n_act:
+            a.PFL[pid] = PG.active
+            K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.active, pid)
+        else:
+            a.PFL[pid] = PG.referenced
+            K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.inactive, pid)
+    scanned, reclaimed = K.shrink_zone_prio(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, z, 2, True, 0)
+    assert scanned == n_in >> 2 and reclaimed == n_in >> 2
+    # active > inactive throughout: every active chunk of (4096 >> 2) pages was deactivated
+    assert int(a.Z[z, ZF.pgdeactivate]) == n_act >> 2
+    assert int(a.Z[z, ZF.nr_active]) == n_act - (n_act >> 2)
+    assert int(a.Z[z, ZF.pgscan_kswapd]) == n_in >> 2

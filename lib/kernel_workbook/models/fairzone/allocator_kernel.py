@@ -273,24 +273,24 @@ def wakeup_kswapd(Z, LR, S, P, z, classzone, now):
 
 
 @kernel
-def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, now):
-    """shrink_zone() for the file LRU: deactivate if the inactive list is low, then scan the oldest pages.
-
-    Returns ``(scanned, reclaimed)`` of the inactive list.
-    """
-    # shrink_active_list() when inactive_file_is_low(): active > inactive
+def shrink_active(Z, S, PFL, PPREV, PNEXT, z, n):
+    """shrink_active_list() for file pages: the ``n`` oldest active pages go to the inactive list, unreferenced."""
     nact = Z[z, ZF.nr_active]
-    if nact > Z[z, ZF.nr_inactive]:
-        n = nr_to_scan if nr_to_scan < nact else nact
-        for _ in range(n):
-            pid = Z[z, ZF.tail_a]
-            lru_del(Z, PPREV, PNEXT, z, LRU.active, pid)
-            PFL[pid] = PFL[pid] & ~(PG.active | PG.referenced)
-            lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
-        S[ST.pgrefill] += n
-        S[ST.pgdeactivate] += n
-        Z[z, ZF.pgdeactivate] += n
-    # shrink_inactive_list() / shrink_page_list()
+    if n > nact:
+        n = nact
+    for _ in range(n):
+        pid = Z[z, ZF.tail_a]
+        lru_del(Z, PPREV, PNEXT, z, LRU.active, pid)
+        PFL[pid] = PFL[pid] & ~(PG.active | PG.referenced)
+        lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+    S[ST.pgrefill] += n
+    S[ST.pgdeactivate] += n
+    Z[z, ZF.pgdeactivate] += n
+
+
+@kernel
+def shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now):
+    """shrink_inactive_list() / shrink_page_list(): scan the oldest inactive pages; returns (scanned, reclaimed)."""
     nin = Z[z, ZF.nr_inactive]
     n = nr_to_scan if nr_to_scan < nin else nin
     scanned = 0
@@ -312,6 +312,11 @@ def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, no
         reclaimed += 1
         Z[z, ZF.evict_n] += 1
         Z[z, ZF.evict_age_us] += (now - PT[pid]) // 1000
+    return scanned, reclaimed
+
+
+@kernel
+def count_scan(Z, S, z, scanned, reclaimed, is_kswapd):
     if is_kswapd:
         Z[z, ZF.pgscan_kswapd] += scanned
         Z[z, ZF.pgsteal_kswapd] += reclaimed
@@ -322,6 +327,51 @@ def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, no
         Z[z, ZF.pgsteal_direct] += reclaimed
         S[ST.pgscan_direct] += scanned
         S[ST.pgsteal_direct] += reclaimed
+
+
+@kernel
+def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, now):
+    """Reclaim ``nr_to_scan`` pages' worth from zone ``z`` (memory taken outside the LRU, :func:`change_other`):
+    deactivate if the inactive file list is low, then scan the oldest inactive pages.
+
+    Returns ``(scanned, reclaimed)`` of the inactive list.
+    """
+    if Z[z, ZF.nr_active] > Z[z, ZF.nr_inactive]:  # inactive_file_is_low(): active > inactive
+        shrink_active(Z, S, PFL, PPREV, PNEXT, z, nr_to_scan)
+    scanned, reclaimed = shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now)
+    count_scan(Z, S, z, scanned, reclaimed, is_kswapd)
+    return scanned, reclaimed
+
+
+@kernel
+def shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, is_kswapd, now):
+    """shrink_zone() at scan priority ``prio``, as mm/vmscan.c (3.0 - 3.16) sizes it.
+
+    get_scan_count(): each evictable LRU list is scanned ``its own size >> priority`` (file pages only here:
+    no swap); shrink_mem_cgroup_zone() / shrink_lruvec() walk the lists in SWAP_CLUSTER_MAX chunks, inactive
+    file then active file (for_each_evictable_lru); shrink_list(): an active chunk only deactivates pages
+    while inactive_file_is_low() (active > inactive), and reclaims nothing itself.  So a zone whose file
+    pages sit on the active list is scanned in proportion to its *inactive* list, not to all of its pages.
+    Returns ``(scanned, reclaimed)`` of the inactive list.
+    """
+    nr_i = Z[z, ZF.nr_inactive] >> prio
+    nr_a = Z[z, ZF.nr_active] >> prio
+    chunk = P[I.swap_cluster_max]
+    scanned = 0
+    reclaimed = 0
+    while nr_i > 0 or nr_a > 0:
+        if nr_i > 0:
+            n = nr_i if nr_i < chunk else chunk
+            nr_i -= n
+            sc, rc = shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, n, now)
+            scanned += sc
+            reclaimed += rc
+        if nr_a > 0:
+            n = nr_a if nr_a < chunk else chunk
+            nr_a -= n
+            if Z[z, ZF.nr_active] > Z[z, ZF.nr_inactive]:
+                shrink_active(Z, S, PFL, PPREV, PNEXT, z, n)
+    count_scan(Z, S, z, scanned, reclaimed, is_kswapd)
     return scanned, reclaimed
 
 
@@ -386,11 +436,10 @@ def balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now):
         if Z[z, ZF.free] > Z[z, ZF.whigh] + gap + LR[z, end_zone]:
             raise_priority = False
             continue
-        # get_scan_count(): size >> priority, nothing at all for a small zone until the priority rises
-        nr = lru_pages(Z, z) >> prio
-        if nr == 0:
+        # get_scan_count(): each list's size >> priority, nothing at all for a small zone until the priority rises
+        if (Z[z, ZF.nr_inactive] >> prio) == 0 and (Z[z, ZF.nr_active] >> prio) == 0:
             continue
-        sc, rc = shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr, True, now)
+        sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, True, now)
         scanned += sc
         reclaimed += rc
         target = Z[z, ZF.whigh] if Z[z, ZF.whigh] > swap_cluster_max else swap_cluster_max
@@ -467,10 +516,9 @@ def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
             z = ZL[k]
             if lru_pages(Z, z) == 0:
                 continue
-            nr = lru_pages(Z, z) >> prio
-            if nr == 0:
+            if (Z[z, ZF.nr_inactive] >> prio) == 0 and (Z[z, ZF.nr_active] >> prio) == 0:
                 continue
-            sc, rc = shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr, False, now)
+            sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, False, now)
             got += rc
             scanned_all += sc
             if got >= target:
