@@ -100,7 +100,9 @@ class Machine(Knobs):
     kswapd_pages_per_ms: float = knob(1000.0, unit="pages/ms", kernel="kswapd's scan rate",
                                       source="mm/vmscan.c shrink_page_list()", range=(0.001, None),
                                       widget=(50, 5000, 50), to_kernel=_per_ns_from_per_ms, packed="float",
-                                      doc="pages kswapd scans per ms of its CPU (clean page cache); kernel: per ns")
+                                      doc="pages kswapd scans per ms of its CPU (clean page cache; a priori ~1 us a "
+                                          "page, not fitted: the vanilla column shows no trace of it above ~30 "
+                                          "pages/ms, docs/models/fairzone.md); kernel: per ns")
     direct_reclaim_us_per_page: float = knob(1.0, unit="us/page", kernel="direct reclaim cost",
                                              source="mm/vmscan.c try_to_free_pages()", range=(0.0, None),
                                              widget=(0, 10, 0.1), to_kernel=_ns_from_us, packed="float",
