@@ -362,8 +362,13 @@ def calibrate(st: Setup = Setup()) -> Calibration:
         if f not in FITTED_COSTS:
             rows.append((f, getattr(p, f), units.get(f, "us"), "assumed", COST_PRIORS[f]))
     rows += [
-        ("isolate_lru_fail_prob", p.isolate_lru_fail_prob, "", "assumed",
-         "a page off the LRU (in a per-CPU pagevec, or isolated by reclaim) when its migration is tried"),
+        ("PAGEVEC_SIZE", p.PAGEVEC_SIZE, "pages", "assumed",
+         "the kernel's constant (include/linux/pagevec.h): a new or migrated page waits in its CPU's lru_add_pvec, "
+         "off the LRU, until that many pages fill it; isolate_lru_page() fails until then (mm/swap.c "
+         "__lru_cache_add(), mm/migrate.c numamigrate_isolate_page()); no other isolation failure is assumed"),
+        ("cache_nice_tries", p.cache_nice_tries, "", "assumed",
+         "the NUMA domain's constant (kernel/sched/core.c sd_init()): failed balance attempts before "
+         "load_balance() moves a task that does not improve its locality (kernel/sched/fair.c)"),
         ("xfs accesses_per_s", xfs_kw["accesses_per_s"], "/s", "assumed",
          f"{XFS_DENSITY:g} access per simulated unit per second: every part of the cache touched between scans"),
     ]
@@ -559,10 +564,13 @@ def _why(c: dict, cal: Calibration, r: dict) -> str:
         rem = {kk: 100 * _mean(r[(kk, "NUMA01")], "remote_accesses") / max(_mean(r[(kk, "NUMA01")], "accesses"), 1)
                for kk in (K319, KRC1)}
         if "NUMA01" in row and "THEADLOCAL" not in row or table.endswith("totals"):
+            lb = {kk: _mean(r[(kk, "NUMA01")], "lb_task_moves") for kk in (K319, KRC1)}
             return (f"in the model both NUMA01 processes settle on two nodes each under every kernel (task weights "
                     f"alone swap an A thread among B's memory with a B thread among A's), so remote accesses stay "
                     f"at {rem[K319]:.0f}% (3.19) and {rem[KRC1]:.0f}% (4.0-rc1): user time does not grow as the "
-                    f"thread's NUMA01 does")
+                    f"thread's NUMA01 does; the CFS load balancer moves {lb[K319]:.0f} and {lb[KRC1]:.0f} tasks "
+                    f"across nodes, only as threads finish: with one thread per CPU find_busiest_group() finds no "
+                    f"imbalance, and the threads never sleep, so no wake-up is placed")
         return (f"a change of {pd_:+.1f}% in one run against the model's {md_:+.1f}%: the model's memory stays "
                 f"local in this test under every kernel; the published change is within run-to-run noise or has "
                 f"a cause outside the model")
@@ -580,13 +588,14 @@ def _why(c: dict, cal: Calibration, r: dict) -> str:
                 f"longer in all and its NUMA01 scanned faster; the model's runs are as long as 3.19's and its NUMA01 "
                 f"scans at a mean period of {per[K319]:.0f} ms (3.19) and {per[k]:.0f} ms")
     if table == "slowscan-numastat" or (k == KSLOW and table == "slowscan-xfsrepair"):
-        w = cal.xfs_kw["wander_per_s"]
-        return (f"slowscan cuts the model's xfs_repair scanning deeper than the thread's: with thousands of "
-                f"migrations per scan window, isolate_lru_fail_prob ({cal.params.isolate_lru_fail_prob:g}, assumed) "
-                f"makes every window see a failure, so each placement doubles the period (numa_faults_locality[2] "
-                f"is never cleared) until task_numa_migrate() resets it after a cross-node wake-up ({w:g}/s per "
-                f"thread, fitted): how often real migrations failed, and how often the period was reset, decide "
-                f"the depth")
+        x = r[(KRC1, "xfs_repair")]
+        fails = sum(_mean(x, f) for f in ("migrate_fail_ratelimit", "migrate_fail_nodefull", "migrate_fail_isolate",
+                                           "migrate_fail_busy", "migrate_fail_migrate_pages"))
+        return (f"slowscan acts only on failed migrations, and the model's 4.0-rc1 xfs_repair-like load has "
+                f"{fails:.0f} failed of {_mean(x, 'migrate_attempt_pages'):.0f} pages tried: the rate limit never "
+                f"binds, the nodes are not full, its base-page units drain their CPU's pagevec as they go "
+                f"(isolate_lru_page() finds them on the LRU) and nothing pins them; the real run's failures have a "
+                f"cause the model does not identify from the kernels' checks")
     if table.endswith("xfsrepair") and row == "syst-xfsrepair":
         ratio = mig(k, "xfs_repair") / max(mig(K319, "xfs_repair"), 1)
         wp = _mean(r[(k, "xfs_repair")], "sys_wp_s")

@@ -154,6 +154,58 @@ def _move_task(ti, ni, ctr, t, dst):
 
 
 @kernel
+def load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb):
+    """The CFS load balancer of the NUMA domain, run from an idle CPU of each node (kernel/sched/fair.c, 3.19/4.0:
+    rebalance_domains() -> load_balance() -> find_busiest_group(), detach_tasks()/can_migrate_task(),
+    need_active_balance()), at node granularity with equal-weight tasks:
+
+    * a node with an idle CPU looks at the busiest node; it is balanced (find_busiest_group(): the local group
+      as loaded, or calculate_imbalance()/fix_small_imbalance() finding that one task would not narrow the gap)
+      unless the busiest node runs at least two tasks more;
+    * can_migrate_task(): a task moves at once if the move improves its locality (migrate_improves_locality():
+      NUMA_FAVOUR_HIGHER, the destination is its preferred node, or for a grouped task one of the group's active
+      nodes while its source is not); otherwise load_balance() fails -- a queued task is cache hot, a lone
+      running one cannot be detached -- and sd->nr_balance_failed grows; above cache_nice_tries a queued task
+      goes anyway, above cache_nice_tries + 2 need_active_balance() moves the running task (stop_one_cpu());
+    * nothing resists a move against NUMA placement (migrate_degrades_locality() is off: NUMA_RESIST_LOWER is
+      false), and the move leaves numa_scan_period alone (only task_numa_migrate() resets it).
+
+    Which task of the busiest node goes when none improves its locality: the lowest task id (the kernel takes
+    the busiest CPU's task; with equal loads find_busiest_queue() keeps the first CPU it saw).
+    """
+    N = ki[I.nr_nodes]
+    cpus = ki[I.cpus_per_node]
+    for dst in range(N):
+        local = ni[dst, NI.nr_running]
+        if local >= cpus:
+            continue  # no idle CPU on this node: nothing balances from here at the idle interval
+        busiest = -1
+        for n in range(N):
+            if n != dst and (busiest < 0 or ni[n, NI.nr_running] > ni[busiest, NI.nr_running]):
+                busiest = n
+        if busiest < 0 or ni[busiest, NI.nr_running] - local < 2:
+            ni[dst, NI.lb_failed] = 0
+            continue
+        pick = -1
+        for j in range(1, ni[busiest, NI.tasks] + 1):
+            c = ni[busiest, NI.tasks + j]
+            if ti[c, TI.has_faults] != 0 and ti[c, TI.pref] == dst:  # migrate_improves_locality()
+                pick = c
+                break
+        if pick < 0:
+            ni[dst, NI.lb_failed] += 1
+            limit = ki[I.cache_nice_tries] if ni[busiest, NI.nr_running] > cpus else ki[I.cache_nice_tries] + 2
+            if ni[dst, NI.lb_failed] <= limit:
+                continue
+            pick = ni[busiest, NI.tasks + 1]
+        ni[dst, NI.lb_failed] = 0
+        _move_task(ti, ni, ctr, pick, dst)
+        mi[ti[pick, TI.mm], MI.lazy] += 1  # the CPU it left keeps the mm lazily
+        ctr[CT.lb_task_moves] += 1
+        _charge(tf, sysb, pick, kf[FP.cost_task_move_us], SB.place)
+
+
+@kernel
 def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
     # capacities are equal on every node, so they cancel
     if dst_load < src_load:
@@ -510,6 +562,38 @@ def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, la
     return priv
 
 
+# ---------------------------------------------------------------- mm/swap.c: the per-CPU LRU pagevec
+@kernel
+def lru_cache_add(ki, ti, ua, t, unit):
+    """mm/swap.c __lru_cache_add() of 3.19/4.0: ``if (!pagevec_space(pvec)) __pagevec_lru_add(pvec);
+    pagevec_add(pvec, page);`` -- a new page waits in its CPU's lru_add_pvec (PageLRU clear, one extra
+    reference) until the pagevec is full and the next page drains all of them to the LRU.  A THP is one entry
+    (PageCompound pages drain at once only from 4.8).  The model's task stands for its CPU.  A unit of at least
+    PAGEVEC_SIZE entries (base-page units) drains its own pagevec: all but its last few pages are on the LRU at
+    once, and the unit counts as on it."""
+    e = ki[I.unit_pages] // HPAGE_PAGES if ki[I.unit_huge] != 0 else ki[I.unit_pages]
+    size = ki[I.PAGEVEC_SIZE]
+    if e >= size:
+        ti[t, TI.pvec_gen] += 1
+        ti[t, TI.pvec_n] = 0
+        ua[UA.pvec_cpu, unit] = -1
+        return
+    n = ti[t, TI.pvec_n] + e
+    if n > size:
+        ti[t, TI.pvec_gen] += 1  # __pagevec_lru_add(): every page waiting before this one is on the LRU now
+        n = e
+    ti[t, TI.pvec_n] = n
+    ua[UA.pvec_cpu, unit] = t
+    ua[UA.pvec_gen, unit] = ti[t, TI.pvec_gen]
+
+
+@kernel
+def _page_lru(ti, ua, unit):
+    """PageLRU(page): not waiting in a pagevec, or that pagevec has been drained since the page went in."""
+    c = ua[UA.pvec_cpu, unit]
+    return c < 0 or ti[c, TI.pvec_gen] != ua[UA.pvec_gen, unit]
+
+
 # ---------------------------------------------------------------- mm/migrate.c
 @kernel
 def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, dst, step, now_ms):
@@ -537,14 +621,19 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
             ctr[CT.migrate_fail_nodefull] += pages
             if huge:
                 ctr[CT.pgmigrate_fail] += pages
-        elif huge and ua[UA.other_tick, unit] >= step - 1:
-            # numamigrate_isolate_page(): a THP must have page_count == 3; another thread is faulting on it
-            ctr[CT.migrate_fail_busy] += pages
-            ctr[CT.pgmigrate_fail] += pages
-        elif u < kf[FP.isolate_lru_fail_prob]:
+        elif not _page_lru(ti, ua, unit):
+            # numamigrate_isolate_page(): isolate_lru_page() fails on a page with PageLRU clear -- one still
+            # waiting in a CPU's lru_add_pvec since its allocation or its last migration (which also holds the
+            # extra reference a THP's page_count == 3 test would see)
             ctr[CT.migrate_fail_isolate] += pages
             if huge:
                 ctr[CT.pgmigrate_fail] += pages
+        elif u < kf[FP.isolate_lru_fail_prob]:
+            # isolated by someone else at that moment (reclaim, compaction): an explorer knob, 0 by default
+            ctr[CT.migrate_fail_isolate] += pages
+            if huge:
+                ctr[CT.pgmigrate_fail] += pages
+        # (a THP's page_count != 3 beyond that needs a get_user_pages() pin, which no workload of the model takes)
         elif (not huge) and u < kf[FP.isolate_lru_fail_prob] + (1.0 - kf[FP.isolate_lru_fail_prob]) * kf[FP.migrate_pages_fail_prob]:
             ctr[CT.migrate_fail_migrate_pages] += pages
             ctr[CT.pgmigrate_fail] += pages
@@ -578,6 +667,10 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
         ua[UA.write, unit] = 1
     else:
         ua[UA.dirty, unit] = 0
+    # "Take an isolate reference and put new page on the LRU": putback_lru_page(new_page) -> lru_cache_add(),
+    # into the pagevec of the CPU that migrated it (migrate_misplaced_transhuge_page(); for a base page
+    # unmap_and_move() -> putback_lru_page(newpage))
+    lru_cache_add(ki, ti, ua, t, unit)
     _charge(tf, sysb, t, kf[FP.cost_migrate_unit_us], SB.migrate)
     _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], kf[FP.flushes_per_migration])
     return True
@@ -676,6 +769,8 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
     ua[UA.dirty, unit] = 1
     ua[UA.last_nid, unit] = -1  # page_cpupid_reset_last()
     ua[UA.last_pid, unit] = -1
+    # do_anonymous_page() / do_huge_pmd_anonymous_page(): lru_cache_add_active_or_unevictable()
+    lru_cache_add(ki, ti, ua, t, unit)
 
 
 @kernel
@@ -687,9 +782,7 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
     ctr[CT.accesses] += 1
     if kf[FP.sys_per_access] > 0.0:
         _charge(tf, sysb, t, kf[FP.sys_per_access], SB.other)
-    if ua[UA.touch_tid, unit] != t:
-        ua[UA.other_tick, unit] = ua[UA.touch_tick, unit]
-        ua[UA.touch_tid, unit] = t
+    ua[UA.touch_tid, unit] = t
     ua[UA.touch_tick, unit] = step
     if ua[UA.node, unit] < 0:
         _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit)
@@ -860,6 +953,9 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                         _move_task(ti, ni, ctr, t, dst)
                         mi[ti[t, TI.mm], MI.lazy] += 1  # the CPU it left keeps the mm lazily
                         ctr[CT.sched_wanders] += 1
+        # rebalance_domains(): an idle CPU balances the NUMA domain every sd->balance_interval = sd_weight ms
+        if ki[I.load_balance] != 0 and N > 1 and (now_ms // (N * cpus)) != ((now_ms + tick_ms) // (N * cpus)):
+            load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb)
         alive = 0
         off = rot[s]
         for k in range(T):
@@ -949,9 +1045,7 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                             and sys_per_access == 0.0):
                         # fast path: resident, no hinting fault, no write-protect fault
                         ctr[CT.accesses] += 1
-                        if ua[UA.touch_tid, unit] != t:
-                            ua[UA.other_tick, unit] = ua[UA.touch_tick, unit]
-                            ua[UA.touch_tid, unit] = t
+                        ua[UA.touch_tid, unit] = t
                         ua[UA.touch_tick, unit] = step
                         if write != 0:
                             ua[UA.dirty, unit] = 1

@@ -42,6 +42,7 @@ TI = slots("TI", [
     "loc0", "loc1", "loc2",  # p->numa_faults_locality[0..2]: remote, local, failed migrations (4.0 slowscan)
     "moves",  # NUMA task migrations of this task (task_numa_migrate success)
     "cur_write",  # current access writes
+    "pvec_n", "pvec_gen",  # the task's CPU's lru_add_pvec: entries in it, and how often it was drained
 ])
 TI_N = width(TI)
 
@@ -84,7 +85,8 @@ UA = slots("UA", [
     "dirty",  # pte_dirty()
     "last_nid", "last_pid",  # page_cpupid_last(): node and task (-1 unset)
     "touch_tid", "touch_tick",  # last task that touched it, and when
-    "other_tick",  # last tick another task touched it (THP page_count check)
+    "pvec_cpu", "pvec_gen",  # the lru_add_pvec it waits in (task id standing for its CPU; -1: on the LRU) and
+    # that pagevec's drain count when it went in (mm/swap.c __lru_cache_add())
 ])
 UA_N = width(UA)
 
@@ -96,6 +98,7 @@ NI = slots("NI", [
     "nr_running",  # tasks running on the node
     "win_migrated",  # pages migrated to the node in the current rate-limit window
     "win_migrated_max",  # max of the above over all windows
+    "lb_failed",  # sd->nr_balance_failed of the NUMA domain, as seen from this node's idle CPUs
     "tasks",  # ni[n, NI.tasks] = count, then the ids of the tasks running on n, ascending
 ])
 
@@ -117,7 +120,7 @@ COUNTER_NAMES = [
     "migrate_fail_ratelimit",  # refused by numamigrate_update_ratelimit() (pages)
     "migrate_fail_nodefull",  # refused by migrate_balanced_pgdat(): destination below high_wmark + nr (pages)
     "migrate_fail_isolate",  # isolate_lru_page() failed (pages)
-    "migrate_fail_busy",  # THP with page_count != 3: another thread faulting on it (pages)
+    "migrate_fail_busy",  # THP with page_count != 3: an extra pin (GUP); none of the workloads takes one (pages)
     "migrate_fail_migrate_pages",  # migrate_pages() gave up on an isolated base page (pages)
     "numa_task_moves",  # task_numa_migrate() moved a task to an idle CPU
     "numa_task_swaps",  # task_numa_migrate() swapped two tasks
@@ -132,6 +135,7 @@ COUNTER_NAMES = [
     "migrate_attempt_pages",  # migrate_misplaced_page() calls (pages)
     "period_out_of_range",  # period set outside [task_scan_min, task_scan_max] (must stay 0)
     "sched_wanders",  # scheduler moved a thread to another node (not NUMA balancing)
+    "lb_task_moves",  # load_balance() of the NUMA domain moved a task to another node
     "rng_pool_overflow",  # a pre-drawn random pool ran out (a bug in the wrapper's bound; must stay 0)
     "numa_migrate_calls",  # task_numa_migrate() calls (numa_migrate_preferred() finding the task off its node)
     "numa_search_cpus",  # CPUs those calls examined: update_numa_stats() and task_numa_compare() per CPU

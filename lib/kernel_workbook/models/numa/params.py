@@ -103,6 +103,17 @@ class NumaParams(Knobs):
     numa_imbalance_pct: int = knob(112, unit="%", kernel="100 + (sd->imbalance_pct - 100) / 2",
                                    source="kernel/sched/fair.c task_numa_migrate()", range=(100, 1000),
                                    doc="for the NUMA domain")
+    # --- the CFS load balancer of the NUMA domain, kernel/sched/fair.c load_balance() (3.19/4.0) ---
+    load_balance: bool = knob(True, kernel="rebalance_domains() -> load_balance()",
+                              source="kernel/sched/fair.c rebalance_domains(), load_balance(), find_busiest_group()",
+                              doc="an idle CPU balances the NUMA domain every sd->balance_interval (sd_weight ms: "
+                                  "the machine's CPUs) and pulls a task from the busiest node; nothing in 3.19/4.0 "
+                                  "resists a move against NUMA placement (sched_feat NUMA_RESIST_LOWER is false)")
+    cache_nice_tries: int = knob(2, kernel="sd->cache_nice_tries",
+                                 source="kernel/sched/core.c sd_init() (SD_NUMA); kernel/sched/fair.c "
+                                        "need_active_balance()", range=(0, 1000),
+                                 doc="failed balance attempts before load_balance() pulls a cache-hot task; after "
+                                     "cache_nice_tries + 2 it moves the running task itself (active balance)")
     # --- mm/migrate.c, migrate_misplaced_page() and numamigrate_update_ratelimit() ---
     ratelimit_pages: int = knob(128 << (20 - 12), unit="pages", source="mm/migrate.c numamigrate_update_ratelimit()",
                                 range=(1, 1 << 30), widget=(2048, 327680, 2048),
@@ -119,12 +130,21 @@ class NumaParams(Knobs):
                               source="mm/memory.c do_numa_page()",
                               doc="_PAGE_NUMA (3.19: the fault keeps the write bit) or PROT_NONE (4.0: read-only "
                                   "after the fault, so the next write takes a write-protect fault)")
-    # --- other failure causes of a migration, as probabilities (assumptions) ---
-    isolate_lru_fail_prob: float = knob(0.01, unit="probability", kernel="isolate_lru_page() != 0",
+    # --- mm/swap.c: the per-CPU pagevec a new or migrated page waits in before it is on the LRU ---
+    PAGEVEC_SIZE: int = knob(14, unit="pages", kernel="PAGEVEC_SIZE",
+                             source="include/linux/pagevec.h; mm/swap.c __lru_cache_add()", range=(1, 1 << 20),
+                             doc="3.19/4.0 __lru_cache_add(): a page (a THP is one entry: the PageCompound drain came "
+                                 "in 4.8) waits in the CPU's lru_add_pvec, holding a reference with PageLRU clear, "
+                                 "until PAGEVEC_SIZE pages fill it and __pagevec_lru_add() moves them all to the LRU; "
+                                 "until then isolate_lru_page() fails (mm/migrate.c numamigrate_isolate_page())")
+    # --- other failure causes of a migration, as probabilities (explorer knobs; 0 in every reproduction) ---
+    isolate_lru_fail_prob: float = knob(0.0, unit="probability", kernel="isolate_lru_page() != 0",
                                         source="mm/migrate.c numamigrate_isolate_page()", range=(0.0, 1.0),
                                         widget=(0.0, 0.2, 0.005),
-                                        doc="page on a per-CPU pagevec, or isolated by reclaim/compaction; "
-                                            "not counted in pgmigrate_fail")
+                                        doc="a page on the LRU isolated at that moment by someone else (reclaim, "
+                                            "compaction): neither runs in the thread's runs (no memory pressure), "
+                                            "so 0; the pagevec case is modelled (PAGEVEC_SIZE). Not counted in "
+                                            "pgmigrate_fail for a base page")
     migrate_pages_fail_prob: float = knob(0.0, unit="probability", kernel="migrate_pages() != 0",
                                           source="mm/migrate.c migrate_pages()", range=(0.0, 1.0),
                                           widget=(0.0, 0.2, 0.005),

@@ -54,6 +54,8 @@ class Task:
         self.numa_faults_locality = [int(ti[TI.loc0]), int(ti[TI.loc1]), int(ti[TI.loc2])]
         self.moves = int(ti[TI.moves])
         self.cur_write = int(ti[TI.cur_write])
+        self.pvec_n = int(ti[TI.pvec_n])  # this CPU's lru_add_pvec: pages waiting in it
+        self.pvec_gen = int(ti[TI.pvec_gen])  # and how often __pagevec_lru_add() drained it
         self.sum_exec_runtime = float(tf[TF.runtime])
         self.node_stamp = float(tf[TF.node_stamp])
         self.frac = float(tf[TF.frac])
@@ -91,6 +93,7 @@ class Task:
         ti[TI.loc0], ti[TI.loc1], ti[TI.loc2] = self.numa_faults_locality
         ti[TI.moves] = self.moves
         ti[TI.cur_write] = self.cur_write
+        ti[TI.pvec_n], ti[TI.pvec_gen] = self.pvec_n, self.pvec_gen
         tf[TF.runtime] = self.sum_exec_runtime
         tf[TF.node_stamp] = self.node_stamp
         tf[TF.frac] = self.frac
@@ -135,6 +138,7 @@ class Node:
         self.nr_running = int(row[NI.nr_running])
         self.win_migrated = int(row[NI.win_migrated])
         self.win_migrated_max = int(row[NI.win_migrated_max])
+        self.nr_balance_failed = int(row[NI.lb_failed])  # sd->nr_balance_failed seen from this node
 
     def store(self, row):
         row[NI.free] = self.free
@@ -143,6 +147,7 @@ class Node:
         row[NI.nr_running] = self.nr_running
         row[NI.win_migrated] = self.win_migrated
         row[NI.win_migrated_max] = self.win_migrated_max
+        row[NI.lb_failed] = self.nr_balance_failed
 
 
 class Mm:
@@ -169,9 +174,9 @@ class Page:
     """A simulated unit: where it lives and what its pte says."""
 
     __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "touch_tid", "touch_tick",
-                 "other_tick")
+                 "pvec_cpu", "pvec_gen")
 
-    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, touch_tid, touch_tick, other_tick):
+    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, touch_tid, touch_tick, pvec_cpu, pvec_gen):
         self.nid = int(nid)
         self.prot_none = int(prot_none)
         self.write = int(write)
@@ -180,7 +185,8 @@ class Page:
         self.last_pid = int(last_pid)
         self.touch_tid = int(touch_tid)
         self.touch_tick = int(touch_tick)
-        self.other_tick = int(other_tick)
+        self.pvec_cpu = int(pvec_cpu)  # the CPU (task) whose lru_add_pvec holds it; -1: on the LRU
+        self.pvec_gen = int(pvec_gen)  # that pagevec's drain count when the page went in
 
 
 class Sim:
@@ -207,7 +213,8 @@ class Sim:
         self.mms = [Mm(st["mi"][m], w["mm_start"][m], w["mm_end"][m], w["mm_sh_start"][m], w["mm_sh_end"][m])
                     for m in range(len(w["mm_start"]))]
         self.pages = [Page(*(st[k][u] for k in ("u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
-                                                  "u_last_pid", "u_touch_tid", "u_touch_tick", "u_other_tick")))
+                                                  "u_last_pid", "u_touch_tid", "u_touch_tick", "u_pvec_cpu",
+                                                  "u_pvec_gen")))
                       for u in range(len(st["u_node"]))]
         self.mlog = st["mlog"]
         self.mlog_idx = int(st["mlog_idx"][0])
@@ -226,7 +233,7 @@ class Sim:
             for key, val in (("u_node", pg.nid), ("u_marked", pg.prot_none), ("u_write", pg.write),
                              ("u_dirty", pg.dirty), ("u_last_nid", pg.last_nid), ("u_last_pid", pg.last_pid),
                              ("u_touch_tid", pg.touch_tid), ("u_touch_tick", pg.touch_tick),
-                             ("u_other_tick", pg.other_tick)):
+                             ("u_pvec_cpu", pg.pvec_cpu), ("u_pvec_gen", pg.pvec_gen)):
                 st[key][u] = val
         st["cnt"][:] = self.cnt
         st["sysb"][:] = self.sysb
@@ -299,6 +306,34 @@ class Sim:
         self.nodes[p.node].nr_running -= 1
         self.nodes[dst].nr_running += 1
         p.node = dst
+
+    # ------------------------------------------------------------ the CFS load balancer (NUMA domain)
+    def load_balance(self):
+        """rebalance_domains() -> load_balance() from an idle CPU of each node, as the kernel module's docstring
+        describes (find_busiest_group(), can_migrate_task() with migrate_improves_locality(),
+        need_active_balance())."""
+        k = self.ki
+        for dst in range(self.N):
+            here = self.nodes[dst]
+            if here.nr_running >= self.cpus:
+                continue
+            busiest = max((n for n in range(self.N) if n != dst), key=lambda n: (self.nodes[n].nr_running, -n))
+            if self.nodes[busiest].nr_running - here.nr_running < 2:
+                here.nr_balance_failed = 0
+                continue
+            on = [p for p in self.tasks if not p.done and p.node == busiest]
+            pick = next((p for p in on if p.has_faults and p.numa_preferred_nid == dst), None)
+            if pick is None:
+                here.nr_balance_failed += 1
+                tries = k[I.cache_nice_tries] + (0 if self.nodes[busiest].nr_running > self.cpus else 2)
+                if here.nr_balance_failed <= tries:
+                    continue
+                pick = on[0]
+            here.nr_balance_failed = 0
+            self.move_task(pick, dst)
+            self.mms[pick.mm].lazy += 1
+            self.cnt[CT.lb_task_moves] += 1
+            self.charge(pick, self.kf[FP.cost_task_move_us], SB.place)
 
     # ------------------------------------------------------------ task placement
     def load_too_imbalanced(self, src_load, dst_load, orig_src, orig_dst):
@@ -592,9 +627,10 @@ class Sim:
                 self.cnt[CT.migrate_fail_nodefull] += pages
                 if huge:
                     self.cnt[CT.pgmigrate_fail] += pages
-            elif huge and pg.other_tick >= step - 1:
-                self.cnt[CT.migrate_fail_busy] += pages
-                self.cnt[CT.pgmigrate_fail] += pages
+            elif not self.page_lru(pg):  # isolate_lru_page(): PageLRU clear while the page waits in a pagevec
+                self.cnt[CT.migrate_fail_isolate] += pages
+                if huge:
+                    self.cnt[CT.pgmigrate_fail] += pages
             elif u < kf[FP.isolate_lru_fail_prob]:
                 self.cnt[CT.migrate_fail_isolate] += pages
                 if huge:
@@ -621,9 +657,29 @@ class Sim:
             pg.dirty = pg.write = 1
         else:  # remove_migration_pte(): a clean pte, write as the migration entry was
             pg.dirty = 0
+        self.lru_cache_add(p, pg)  # putback_lru_page(new_page) on the migrating CPU
         self.charge(p, kf[FP.cost_migrate_unit_us], SB.migrate)
         self.flush_tlb(p, kf[FP.flushes_per_migration])
         return True
+
+    # ------------------------------------------------------------ mm/swap.c
+    def lru_cache_add(self, p, pg):
+        """__lru_cache_add() of 3.19/4.0: drain the CPU's lru_add_pvec when full, then add the page to it."""
+        k = self.ki
+        entries = k[I.unit_pages] // 512 if k[I.unit_huge] else k[I.unit_pages]
+        if entries >= k[I.PAGEVEC_SIZE]:  # the unit fills the pagevec itself: on the LRU at once
+            p.pvec_gen += 1
+            p.pvec_n = 0
+            pg.pvec_cpu = -1
+            return
+        if p.pvec_n + entries > k[I.PAGEVEC_SIZE]:
+            p.pvec_gen += 1
+            p.pvec_n = 0
+        p.pvec_n += entries
+        pg.pvec_cpu, pg.pvec_gen = p.tid, p.pvec_gen
+
+    def page_lru(self, pg):
+        return pg.pvec_cpu < 0 or self.tasks[pg.pvec_cpu].pvec_gen != pg.pvec_gen
 
     def should_numa_migrate_memory(self, p, pg, src_nid, dst_nid):
         last_nid, last_pid = pg.last_nid, pg.last_pid
@@ -750,6 +806,7 @@ class Sim:
         self.mms[p.mm].rss += pages
         pg.write = pg.dirty = 1
         pg.last_nid = pg.last_pid = -1
+        self.lru_cache_add(p, pg)  # lru_cache_add_active_or_unevictable()
 
     def next_access(self, p):
         w = self.w
@@ -790,9 +847,7 @@ class Sim:
         self.cnt[CT.accesses] += 1
         if kf[FP.sys_per_access] > 0.0:
             self.charge(p, kf[FP.sys_per_access], SB.other)
-        if pg.touch_tid != p.tid:
-            pg.other_tick = pg.touch_tick
-            pg.touch_tid = p.tid
+        pg.touch_tid = p.tid
         pg.touch_tick = step
         if pg.nid < 0:
             self.alloc_page(p, pg)
@@ -836,6 +891,9 @@ class Sim:
                             self.move_task(p, dst)
                             self.mms[p.mm].lazy += 1
                             self.cnt[CT.sched_wanders] += 1
+            period = N * self.cpus  # sd->balance_interval = sd_weight ms
+            if k[I.load_balance] and N > 1 and now_ms // period != (now_ms + tick_ms) // period:
+                self.load_balance()
             alive = 0
             for kk in range(T):
                 p = self.tasks[(int(self.rot[s]) + kk) % T]
@@ -918,7 +976,7 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
               g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[UA.node],
               u_marked=ua[UA.marked], u_write=ua[UA.write], u_dirty=ua[UA.dirty], u_last_nid=ua[UA.last_nid],
               u_last_pid=ua[UA.last_pid], u_touch_tid=ua[UA.touch_tid], u_touch_tick=ua[UA.touch_tick],
-              u_other_tick=ua[UA.other_tick], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
+              u_pvec_cpu=ua[UA.pvec_cpu], u_pvec_gen=ua[UA.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
     sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)
