@@ -270,3 +270,17 @@ def test_perf_stat_metric_only_text_layout_is_refused_clearly():
     with pytest.raises(WorkbookParseError, match=r"<text>:4: expected a perf stat counter line"):
         parse_perf_stat("\n Performance counter stats for 'system wide':\n\n        0.57     12.3 \n\n"
                         "       1.002 seconds time elapsed\n")
+
+
+def test_text_metric_line_of_its_own_is_a_row_of_its_counter_as_in_csv():
+    # perf prints a counter's second metric on an indented '#' line under it; it was skipped in silence
+    text = ("\n Performance counter stats for 'x':\n\n"
+            "     2,603,500,528 instructions              #    0.50  insns per cycle\n"
+            "                                             #    1.48  stalled cycles per insn [83.27%]\n"
+            "       0.154822978 seconds time elapsed\n")
+    df = parse_perf_stat(text)
+    row = df[df["counted"] == "metric"]
+    assert list(row["event"]) == ["instructions"] and list(row["metric_value"]) == [1.48]
+    assert list(row["metric_unit"]) == ["stalled cycles per insn"] and list(row["enabled_pct"]) == [83.27]
+    with pytest.raises(WorkbookParseError, match=":5: expected a metric line"):
+        parse_perf_stat(text.replace("#    1.48", "#    1.4x8"))

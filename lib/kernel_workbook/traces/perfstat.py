@@ -42,6 +42,8 @@ _VAR_RE = re.compile(r"\(\s*\+-\s*([\d.,]+)%\s*\)")
 _VAR_LINE_RE = re.compile(r"^\s*\(\s*\+-\s*([\d.,]+)%\s*\)\s*$")
 _ENABLED_RE = re.compile(r"[\[(]\s*([\d.,]+)%\s*[\])]\s*$")
 _METRIC_RE = re.compile(r"#\s*(-?\d[\d.,]*)(?=[\s%]|$)\s*([^(\[]*?)\s*(?=\(|\[|$)")
+# an indented '#  1.48  stalled cycles per insn  [83.27%]': the second metric of the counter above
+_METRIC_LINE_RE = re.compile(r"^\s+#\s*(-?\d[\d.,']*)\s+([^(\[]*?)\s*(?:[\[(]\s*([\d.,]+)%\s*[\])])?\s*$")
 _OLD_UNIT_RE = re.compile(r"^\((msec|ns|us|ms|seconds)\)\s*")
 _REST_RE = re.compile(r"^(?:\(\s*\+-\s*[\d.,]+%\s*\)|[\[(]\s*[\d.,]+%\s*[\])]|#[^()\[\]]*|\s+)*$")
 #: the units perf prints between a count and its event (task-clock msec, duration_time ns, energy Joules)
@@ -123,6 +125,21 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             raise bad(i, ln, "perf stat -I output with counts ('#  time  counts unit events'): the --metric-only "
                       "text layout names its columns by metric and pads them with spaces that the names also "
                       "hold; record it with -x, (CSV), which is read")
+        mc = _METRIC_LINE_RE.match(ln)
+        if mc and recs and recs[-1]["event"] != "time elapsed":
+            # a counter's further metric on a line of its own, under the first (the text layout of
+            # the CSV's ',,,,1.48,stalled cycles per insn'): a row of that counter, as the CSV gives it
+            try:
+                mval = _number(mc.group(1), dec)
+            except ValueError:
+                raise bad(i, ln, "a metric line '#  <value> <metric name>' under its counter") from None
+            prev = recs[-1]
+            recs.append({**prev, "value": np.nan, "unit": "", "counted": "metric", "variance_pct": np.nan,
+                         "run_time": np.nan, "enabled_pct": _number(mc.group(3), dec) if mc.group(3) else np.nan,
+                         "metric_value": mval, "metric_unit": mc.group(2).strip()})
+            continue
+        if strict and recs and ln[:1].isspace() and s.startswith("#") and recs[-1]["event"] != "time elapsed":
+            raise bad(i, ln, "a metric line '#  <value> <metric name> [(<enabled>%)]' under its counter")
         if not s or s.startswith("#") or len(s) > 1000:  # no perf stat line is that long: prose
             continue
         m = _HDR_RE.search(s)
