@@ -137,8 +137,9 @@ def _calibrate(seed_base: int, zone_mb: float) -> dict:
     w = w.with_(dirty_pages_s=x)
     u, _ = _bisect(rested, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False, FIT_STEPS)
     w = w.with_(unmovable_kb_s=u)
-    # the unmovable memory takes a little room from the cache: fit the dirty pages once more, nearer
-    x, _ = _bisect(reclaimed, 0.75 * x, min(1.25 * x, hi_dirty), target_kr, True, 2)
+    # the unmovable memory takes room from the cache: fit the dirty pages once more, the same search as
+    # the first (no narrower bracket: its width would be one more number to choose)
+    x, _ = _bisect(reclaimed, 0.0, hi_dirty, target_kr, True, FIT_STEPS)
     w = w.with_(dirty_pages_s=x)
     r = _run(BASELINE, w, seed)
     c = r.counters()

@@ -86,7 +86,11 @@ class StressHighalloc(Knobs):
                                source="mm/huge_memory.c do_huge_pmd_anonymous_page(), collapse_huge_page() (assumed)")
     slab_per_file_page: float = knob(0.05, unit="", kernel="dentry/inode slab pages per new page-cache page",
                                      range=(0.0, 10.0), widget=(0.0, 0.5, 0.01), packed=False,
-                                     source="fs/dcache.c, fs/inode.c (SLAB_RECLAIM_ACCOUNT; assumed)")
+                                     source="fs/dcache.c, fs/inode.c (SLAB_RECLAIM_ACCOUNT; assumed)",
+                                     doc="a dentry (192 B on 64-bit, include/linux/dcache.h) and an ext3 inode "
+                                         "(about 0.8 KiB) per file, over 3-8 pages per file of a kernel tree "
+                                         "and its objects: 0.03-0.08; the default is an assumption in that range, "
+                                         "and no reproduction fits it")
     unmovable_kb_s: float = knob(40.0, unit="KiB/s", kernel="long-lived unmovable kernel allocations",
                                  range=(0.0, 1e6), widget=(0.0, 400.0, 5.0), packed=False,
                                  source="kmalloc/slab growth of the builds (the reproduction fits it)")
