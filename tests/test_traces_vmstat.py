@@ -205,3 +205,13 @@ def test_vmstat_p_and_D_errors_name_the_line():
         parse_vmstat_disk_summary("  10 disks\n  0 partitons\n")
     with pytest.raises(WorkbookParseError, match=r"<text>:1: expected a vmstat -p header"):
         parse_vmstat_partition("   1 2 3 4\n")
+
+
+@pytest.mark.parametrize("parse,line,what", [
+    (parse_vmstat_summary, "     9999999999999999999 K total memory\n", "vmstat -s count that fits in 64 bits"),
+    (parse_vmstat_disk_summary, "9999999999999999999 disks\n", "vmstat -D count that fits in 64 bits"),
+    (parse_vmstat_disk_summary, "3 discs\n", "the name one of disks"),
+])
+def test_listings_refuse_what_they_cannot_hold(parse, line, what):
+    with pytest.raises(WorkbookParseError, match=what):
+        parse(line)

@@ -372,21 +372,35 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
         listings counts them, a listing restarting at ``total memory``).
     """
     text, name = read_source(src, source, max_bytes)
+
+    def line(ln):
+        m = _SUM_RE.match(ln)
+        return m and {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
+
+    recs = _listings(text, name, line, "total memory", "vmstat -s",
+                     "'<number> [unit] <name>' (vmstat -s)", "vmstat -s counter lines")
+    return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
+
+
+def _listings(text: str, name: str, line, first: str, tool: str, expected: str, nothing: str) -> list[dict]:
+    """The records of a ``-s``-like listing, one ``<number> <name>`` a line; ``line(ln)`` reads one line
+    (a dict with ``name`` and ``value``, or None), and a listing starts again at its ``first`` name."""
     recs = []
     sample = -1
     for i, ln in enumerate(text.split("\n")):
         if not ln.strip():
             continue
-        m = _SUM_RE.match(ln)
-        if not m:
-            raise fail(name, text, ("line", i + 1), "'<number> [unit] <name>' (vmstat -s)", ln)
-        label = m.group(3)
-        if label == "total memory" or sample < 0:
+        rec = line(ln)
+        if not rec:
+            raise fail(name, text, ("line", i + 1), expected, ln)
+        if rec["value"] >= 1 << 63:
+            raise fail(name, text, ("line", i + 1), f"a {tool} count that fits in 64 bits", ln)
+        if rec["name"] == first or sample < 0:
             sample += 1
-        recs.append({"name": label, "value": int(m.group(1)), "unit": m.group(2) or "", "sample": sample})
+        recs.append({**rec, "sample": sample})
     if not recs:
-        raise fail(name, text, None, "vmstat -s counter lines", text[:80])
-    return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
+        raise fail(name, text, None, nothing, text[:80])
+    return recs
 
 
 # ---------------------------------------------------------------- vmstat -p PARTITION
@@ -488,22 +502,12 @@ def parse_vmstat_disk_summary(src, source: str | None = None, max_bytes: int | N
         58480 ms; ``tests/fixtures/traces/README.md``), so the unit depends on the procps version.
     """
     text, name = read_source(src, source, max_bytes)
-    recs = []
-    sample = -1
-    for i, ln in enumerate(text.split("\n")):
-        if not ln.strip():
-            continue
+
+    def line(ln):
         m = _DSUM_RE.match(ln)
-        if not m or m.group(2) not in DISK_SUMMARY_NAMES:
-            raise fail(name, text, ("line", i + 1), "'<number> <name>' (vmstat -D), the name one of "
-                       + ", ".join(DISK_SUMMARY_NAMES), ln)
-        label = m.group(2)
-        value = int(m.group(1))
-        if value >= 1 << 63:
-            raise fail(name, text, ("line", i + 1), "a vmstat -D count that fits in 64 bits", ln)
-        if label == "disks" or sample < 0:
-            sample += 1
-        recs.append({"name": label, "value": value, "sample": sample})
-    if not recs:
-        raise fail(name, text, None, "vmstat -D lines ('<number> disks', '<number> total reads' ...)", text[:80])
+        return m and m.group(2) in DISK_SUMMARY_NAMES and {"name": m.group(2), "value": int(m.group(1))}
+
+    recs = _listings(text, name, line, "disks", "vmstat -D",
+                     "'<number> <name>' (vmstat -D), the name one of " + ", ".join(DISK_SUMMARY_NAMES),
+                     "vmstat -D lines ('<number> disks', '<number> total reads' ...)")
     return set_attrs(pd.DataFrame(recs), name, "vmstat-D")
