@@ -139,3 +139,16 @@ def test_every_fitted_parameter_names_its_cells_and_none_is_scored(part):
     df = df_fitted_of(THREAD, part.cells, part.fitted)
     assert len(part.fitted) >= 4 and (df["cell"] != "").all()
     assert fitted_cells_scored(df).empty, fitted_cells_scored(df).to_string()
+
+
+def test_kswapd_speed_is_a_priori_and_its_regime_an_outcome(part):
+    """Issue 11 item 3: kswapd's reclaim speed is a physical knob, never fitted (the vanilla column cannot identify
+    it, docs/models/fairzone.md), and no reproduction forces the stays-awake what-if."""
+    from kernel_workbook.models.fairzone import Machine
+
+    assert not any("kswapd" in f["parameter"] for f in part.fitted)
+    a_priori = Machine().kswapd_pages_per_ms
+    for key in ("mel", "desktop2", "laptop", "johannes"):
+        assert fz._alloc_machine(key, True, False).kswapd_pages_per_ms == a_priori
+    assert fz.KSWAPD_AWAKE is False
+    assert not fz.seqread_run("mel", "3.0", True).params.kswapd_stays_awake
