@@ -182,3 +182,24 @@ def test_2014_cfq_fitted_cells_are_never_scored(part14):
     df = df_fitted_of("2014-seqread-fairzone-cfq", part14.cells, part14.fitted)
     assert len(df) >= 1 and (df["status"] != "absent").all()
     assert fitted_cells_scored(df).empty, fitted_cells_scored(df).to_string()
+
+
+def test_2011_slow_disk_miss_is_the_write_cache_grouping_of_cfq_slices():
+    """Why the slow disk misses (MISS_WHY): the cache's segments, not the media, set the gain of the
+    variant without 8e1ac6655104.  Pristine CFQ switches queues all the time, 32 files share 16 segments,
+    a write-back op carries few writes and most writes wait for room; without the commit CFQ idles on
+    each deep queue for a whole slice, each segment grows long and writes rarely wait.  Fails if the
+    write cache or CFQ's idling changes the mechanism the notebook states."""
+    from kernel_workbook.models.cfq import SERVER_SATA_2011, simulate
+
+    t = "aio-stress-slow-hdd"
+    w = d11.workload(t, small=True)
+    assert SERVER_SATA_2011.write_cache_extents < 32  # fewer segments than the 8 x 4 files written
+    c = {}
+    for v in ("Pristine 3.1.0-rc2 (CFQ)", "3.1.0-rc2 w/o 8e1ac6655104 (CFQ)"):
+        r = simulate(d11.machine_params(t, v, small=True), w, seed=d11._seed(0, 0), verbose=False)
+        c[v] = r.counters
+    base, wo = c["Pristine 3.1.0-rc2 (CFQ)"], c["3.1.0-rc2 w/o 8e1ac6655104 (CFQ)"]
+    assert wo["set_active"] * 10 < base["set_active"]  # long slices: CFQ idles on the deep queue
+    assert wo["destage_ops"] * 3 < base["destage_ops"]  # the same writes in far fewer, longer write-back ops
+    assert wo["write_cache_full"] * 5 < base["write_cache_full"]  # and writes seldom wait for room

@@ -336,10 +336,14 @@ def df_what_if_per_command_destage(small: bool | None = None) -> pd.DataFrame:
 
 # why a scored cell of each machine misses, as the model explains it (the notebook prints these beside the cells)
 MISS_WHY = {
-    "aio-stress-slow-hdd": "the model's write-back cache turns CFQ's per-process idling into nearly streaming writes "
-                           "(a gain several times the disk's): how the drive's firmware groups cached writes before "
-                           "writing them back sets this size, and its data sheet does not say (the cache's room for "
-                           "dirty data is the one fitted parameter)",
+    "aio-stress-slow-hdd": "the model's write-back cache has 16 segments (write_cache_extents), fewer than the 32 files being written: where "
+                           "all eight instances interleave (pristine CFQ, noop) the segments thrash, a write-back op "
+                           "carries one to three 4 KiB writes and most writes wait for room; without 8e1ac6655104 "
+                           "CFQ idles on each deep queue for its whole slice, only that instance's four files arrive, "
+                           "each segment grows to about sixteen contiguous writes written back in one media op, and "
+                           "the cache rarely fills -- the model's drive nearly streams where the real one gained "
+                           "far less. How the firmware groups cached writes is in no data sheet; the cache's "
+                           "room for dirty data is the one fitted parameter",
     "aio-stress-fast-raid": "CFQ's throughput on the RAID hinges on timing coincidences (does a batch complete inside "
                             "the 1 ms sleep, on which side of a jiffy the next one arrives); the controller latency "
                             "fit lands on one of several values that give the baseline",

@@ -26,7 +26,12 @@ contiguous writes coalesce into one extent, up to the size of a cache
 segment (capacity / segments); an idle spindle writes extents
 back (shortest positioning first), reads going first.  Without room the
 write waits until a write-back frees some.  With the cache off a write is a
-media operation like a read.
+media operation like a read.  FLUSH CACHE and FUA are not modelled and no
+write bypasses the cache: in 3.1 an O_DIRECT write is ``WRITE_ODIRECT =
+WRITE | REQ_SYNC`` (include/linux/fs.h), with neither REQ_FLUSH nor REQ_FUA.
+The segment count, how firmware groups cached writes and the write-back
+order are in no data sheet (docs/models/cfq.md: this sets the 2011 slow
+disk's miss).
 
 RAID-0.  ``spindles`` spindles, stripe unit ``stripe_kb``; a request goes to
 the spindle holding its first sector (requests are not split: keep the
