@@ -182,12 +182,24 @@ for r in df_misses(rep.scored()).itertuples():
 #
 # **The slow disk** is the miss. The order is right but for the two variants
 # the thread measured as equal (5.46 against 5.45), and the patch again
-# tracks the variant it should; the sizes are not right: the model's
-# write-back cache rewards CFQ's per-process idling with nearly streaming
-# writes (a 7-fold gain where the disk gave 1.5) and punishes noop's 32
-# interleaved streams harder than the disk did. How the drive's firmware
-# groups cached writes before writing them back decides these magnitudes, and
-# the data sheet says nothing about it.
+# tracks the variant it should; the sizes are not right, and the model says
+# exactly why. Its drive's write-back cache has 16 segments for the 32 files
+# being written. Pristine CFQ switches queues all the time (8e1ac6655104
+# judges the disk fast and clears "deep"), so all eight instances interleave,
+# the segments thrash, each write-back op carries one to three 4 KiB writes
+# and most writes wait for room; noop interleaves the same way, harder.
+# Without 8e1ac6655104 CFQ idles on each deep queue for its whole slice (some
+# 30 times fewer queue switches), only that instance's four files arrive,
+# each segment grows to about sixteen contiguous writes written back in one
+# media op, and the cache rarely fills: the model's drive nearly streams (a
+# 7-fold gain where the disk gave 1.5). O_DIRECT writes do go through the
+# drive's cache on the real machine too (3.1's `WRITE_ODIRECT` carries no
+# FUA), so the cache is not wrongly in the path; what the model lacks is how
+# this class of drive groups and writes back cached writes, which no data
+# sheet gives. The data sheet's 16 MB as the cache's room, more segments than
+# files, or write-back in LBA order were tried as diagnosis (each looked at
+# the predicted columns, so none is adopted): none keeps the baseline and
+# brings the gain within a factor 2 (`docs/models/cfq.md`).
 #
 # A hypothesis examined only *after* seeing this miss (so it stays out of the
 # summary): the drive writes each cached command back on its own, without
