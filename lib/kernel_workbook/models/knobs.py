@@ -25,7 +25,6 @@ A parameter set may hold other parameter sets (``IOParams.cfq``,
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import numbers
 from dataclasses import dataclass, fields, replace
@@ -196,7 +195,6 @@ def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc
     return dataclasses.field(default=default, metadata={_META: meta})
 
 
-@functools.lru_cache(maxsize=None)  # a class's fields never change; a Knob is frozen, so one may be shared
 def _knob_of(cls_field) -> Knob | None:
     meta = cls_field.metadata.get(_META)
     if meta is None:
@@ -240,20 +238,11 @@ class Knobs:
     @classmethod
     def _declare(cls) -> dict[str, Knob]:
         out: dict[str, Knob] = {}
-        for f in fields(cls):
-            k = _knob_of(f)
-            if k is None:
-                continue
-            sub = _nested_class(f)
-            if sub is not None:
-                for name, kk in sub.declared().items():
-                    if name in out:
-                        raise TypeError(f"knob {name!r} is declared twice in {cls.__name__}")
-                    out[name] = kk
-                continue
-            if f.name in out:
-                raise TypeError(f"knob {f.name!r} is declared twice in {cls.__name__}")
-            out[f.name] = k
+        for fname, k, sub in _knob_fields(cls):
+            for name, kk in (sub.declared().items() if sub is not None else [(fname, k)]):
+                if name in out:
+                    raise TypeError(f"knob {name!r} is declared twice in {cls.__name__}")
+                out[name] = kk
         return out
 
     @classmethod
@@ -306,10 +295,9 @@ class Knobs:
             if name in own:
                 top[name] = v
                 continue
-            for f in fields(self):
-                sub = _nested_class(f)
+            for fname, _k, sub in _knob_fields(type(self)):
                 if sub is not None and name in sub.declared():
-                    nested.setdefault(f.name, {})[name] = v
+                    nested.setdefault(fname, {})[name] = v
                     break
             else:
                 raise WorkbookParameterError(name, v, f"a knob of {type(self).__name__}: "

@@ -32,8 +32,6 @@ GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
 
 
-
-
 def _too_big(source: str, cap: int) -> WorkbookParseError:
     return WorkbookParseError(source, None, f"at most {cap} bytes of text (raise KWB_MAX_DECOMPRESSED or "
                                             f"max_bytes= for a bigger capture)", f"more than {cap} bytes")

@@ -67,38 +67,37 @@ class Result:
     wall_s: float = 0.0
 
     # ---- headline numbers
+    def _spans(self):
+        """Each process's start and end (s; one still running ends now), MB moved and MB/s (NaN before it
+        ran), from the arrays (one row a process): ``threads`` and ``throughput_mb_s``, which an explorer
+        asks for after every slider move, share them."""
+        PR = self.arrays.PR
+        start = PR[:, PR_.t_start] / 1e9
+        end = np.where(PR[:, PR_.t_end] >= 0, PR[:, PR_.t_end], self.arrays.S[S_.now]) / 1e9
+        mb = PR[:, PR_.bytes] / MB
+        el = end - start
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = np.where(el > 0, mb / np.where(el > 0, el, 1.0), np.nan)
+        return start, end, mb, rate
+
     @property
     def throughput_mb_s(self) -> float:
-        # from the arrays, not from ``threads``: an explorer asks for it after every slider move
-        PR = self.arrays.PR
         if not len(self.workload.processes):
             return float("nan")
-        now = self.arrays.S[S_.now]
-        start = PR[:, PR_.t_start] / 1e9
-        end = np.where(PR[:, PR_.t_end] >= 0, PR[:, PR_.t_end], now) / 1e9
-        mb = PR[:, PR_.bytes] / MB
+        start, end, mb, rate = self._spans()
         if self.workload.meta.get("aggregate") == "sum_of_threads":
-            el = end - start
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return float(np.nansum(np.where(el > 0, mb / np.where(el > 0, el, 1.0), np.nan)))
+            return float(np.nansum(rate))
         span = float(end.max() - start.min())
         return float(mb.sum() / span) if span > 0 else float("nan")
 
     @property
     def threads(self) -> pd.DataFrame:
-        PR = self.arrays.PR
-        now = self.arrays.S[S_.now]
-        rows = []
-        for i, pr in enumerate(self.workload.processes):
-            st = PR[i, PR_.t_start] / 1e9
-            end = PR[i, PR_.t_end] if PR[i, PR_.t_end] >= 0 else now
-            el = end / 1e9 - st
-            mb = PR[i, PR_.bytes] / MB
-            rows.append({"thread": i, "name": pr.name, "requests": int(PR[i, PR_.reqs]), "MB": mb,
-                         "start_s": st, "end_s": end / 1e9, "elapsed_s": el,
-                         "MB/s": mb / el if el > 0 else float("nan")})
-        return pd.DataFrame(rows, columns=["thread", "name", "requests", "MB", "start_s", "end_s", "elapsed_s",
-                                           "MB/s"])
+        start, end, mb, rate = self._spans()
+        return pd.DataFrame({
+            "thread": np.arange(len(start)), "name": [p.name for p in self.workload.processes],
+            "requests": self.arrays.PR[:, PR_.reqs].astype(int), "MB": mb, "start_s": start, "end_s": end,
+            "elapsed_s": end - start, "MB/s": rate},
+            columns=["thread", "name", "requests", "MB", "start_s", "end_s", "elapsed_s", "MB/s"])
 
     @property
     def finished(self) -> bool:
