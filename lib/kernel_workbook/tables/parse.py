@@ -638,10 +638,8 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
             i += 1
             continue
         prev = lines[i - 1] if i else None
-        if prev is not None and prev.kind == "badcmp" and prev.depth == ln.depth and ln.kind == "compare":
-            raise _err(src, prev, "a table row of 'value ( pct%)' cells like the rows below it: " + prev.note)
-        if prev is not None and prev.kind == "badplain" and prev.depth == ln.depth and ln.kind == "plain":
-            raise _err(src, prev, "a table row of numbers like the rows below it: " + prev.note)
+        if prev is not None and prev.depth == ln.depth and _BAD_ROW.get(prev.kind, ("",))[0] == ln.kind:
+            raise _err(src, prev, f"{_BAD_ROW[prev.kind][1]} like the rows below it: " + prev.note)
         block = _Block(ln.kind, ln.depth, [ln])
         start = i
         i += 1
@@ -659,10 +657,8 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
             if block.kind == "perfstat" and nx.kind == "blank" and i + 1 < len(lines) and lines[i + 1].kind == "perfstat":
                 i += 1
                 continue
-            if nx.kind == "badcmp" and block.kind == "compare":
-                raise _err(src, nx, "a table row of 'value ( pct%)' cells like the rows above it: " + nx.note)
-            if nx.kind == "badplain" and block.kind == "plain":
-                raise _err(src, nx, "a table row of numbers like the rows above it: " + nx.note)
+            if _BAD_ROW.get(nx.kind, ("",))[0] == block.kind:
+                raise _err(src, nx, f"{_BAD_ROW[nx.kind][1]} like the rows above it: " + nx.note)
             if block.kind == "compare" and nx.kind == "plain" and len(nx.cells) >= 2:
                 raise _err(src, nx, f"'value ( pct%)' cells like the rows above it (line {block.rows[-1].no})")
             break
@@ -689,6 +685,11 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     tables = _merge_vmstat(tables)
     tables.sort(key=lambda b: b.first)
     return _to_frame(tables, src)
+
+
+#: a damaged row's kind -> (the kind of the table it sits in, what that table's rows are)
+_BAD_ROW = {"badcmp": ("compare", "a table row of 'value ( pct%)' cells"),
+            "badplain": ("plain", "a table row of numbers")}
 
 
 def _drop_cut_last_row(text: str, lines: list[_Line], src: str) -> None:

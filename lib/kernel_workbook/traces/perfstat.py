@@ -134,9 +134,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             except ValueError:
                 raise bad(i, ln, "a metric line '#  <value> <metric name>' under its counter") from None
             prev = recs[-1]
-            recs.append({**prev, "value": np.nan, "unit": "", "counted": "metric", "variance_pct": np.nan,
-                         "run_time": np.nan, "enabled_pct": _number(mc.group(3), dec) if mc.group(3) else np.nan,
-                         "metric_value": mval, "metric_unit": mc.group(2).strip()})
+            recs.append(_metric_of(prev, mval, mc.group(2).strip(),
+                                   enabled_pct=_number(mc.group(3), dec) if mc.group(3) else np.nan))
             continue
         if strict and recs and ln[:1].isspace() and s.startswith("#") and recs[-1]["event"] != "time elapsed":
             raise bad(i, ln, "a metric line '#  <value> <metric name> [(<enabled>%)]' under its counter")
@@ -232,6 +231,13 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
 _CUT_RE = re.compile(r"^\s*(?:\d+\.\d+\s+)?(?:\d[\d,.']*|<not[^>]*>?)(?:\s+\S*)?\s*$")
 
 
+def _metric_of(prev: dict, value: float, unit: str, **over) -> dict:
+    """A further metric of the counter record ``prev`` (perf prints it on a line of its own): a row of
+    that counter with no count of its own."""
+    return {**prev, "value": np.nan, "unit": "", "counted": "metric", "variance_pct": np.nan, "run_time": np.nan,
+            "enabled_pct": np.nan, "metric_value": value, "metric_unit": unit, **over}
+
+
 def _complete(ln: str) -> bool:
     m = _LINE_RE.match(ln)
     return bool(m and m.group("names") and m.group("names").split())
@@ -292,9 +298,8 @@ def _parse_csv(text, lines, name, sep):
                           "further metrics on lines of their own, the counter fields left empty)")
             ct, ccpu, mval, munit = cont
             prev = recs[-1]
-            recs.append({**prev, "time": prev["time"] if np.isnan(ct) else ct, "cpu": ccpu or prev["cpu"],
-                         "value": np.nan, "unit": "", "counted": "metric", "variance_pct": np.nan,
-                         "run_time": np.nan, "enabled_pct": np.nan, "metric_value": mval, "metric_unit": munit})
+            recs.append(_metric_of(prev, mval, munit, time=prev["time"] if np.isnan(ct) else ct,
+                                   cpu=ccpu or prev["cpu"]))
             continue
         if f and not any(f):
             continue  # a line of separators only: nothing on it
