@@ -157,7 +157,7 @@ def _sim(rss_pages=0, w=None, **params):
               g_faults=s.gfa[0], g_fcpu=s.gfa[1], g_active=s.gi[:, L.GI.active:], ni=s.ni, mi=s.mi, cnt=s.ctr,
               sysb=s.sysb, mlog=np.zeros((0, 5), np.int64), mlog_idx=np.zeros(1, np.int64),
               **{k: s.ua[i] for i, k in enumerate(["u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
-                                                   "u_last_pid", "u_touch_tid", "u_touch_tick", "u_pvec_cpu",
+                                                   "u_last_pid", "u_pvec_cpu",
                                                    "u_pvec_gen"])})
     wd = dict(task_mm=w.task_mm, task_phase0=w.task_phase0, task_nphases=w.task_nphases, phase_kind=w.phase_kind,
               phase_start=w.phase_start, phase_end=w.phase_end, phase_reps=w.phase_reps,
@@ -222,7 +222,7 @@ def test_slow_scan_on_migration_failure_doubles_and_keeps_the_counters():
 def test_two_stage_filter_and_groups():
     s = _sim(rss_pages=1 << 18)
     t = s.tasks[0]
-    pg = ref.Page(0, 1, 1, 1, -1, -1, -1, -10, -1, 0)
+    pg = ref.Page(0, 1, 1, 1, -1, -1, -1, 0)
     assert s.should_numa_migrate_memory(t, pg, 0, 1)  # first fault: last_cpupid unset -> private
     assert (pg.last_nid, pg.last_pid) == (1, 0)
     pg.last_nid, pg.last_pid = 2, 3
@@ -324,7 +324,7 @@ def test_groupless_shared_faults_migrate_after_the_two_stage_filter():
     # should_numa_migrate_memory() without p->numa_group: a shared page whose last fault came from this node moves
     s = _sim(rss_pages=1 << 18)
     t = s.tasks[0]
-    pg = ref.Page(2, 1, 0, 1, 0, 5, -1, -10, -1, 0)
+    pg = ref.Page(2, 1, 0, 1, 0, 5, -1, 0)
     assert s.should_numa_migrate_memory(t, pg, 2, 0) is True and (pg.last_nid, pg.last_pid) == (0, 0)
     pg.last_nid, pg.last_pid = 3, 5
     assert s.should_numa_migrate_memory(t, pg, 2, 0) is False
@@ -400,7 +400,7 @@ def test_a_migrated_huge_page_is_mapped_writable_and_dirty():
     s = _sim(w=w, TNF_NO_GROUP="always_read_only", numa_hint_pte="PROT_NONE", isolate_lru_fail_prob=0.0)
     t = s.tasks[0]
     pg = s.pages[0]
-    pg.nid, pg.write, pg.dirty, pg.touch_tid = 1, 0, 0, 0
+    pg.nid, pg.write, pg.dirty = 1, 0, 0
     assert s.migrate_misplaced_page(t, 0, 0, step=100, now_ms=400)
     assert (pg.nid, pg.write, pg.dirty) == (0, 1, 1)
     s2 = _sim(isolate_lru_fail_prob=0.0)

@@ -782,8 +782,6 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
     ctr[CT.accesses] += 1
     if kf[FP.sys_per_access] > 0.0:
         _charge(tf, sysb, t, kf[FP.sys_per_access], SB.other)
-    ua[UA.touch_tid, unit] = t
-    ua[UA.touch_tick, unit] = step
     if ua[UA.node, unit] < 0:
         _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit)
     elif ua[UA.marked, unit] != 0:
@@ -1045,8 +1043,6 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                             and sys_per_access == 0.0):
                         # fast path: resident, no hinting fault, no write-protect fault
                         ctr[CT.accesses] += 1
-                        ua[UA.touch_tid, unit] = t
-                        ua[UA.touch_tick, unit] = step
                         if write != 0:
                             ua[UA.dirty, unit] = 1
                         here = ti[t, TI.node]

@@ -84,7 +84,6 @@ UA = slots("UA", [
     "write",  # pte_write()
     "dirty",  # pte_dirty()
     "last_nid", "last_pid",  # page_cpupid_last(): node and task (-1 unset)
-    "touch_tid", "touch_tick",  # last task that touched it, and when
     "pvec_cpu", "pvec_gen",  # the lru_add_pvec it waits in (task id standing for its CPU; -1: on the LRU) and
     # that pagevec's drain count when it went in (mm/swap.c __lru_cache_add())
 ])

@@ -173,18 +173,15 @@ class Mm:
 class Page:
     """A simulated unit: where it lives and what its pte says."""
 
-    __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "touch_tid", "touch_tick",
-                 "pvec_cpu", "pvec_gen")
+    __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "pvec_cpu", "pvec_gen")
 
-    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, touch_tid, touch_tick, pvec_cpu, pvec_gen):
+    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, pvec_cpu, pvec_gen):
         self.nid = int(nid)
         self.prot_none = int(prot_none)
         self.write = int(write)
         self.dirty = int(dirty)
         self.last_nid = int(last_nid)
         self.last_pid = int(last_pid)
-        self.touch_tid = int(touch_tid)
-        self.touch_tick = int(touch_tick)
         self.pvec_cpu = int(pvec_cpu)  # the CPU (task) whose lru_add_pvec holds it; -1: on the LRU
         self.pvec_gen = int(pvec_gen)  # that pagevec's drain count when the page went in
 
@@ -213,7 +210,7 @@ class Sim:
         self.mms = [Mm(st["mi"][m], w["mm_start"][m], w["mm_end"][m], w["mm_sh_start"][m], w["mm_sh_end"][m])
                     for m in range(len(w["mm_start"]))]
         self.pages = [Page(*(st[k][u] for k in ("u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
-                                                  "u_last_pid", "u_touch_tid", "u_touch_tick", "u_pvec_cpu",
+                                                  "u_last_pid", "u_pvec_cpu",
                                                   "u_pvec_gen")))
                       for u in range(len(st["u_node"]))]
         self.mlog = st["mlog"]
@@ -232,7 +229,6 @@ class Sim:
         for u, pg in enumerate(self.pages):
             for key, val in (("u_node", pg.nid), ("u_marked", pg.prot_none), ("u_write", pg.write),
                              ("u_dirty", pg.dirty), ("u_last_nid", pg.last_nid), ("u_last_pid", pg.last_pid),
-                             ("u_touch_tid", pg.touch_tid), ("u_touch_tick", pg.touch_tick),
                              ("u_pvec_cpu", pg.pvec_cpu), ("u_pvec_gen", pg.pvec_gen)):
                 st[key][u] = val
         st["cnt"][:] = self.cnt
@@ -847,8 +843,6 @@ class Sim:
         self.cnt[CT.accesses] += 1
         if kf[FP.sys_per_access] > 0.0:
             self.charge(p, kf[FP.sys_per_access], SB.other)
-        pg.touch_tid = p.tid
-        pg.touch_tick = step
         if pg.nid < 0:
             self.alloc_page(p, pg)
         elif pg.prot_none:
@@ -975,7 +969,7 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
               t_bcpu=tfa[FA.bufcpu], gi=gi, g_faults=gfa[FA.mem], g_fcpu=gfa[FA.cpu],
               g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[UA.node],
               u_marked=ua[UA.marked], u_write=ua[UA.write], u_dirty=ua[UA.dirty], u_last_nid=ua[UA.last_nid],
-              u_last_pid=ua[UA.last_pid], u_touch_tid=ua[UA.touch_tid], u_touch_tick=ua[UA.touch_tick],
+              u_last_pid=ua[UA.last_pid],
               u_pvec_cpu=ua[UA.pvec_cpu], u_pvec_gen=ua[UA.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
     sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)

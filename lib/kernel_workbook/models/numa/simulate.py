@@ -93,9 +93,8 @@ def initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> State:
     ctr = np.zeros(CT.memo + MEMO_W * T, np.int64)
     ctr[CT.memo:] = -1
     ua = np.zeros((UA_N, U), np.int64)
-    for f in (UA.node, UA.last_nid, UA.last_pid, UA.touch_tid, UA.pvec_cpu):
+    for f in (UA.node, UA.last_nid, UA.last_pid, UA.pvec_cpu):
         ua[f] = -1
-    ua[UA.touch_tick] = -10
     return State(ti=ti, tf=np.zeros((T, TF_N), np.float64), tfa=np.zeros((4, T, N, 2), np.int64),
                  gi=np.zeros((T, GI.active + N), np.int64), gfa=np.zeros((2, T, N, 2), np.int64),
                  wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua)
