@@ -284,7 +284,7 @@ def test_bad_workload_and_variant_raise_naming_them():
 
 def test_vfs_cache_pressure_shrinks_the_dentry_and_inode_caches_harder():
     """The knob added through the declaration alone: higher pressure, more slab scanned and freed per page."""
-    w = small(zone_mb=16, machine_mb=128, warmup_s=6, slab_per_file_page=0.5)
+    w = small(zone_mb=16, machine_mb=128, warmup_s=6, file_pages=0.5)
     out = {}
     for pressure in (10, 1000):
         r = simulate(params_for("contended-v5", vfs_cache_pressure=pressure), w, seed=2, verbose=False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..layout import ParamLayout, enum, flags, slots
 from .params import CompactionParams
 
+PAGE_SIZE = 4096  # bytes, x86-64 base page
 PAGEBLOCK_ORDER = 9  # pageblock_order on x86-64 with hugetlb/THP (HUGETLB_PAGE_ORDER)
 PAGEBLOCK_NR_PAGES = 1 << PAGEBLOCK_ORDER
 MAX_ORDER = 11  # include/linux/mmzone.h: orders 0..10

@@ -17,8 +17,8 @@ import numpy as np
 
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
-from .layout import (AC, ACC, ATT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGEBLOCK_NR_PAGES, PARAMS, PG, PR, SAMPLE,
-                     TR, VM, Z)
+from .layout import (AC, ACC, ATT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGE_SIZE, PAGEBLOCK_NR_PAGES, PARAMS, PG,
+                     PR, SAMPLE, TR, VM, Z)
 from .params import CompactionParams
 from .result import Result
 from .workload import StressHighalloc
@@ -86,7 +86,8 @@ def derive(params: CompactionParams, w: StressHighalloc, audit: bool = False) ->
         trace_max=TRACE_MAX, highalloc_order=w.highalloc_order,
         file_in_per_tick=w.page_ins_kb_s / 4.0 * share * tick_s,
         file_out_per_tick=w.dirty_pages_s * share * tick_s,
-        proc_spawn_per_tick=procs / w.compile_s * tick_s, slab_per_file=w.slab_per_file_page,
+        proc_spawn_per_tick=procs / w.compile_s * tick_s,
+        slab_per_file=(w.dentry_bytes + w.inode_bytes) / (PAGE_SIZE * w.file_pages),
         unmovable_per_tick=w.unmovable_kb_s / 4.0 * share * tick_s,
         thp_per_tick=w.thp_faults_s * share * tick_s, hot_per_tick=w.hot_refs_s * share * tick_s,
         anon_hot=w.anon_hot, _share=share, _total_s=total_s, _min_free_kbytes=min_free_kbytes(params, w),

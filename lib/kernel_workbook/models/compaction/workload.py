@@ -84,13 +84,16 @@ class StressHighalloc(Knobs):
     thp_faults_s: float = knob(0.4, unit="1/s", kernel="THP faults and khugepaged collapses",
                                range=(0.0, 10000.0), widget=(0.0, 10.0, 0.1), packed=False,
                                source="mm/huge_memory.c do_huge_pmd_anonymous_page(), collapse_huge_page() (assumed)")
-    slab_per_file_page: float = knob(0.05, unit="", kernel="dentry/inode slab pages per new page-cache page",
-                                     range=(0.0, 10.0), widget=(0.0, 0.5, 0.01), packed=False,
-                                     source="fs/dcache.c, fs/inode.c (SLAB_RECLAIM_ACCOUNT; assumed)",
-                                     doc="a dentry (192 B on 64-bit, include/linux/dcache.h) and an ext3 inode "
-                                         "(about 0.8 KiB) per file, over 3-8 pages per file of a kernel tree "
-                                         "and its objects: 0.03-0.08; the default is an assumption in that range, "
-                                         "and no reproduction fits it")
+    # the dentry and inode of every new file, as slab pages (SLAB_RECLAIM_ACCOUNT) per page-cache page
+    dentry_bytes: int = knob(192, unit="B", kernel="sizeof(struct dentry)", range=(0, 4096), widget=(0, 1024, 16),
+                             packed=False, source="include/linux/dcache.h: DNAME_INLINE_LEN 32 /* 192 bytes */ (64-bit)")
+    inode_bytes: int = knob(800, unit="B", kernel="sizeof(struct ext3_inode_info)", range=(0, 65536),
+                            widget=(0, 2048, 16), packed=False,
+                            source="fs/ext3/ext3.h: a struct inode and ext3's own fields (x86_64, 3.x; assumed)")
+    file_pages: float = knob(4.0, unit="pages", kernel="(page-cache pages per file of the builds)",
+                             range=(0.01, 1e6), widget=(0.5, 32.0, 0.5), packed=False,
+                             source="a 3.x kernel tree: ~38,500 files in ~500 MB, ~3.2 pages a source file; "
+                                    "objects larger (assumed)")
     unmovable_kb_s: float = knob(40.0, unit="KiB/s", kernel="long-lived unmovable kernel allocations",
                                  range=(0.0, 1e6), widget=(0.0, 400.0, 5.0), packed=False,
                                  source="kmalloc/slab growth of the builds (the reproduction fits it)")
