@@ -108,3 +108,21 @@ def test_reproduce_many_runs_every_thread_and_seed_in_one_pool_and_gives_what_re
         stored = load_fidelity(rep.thread)["summary"]["seeds"]["per_seed"][:2]
         assert [(s["seed_base"], s["hits"], s["scored"]) for s in got] == \
                [(s["seed_base"], s["hits"], s["scored"]) for s in stored]
+
+
+def test_another_seed_base_runs_score_only_and_the_first_does_not(monkeypatch):
+    """A part may skip its unscored what-ifs only in the runs whose cells alone are kept (other seed bases)."""
+    import kernel_workbook.reproduce as r
+
+    seen = []
+
+    def fake(seed_base=0):
+        seen.append((seed_base, r.score_only()))
+        rep = r.Reproduction("2011-cfq-deep-idle")
+        rep.seed_base = seed_base
+        return rep
+
+    monkeypatch.setattr(r, "_target", lambda thread: fake)
+    rep = r.reproduce("2011-cfq-deep-idle", seeds=[0, 1], workers=1)
+    assert seen == [(0, False), (1, True)] and sorted(rep.seed_runs) == [1]
+    assert r.score_only() is False  # reset after the seed run

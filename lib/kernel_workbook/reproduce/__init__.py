@@ -25,6 +25,7 @@ older direction agreement, kept beside it and labelled so.
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import json
 import math
@@ -272,9 +273,22 @@ def takes_seed_base(thread: str) -> bool:
     return fn is not None and "seed_base" in inspect.signature(fn).parameters
 
 
+_SCORE_ONLY = contextvars.ContextVar("kwb_reproduce_score_only", default=False)
+
+
+def score_only() -> bool:
+    """True while a reproduction runs for its score alone (another seed base): a part may then skip what
+    it shows but never scores (a what-if), since only the cells and the fitted parameters are kept."""
+    return _SCORE_ONLY.get()
+
+
 def _one_seed(thread: str, base: int, kw: dict) -> tuple:
     """A worker's run: only the cells and the fitted parameters travel back, never the arrays."""
-    rep = _target(thread)(seed_base=base, **kw)
+    token = _SCORE_ONLY.set(True)
+    try:
+        rep = _target(thread)(seed_base=base, **kw)
+    finally:
+        _SCORE_ONLY.reset(token)
     return rep.cells, rep.fitted
 
 
