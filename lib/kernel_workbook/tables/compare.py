@@ -21,6 +21,10 @@ from .stats import calc_stddev, mean_kind, percent_fn, stat_label, statistic
 
 def _long(samples, kernel_col: str, row_col: str, value_col: str) -> pd.DataFrame:
     if isinstance(samples, pd.DataFrame):
+        if samples.attrs:
+            # the table reads only the columns: a frame that carries a model run in ``attrs`` would have it
+            # deep-copied by every pandas operation below (pandas copies ``attrs`` into each result)
+            samples = pd.DataFrame(samples)
         missing = [c for c in (kernel_col, value_col) if c not in samples.columns]
         if missing:
             raise WorkbookParameterError(
@@ -118,7 +122,7 @@ def compare(
             return bool(higher_is_better[r])
         return bool(higher_is_better)
 
-    groups = {(k, r): g["value"].to_numpy(dtype=float) for (k, r), g in df.groupby(["kernel", "row"], sort=False)}
+    groups = _groups(df)
     stat_list = tuple(stats) if stats else e.stats
     labels_all = [stat_label(s, hib(r), e) for s in stat_list for r in rows]
     mean_labels = {e.mean_name(True), e.mean_name(False)}
@@ -178,6 +182,17 @@ def compare(
         }
     }
     return out
+
+
+def _groups(df: pd.DataFrame) -> dict:
+    """``{(kernel, row): values as float}`` in order of first appearance, as ``groupby(sort=False)``
+    gives them (a key with a missing kernel or row left out), without pandas' per-group frames."""
+    vals = df["value"].to_numpy(dtype=float)
+    at: dict = {}
+    for i, key in enumerate(zip(df["kernel"].tolist(), df["row"].tolist())):
+        at.setdefault(key, []).append(i)
+    return {key: vals[np.asarray(ix, dtype=np.intp)] for key, ix in at.items()
+            if not (pd.isna(key[0]) or pd.isna(key[1]))}
 
 
 def _label(k) -> str:
