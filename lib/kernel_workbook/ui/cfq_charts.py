@@ -30,6 +30,7 @@ from ..config import mode
 from ..models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
+from .charts import LiveChart
 from .explorer import explorer
 
 READERS = (1, 2, 4, 8, 16)
@@ -71,11 +72,19 @@ def series_color(label: str) -> str:
     return _EXTRA[sum(map(ord, label)) % len(_EXTRA)]
 
 
-def _series_scale(labels) -> alt.Scale:
+def _series_domain(labels) -> tuple:
     # each name brings its own colour: dropping a series (the published points of another machine)
     # never repaints the others, and the legend lists only what is drawn
-    dom = [x for x in SERIES if x in set(labels)] + sorted(set(labels) - set(SERIES))
-    return alt.Scale(domain=dom, range=[series_color(x) for x in dom])
+    present = set(labels)
+    return tuple([x for x in SERIES if x in present] + sorted(present - set(SERIES)))
+
+
+def _domain_scale(domain) -> alt.Scale:
+    return alt.Scale(domain=list(domain), range=[series_color(x) for x in domain])
+
+
+def _series_scale(labels) -> alt.Scale:
+    return _domain_scale(_series_domain(labels))
 
 
 # --------------------------------------------------------------------------- readers sweep
@@ -101,7 +110,12 @@ def df_readers_sweep(params: IOParams, readers=READERS, mb_total: float = SWEEP_
 def plot_throughput_vs_readers(sweep: pd.DataFrame, published_cells: pd.DataFrame | None = None,
                                title: str = "tiobench SeqRead") -> alt.Chart:
     """Lines of MB/s against readers, one per ``label``; published means as diamonds."""
-    m = mode()
+    frames, options = _throughput_parts(sweep, published_cells, title)
+    return _throughput_chart(*frames, **options)
+
+
+def _throughput_parts(sweep: pd.DataFrame, published_cells: pd.DataFrame | None, title: str):
+    # the chart's data (the mean per label and readers; the published points or None) and its options
     d = sweep.groupby(["label", "readers"], as_index=False)["MB/s"].mean()
     labels = list(d["label"])
     p = None
@@ -110,38 +124,60 @@ def plot_throughput_vs_readers(sweep: pd.DataFrame, published_cells: pd.DataFram
         p["readers"] = p["row"].str.extract(r"-(\d+)$")[0].astype(int)
         p["label"] = "published: " + p["kernel"]
         labels += list(p["label"])
-    color = alt.Color("label:N", scale=_series_scale(labels), legend=_legend())
+    return (d, p), {"domain": _series_domain(labels), "title": title}
+
+
+def _throughput_chart(d: pd.DataFrame, p: pd.DataFrame | None, domain, title: str) -> alt.Chart:
+    m = mode()
+    color = alt.Color("label:N", scale=_domain_scale(domain), legend=_legend())
     x = alt.X("readers:O", title="tiobench threads (readers)", axis=alt.Axis(labelAngle=0))
     layers = [alt.Chart(d).mark_line(point=True).encode(
         x=x, y=alt.Y("MB/s:Q", title="MB/s", scale=alt.Scale(zero=False)), color=color,
-        tooltip=["label", "readers", alt.Tooltip("MB/s:Q", format=".2f")])]
+        tooltip=[alt.Tooltip("label"), alt.Tooltip("readers"), alt.Tooltip("MB/s:Q", format=".2f")])]
     if p is not None:
         layers.append(alt.Chart(p).mark_point(shape="diamond", size=90, filled=True).encode(
-            x=x, y="value:Q", color=color, tooltip=["label", "readers", alt.Tooltip("value:Q", format=".2f")]))
+            x=x, y=alt.Y("value:Q"), color=color,
+            tooltip=[alt.Tooltip("label"), alt.Tooltip("readers"), alt.Tooltip("value:Q", format=".2f")]))
     return alt.layer(*layers).properties(width=m.width, height=m.height, title=title)
 
 
 def plot_await_percentiles(sweep: pd.DataFrame, title: str = "read latency (await), percentiles") -> alt.Chart:
     """p50/p90/p99 of the reads' await against readers: colour by ``label``, shape and dash by percentile."""
-    m = mode()
+    frames, options = _await_parts(sweep, title)
+    return _await_chart(*frames, **options)
+
+
+def _await_parts(sweep: pd.DataFrame, title: str):
+    # long: label, readers, percentile, ms, series
     d = sweep.groupby(["label", "readers"], as_index=False)[["p50_ms", "p90_ms", "p99_ms"]].mean()
     long = d.melt(["label", "readers"], var_name="percentile", value_name="ms")
     long["percentile"] = long["percentile"].str.replace("_ms", "")
     long["series"] = long["label"] + " " + long["percentile"]
+    return (long,), {"domain": _series_domain(long["label"]), "title": title}
+
+
+def _await_chart(long: pd.DataFrame, domain, title: str) -> alt.Chart:
+    m = mode()
     pct = alt.Scale(domain=list(PERCENTILES), range=list(PERCENTILES.values()))
     dash = alt.Scale(domain=list(PERCENTILE_DASH), range=list(PERCENTILE_DASH.values()))
     base = alt.Chart(long).encode(
         x=alt.X("readers:O", title="tiobench threads (readers)", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("ms:Q", title="await, ms", scale=alt.Scale(type="symlog")),
-        color=alt.Color("label:N", scale=_series_scale(long["label"]), legend=_legend()),
-        tooltip=["label", "readers", "percentile", alt.Tooltip("ms:Q", format=".1f")])
+        color=alt.Color("label:N", scale=_domain_scale(domain), legend=_legend()),
+        tooltip=[alt.Tooltip("label"), alt.Tooltip("readers"), alt.Tooltip("percentile"),
+                 alt.Tooltip("ms:Q", format=".1f")])
     # one legend for the percentiles, dash and shape together (Vega-Lite merges the two channels of one
     # field, so both must carry it); on the right, narrow, apart from the series legend under the plot
     pleg = alt.Legend(title="percentile", orient="right", symbolStrokeWidth=2, symbolSize=120)
     lines = base.mark_line().encode(strokeDash=alt.StrokeDash("percentile:N", scale=dash, legend=pleg),
-                                    detail="series:N")
+                                    detail=alt.Detail("series:N"))
     points = base.mark_point(size=60, filled=True).encode(shape=alt.Shape("percentile:N", scale=pct, legend=pleg))
     return alt.layer(lines, points).properties(width=m.width, height=int(m.height * 0.8), title=title)
+
+
+def _sweep_charts(d, p, long, throughput: dict, latency: dict) -> alt.VConcatChart:
+    # the CFQ explorer's picture: throughput above the latency percentiles
+    return alt.vconcat(_throughput_chart(d, p, **throughput), _await_chart(long, **latency))
 
 
 def sweep_table(sweeps: pd.DataFrame, baseline: str) -> pd.DataFrame:
@@ -170,21 +206,23 @@ def df_timeline(result: Result, t0_ms: float | None = None, t1_ms: float | None 
     rows = []
     active = {}
     idle = {}
-    for r in ev.itertuples():
-        q = int(r.queue)
-        if r.event == "set_active":
-            active[q] = (r.t_ms, WL_TYPE_NAMES.get(int(r.a), ""))
-        elif r.event == "slice_expired" and q in active:
+    ends_idle = ("insert", "idle_timer_fired", "slice_expired", "dispatch")
+    # plain lists, not itertuples: a redraw of the explorer reads a few thousand events
+    for t_ms, event, q, a in zip(ev["t_ms"].tolist(), ev["event"].tolist(), ev["queue"].tolist(), ev["a"].tolist()):
+        q = int(q)
+        if event == "set_active":
+            active[q] = (t_ms, WL_TYPE_NAMES.get(int(a), ""))
+        elif event == "slice_expired" and q in active:
             t, tree = active.pop(q)
-            rows.append(("slice", q, t, r.t_ms, f"{tree} tree, expired ({'timed out' if r.a else 'done'})"))
-        elif r.event == "arm_idle":
-            idle[q] = r.t_ms
-        elif r.event in ("dispatch", "complete"):
-            rows.append((r.event, q, r.t_ms, r.t_ms, f"request {int(r.a)}"))
-        elif r.event == "preempt":
-            rows.append(("preempt", q, r.t_ms, r.t_ms, f"preempts queue {int(r.a)}"))
-        if q in idle and r.event in ("insert", "idle_timer_fired", "slice_expired", "dispatch") and r.t_ms >= idle[q]:
-            rows.append(("idle", q, idle.pop(q), r.t_ms, "idle window (slice_idle)"))
+            rows.append(("slice", q, t, t_ms, f"{tree} tree, expired ({'timed out' if a else 'done'})"))
+        elif event == "arm_idle":
+            idle[q] = t_ms
+        elif event in ("dispatch", "complete"):
+            rows.append((event, q, t_ms, t_ms, f"request {int(a)}"))
+        elif event == "preempt":
+            rows.append(("preempt", q, t_ms, t_ms, f"preempts queue {int(a)}"))
+        if q in idle and event in ends_idle and t_ms >= idle[q]:
+            rows.append(("idle", q, idle.pop(q), t_ms, "idle window (slice_idle)"))
     for q, (t, tree) in active.items():
         rows.append(("slice", q, t, end_all, f"{tree} tree (still active)"))
     df = pd.DataFrame(rows, columns=["kind", "queue", "start_ms", "end_ms", "detail"])
@@ -205,6 +243,13 @@ def plot_timeline(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None
     1/150 of the window (the count in the tooltip), idle windows shorter than
     1/600 of it are left out; ``df_timeline`` has every event.
     """
+    frames, options = _timeline_parts(result, t0_ms, t1_ms, queues, title)
+    return _timeline_chart(*frames, **options)
+
+
+def _timeline_parts(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
+                    title: str | None = None):
+    # the three layers' data (slices, idle windows, ticks) and the chart's options
     m = mode()
     d = df_timeline(result, t0_ms, t1_ms, queues)
     if t1_ms is not None:
@@ -222,23 +267,31 @@ def plot_timeline(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None
                      n=("detail", "size")))
         disp["detail"] = disp["n"].astype(str) + " request(s) dispatched"
         marks = pd.concat([disp.drop(columns=["bin", "n"]), marks[marks["kind"] == "preempt"]], ignore_index=True)
+    span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
+    idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
+    head = title or f"{result.params.scheduler} on {result.params.disk.name}"
+    options = {"x_domain": None if t1_ms is None else (t0_ms, t1_ms), "queues": max(1, d["queue"].nunique()),
+               "head": head, "subtitle": [_wrap(result.caption(), m)] if not title else []}
+    return (d[d["kind"] == "slice"], idles, marks), options
+
+
+def _timeline_chart(slices: pd.DataFrame, idles: pd.DataFrame, marks: pd.DataFrame, x_domain, queues: int,
+                    head: str, subtitle) -> alt.Chart:
+    m = mode()
     colors = alt.Scale(domain=["slice", "idle", "dispatch", "preempt"], range=["#4c78a8", "#f58518", "#555555", "#e45756"])
-    tip = ["queue", "kind", "detail", alt.Tooltip("start_ms:Q", format=".2f"), alt.Tooltip("end_ms:Q", format=".2f")]
-    x = alt.X("start_ms:Q", title="time, ms", scale=alt.Scale(domain=[t0_ms, t1_ms]) if t1_ms is not None else alt.Undefined)
+    tip = [alt.Tooltip("queue"), alt.Tooltip("kind"), alt.Tooltip("detail"), alt.Tooltip("start_ms:Q", format=".2f"),
+           alt.Tooltip("end_ms:Q", format=".2f")]
+    x = alt.X("start_ms:Q", title="time, ms",
+              scale=alt.Scale(domain=list(x_domain)) if x_domain is not None else alt.Undefined)
+    x2 = alt.X2("end_ms:Q")
     y = alt.Y("queue:N", title=None)
     color = alt.Color("kind:N", scale=colors, legend=_legend(columns=4))
     # slices full height; idle windows as thin bars on top, so both stay visible
-    slices = alt.Chart(d[d["kind"] == "slice"]).mark_bar(height=16, opacity=0.8).encode(x=x, x2="end_ms:Q", y=y,
-                                                                                         color=color, tooltip=tip)
-    span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
-    idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
-    idle = alt.Chart(idles).mark_bar(height=6).encode(x=x, x2="end_ms:Q", y=y, color=color, tooltip=tip)
+    slice_bars = alt.Chart(slices).mark_bar(height=16, opacity=0.8).encode(x=x, x2=x2, y=y, color=color, tooltip=tip)
+    idle = alt.Chart(idles).mark_bar(height=6).encode(x=x, x2=x2, y=y, color=color, tooltip=tip)
     ticks = alt.Chart(marks).mark_tick(thickness=1, size=10, opacity=0.6).encode(x=x, y=y, color=color, tooltip=tip)
-    nq = max(1, d["queue"].nunique())
-    head = title or f"{result.params.scheduler} on {result.params.disk.name}"
-    return alt.layer(slices, idle, ticks).properties(
-        width=m.width, height=max(90, 26 * nq),
-        title=alt.TitleParams(head, subtitle=[_wrap(result.caption(), m)] if not title else []))
+    return alt.layer(slice_bars, idle, ticks).properties(
+        width=m.width, height=max(90, 26 * queues), title=alt.TitleParams(head, subtitle=list(subtitle)))
 
 
 def _wrap(text: str, m) -> str:
@@ -385,11 +438,14 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         yours = p.with_(disk=disk, **DEEP_VARIANTS[variant])
         sw = pd.concat([cache[key], df_readers_sweep(yours, rs, seeds=seeds, label="yours")])
         pub = published_cells if machine == base.disk.name else None
-        chart = alt.vconcat(plot_throughput_vs_readers(sw, pub), plot_await_percentiles(sw))
+        (d, p_), tp = _throughput_parts(sw, pub, "tiobench SeqRead")
+        (long,), lat = _await_parts(sw, "read latency (await), percentiles")
+        chart = live.show(d, p_, long, throughput=tp, latency=lat)
         shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
         return HTML(_pre(shown["table"])), chart
 
     shown: dict = {}
+    live = LiveChart(_sweep_charts)  # the Altair chart is built once per machine and reader list
     box = explorer(base.with_(**start) if start else base, CFQ_KNOBS, draw, controls=controls,
                    title="CFQ in front of a disk: tiobench SeqRead", columns=3)
     if box is not None:
@@ -446,11 +502,13 @@ def deep_idle_explorer(small: bool | None = None):
         line = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
                 f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
         tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
-        chart = plot_timeline(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
+        frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
+        chart = live.show(*frames, **options)
         shown.update(line=line, result=r, chart=chart)
         return HTML(line), chart
 
     shown: dict = {}
+    live = LiveChart(_timeline_chart)  # the Altair chart is built once per title and number of queues
     box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
                    title="The 2011 experiment: idling on deep seeky queues", columns=3)
     box.kwb_shown = shown  # what the last redraw showed

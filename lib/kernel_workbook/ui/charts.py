@@ -97,3 +97,154 @@ def plot_values(cells: pd.DataFrame, x: str = "row", title: str | None = None) -
         color=alt.Color("kernel:N", sort=list(dict.fromkeys(d.sort_values("col")["kernel"]))),
         tooltip=["label", "kernel", alt.Tooltip("value:Q", format=",.2f")],
     ).properties(width=m.width, height=m.height, title=title or "")
+
+
+# --------------------------------------------------------------------------- live charts (explorers)
+
+def _frozen(x):
+    """A hashable stand-in of a chart option (lists become tuples, dicts sorted items)."""
+    if isinstance(x, dict):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in x.items()))
+    if isinstance(x, (list, tuple)):
+        return tuple(_frozen(v) for v in x)
+    try:
+        hash(x)
+    except TypeError:
+        return repr(x)
+    return x
+
+
+def _frame_key(df) -> tuple:
+    # what Altair reads of a frame besides its values: the columns, their dtypes and, for object
+    # columns, the kind pandas infers (an encoding without a type takes it from there)
+    if df is None:
+        return (None,)
+    return tuple((str(c), str(t), pd.api.types.infer_dtype(df[c], skipna=True) if t == object else "")
+                 for c, t in df.dtypes.items())
+
+
+def _dataset_name(values) -> str:
+    from altair.vegalite.v6.api import _dataset_name as name  # the name Altair's to_dict gives the values
+
+    return name(values)
+
+
+def _data_paths(spec, names: dict, path=()):
+    """Every place of ``spec`` where a dataset is referenced by name: ``[(path, name)]``."""
+    found = []
+    if isinstance(spec, dict):
+        d = spec.get("data")
+        if isinstance(d, dict) and set(d) == {"name"} and d["name"] in names:
+            found.append((path + ("data",), d["name"]))
+        for k, v in spec.items():
+            if k != "datasets":
+                found += _data_paths(v, names, path + (k,))
+    elif isinstance(spec, list):
+        for i, v in enumerate(spec):
+            found += _data_paths(v, names, path + (i,))
+    return found
+
+
+class LiveChart:
+    """A chart an explorer redraws: its Vega-Lite spec is built once per structure, a redraw swaps the data.
+
+    ``build(*frames, **options)`` makes the Altair chart from data frames
+    (one per layer that has data; ``None`` for a layer left out) and
+    options (titles, scale domains, sizes).  :meth:`spec` gives exactly
+    ``build(*frames, **options).to_dict()``: the first call for a structure
+    -- the options, the mode and theme, each frame's columns and dtypes --
+    builds the chart and keeps its dict; later calls put the new frames'
+    records into ``datasets`` under the names Altair would give them, so the
+    Altair chart (encodings, layers, schema validation: most of a redraw) is
+    not built again.
+
+    :meth:`show` is what an explorer's ``draw`` returns: with the
+    ``jupyter`` renderer (``WORKBOOK_MODE=lab``/``slides`` after
+    ``config.setup()``) one ``alt.JupyterChart`` whose ``spec`` is replaced
+    in place; with any other renderer (``ci``: static SVG) the chart built
+    from scratch, as before.
+    """
+
+    def __init__(self, build, max_structures: int = 32):
+        self.build = build
+        self.max_structures = max_structures
+        self._templates: dict = {}
+        self.widget = None
+
+    def _key(self, frames, options) -> tuple:
+        import altair as alt
+
+        return (mode(), alt.theme.active, _frozen(options), tuple(_frame_key(f) for f in frames))
+
+    def _template(self, frames, options):
+        """``(spec, slots, constants)``: the dict of a chart built from ``frames``, which frame every
+        dataset reference stands for (``None``: the structure is ambiguous, do not reuse it)."""
+        spec = self.build(*frames, **options).to_dict()
+        datasets = spec.get("datasets", {})
+        names = [None if f is None else _dataset_name(self._values(f)) for f in frames]
+        given = [n for n in names if n is not None]
+        if len(set(given)) != len(given):  # two frames with the same records: which reference is which?
+            return spec, None
+        refs = _data_paths(spec, datasets)
+        slot_of = {n: i for i, n in enumerate(names) if n is not None}
+        slots = [(p, slot_of[n]) for p, n in refs if n in slot_of]
+        if any(n not in datasets for n in given):  # a frame the chart does not show as such (filtered)
+            return spec, None
+        skeleton = {k: v for k, v in spec.items() if k != "datasets"}
+        constants = {n: v for n, v in datasets.items() if n not in slot_of}
+        return spec, (skeleton, slots, constants)
+
+    @staticmethod
+    def _values(frame) -> list:
+        import altair as alt
+
+        return alt.data_transformers.get()(frame)["values"]
+
+    def spec(self, *frames, **options) -> dict:
+        """The Vega-Lite dict of ``build(*frames, **options)``."""
+        import copy
+
+        import altair as alt
+
+        if alt.data_transformers.active != "default" or not alt.data_transformers.consolidate_datasets:
+            return self.build(*frames, **options).to_dict()
+        key = self._key(frames, options)
+        t = self._templates.get(key)
+        if t is None:
+            spec, t = self._template(frames, options)
+            if t is not None:
+                if len(self._templates) >= self.max_structures:
+                    self._templates.pop(next(iter(self._templates)))
+                self._templates[key] = t
+            return spec
+        skeleton, slots, constants = t
+        spec = copy.deepcopy(skeleton)
+        datasets = dict(constants)
+        names = {}
+        for i, f in enumerate(frames):
+            if f is not None:
+                values = self._values(f)
+                names[i] = _dataset_name(values)
+                datasets[names[i]] = values
+        for path, i in slots:
+            node = spec
+            for p in path[:-1]:
+                node = node[p]
+            node[path[-1]] = {"name": names[i]}
+        if datasets:
+            spec["datasets"] = datasets
+        return spec
+
+    def show(self, *frames, **options):
+        """What a redraw displays: the ``JupyterChart`` with the new spec, or (not the jupyter renderer)
+        the chart built from scratch."""
+        import altair as alt
+
+        if alt.renderers.active != "jupyter":
+            return self.build(*frames, **options)
+        spec = self.spec(*frames, **options)
+        if self.widget is None:
+            alt.JupyterChart.enable_offline(bool(alt.renderers.options.get("offline", False)))
+            self.widget = alt.JupyterChart(None, embed_options=alt.renderers.options.get("embed_options"))
+        self.widget.spec = spec
+        return self.widget

@@ -251,6 +251,16 @@ def df_explore(params, workload, background_load: float = 1.0, seed: int = 1) ->
     return simulate(params, w, seed=seed, verbose=False).passes()
 
 
+def plot_explore(d: pd.DataFrame, title: str = "") -> alt.Chart:
+    """Bars of :func:`df_explore`: success % per pass."""
+    return alt.Chart(d).mark_bar(color="#f58518").encode(
+        x=alt.X("pass:N", sort=PASSES, title=None, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("success_pct:Q", title="success (%)", scale=alt.Scale(domain=[0, 100])),
+        tooltip=[alt.Tooltip("pass"), alt.Tooltip("attempts"), alt.Tooltip("allocated"),
+                 alt.Tooltip("success_pct:Q", format=".1f")],
+    ).properties(width=_width(0.6), height=int(mode().height * 0.7), title=title)
+
+
 def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int = 1):
     """The thread's knobs over one stress-highalloc run (``min_free_kbytes`` starts at what 3.x computes).
 
@@ -259,6 +269,7 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
     import ipywidgets as w_
 
     from ..models.compaction import min_free_kbytes
+    from .charts import LiveChart
     from .explorer import explorer
 
     workload = workload or sh.stress_highalloc(zone_mb=256.0)
@@ -268,19 +279,16 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
                           style={"description_width": "initial"}, continuous_update=False,
                           layout=w_.Layout(width="98%"))
 
+    live = LiveChart(plot_explore)  # built once per title, the data swapped per redraw
+
     def draw(params, background_load=1.0):
         d = df_explore(params, workload, background_load, seed)
-        return alt.Chart(d).mark_bar(color="#f58518").encode(
-            x=alt.X("pass:N", sort=PASSES, title=None, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("success_pct:Q", title="success (%)", scale=alt.Scale(domain=[0, 100])),
-            tooltip=["pass", "attempts", "allocated", alt.Tooltip("success_pct:Q", format=".1f")],
-        ).properties(width=_width(0.6), height=int(mode().height * 0.7),
-                     title=f"{params.echo(params_for(variant))} (a {workload.zone_mb:g} MB zone)")
+        return live.show(d, title=f"{params.echo(params_for(variant))} (a {workload.zone_mb:g} MB zone)")
 
     return explorer(p, EXPLORER_KNOBS, draw, controls={"background_load": load},
                     title=f"stress-highalloc on {variant}: change a knob, the run is redone")
 
 
 __all__ = ["plot_success", "plot_cells", "df_scanners", "plot_scanners", "df_free_by_order", "plot_free_by_order",
-           "df_fragmentation_over_time", "plot_fragmentation", "df_explore", "compaction_explorer", "KERNEL_COLORS",
-           "TYPE_COLORS", "SOURCE_COLORS"]
+           "df_fragmentation_over_time", "plot_fragmentation", "df_explore", "plot_explore", "compaction_explorer",
+           "KERNEL_COLORS", "TYPE_COLORS", "SOURCE_COLORS"]

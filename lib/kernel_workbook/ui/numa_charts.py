@@ -31,19 +31,28 @@ def df_scan_period(result, task: int = 0) -> pd.DataFrame:
 
 def plot_scan_period(result, task: int = 0, title: str | None = None) -> alt.Chart:
     """One task's scan period (log scale) with its ``task_scan_min``/``task_scan_max`` band."""
+    frames, options = _scan_period_parts(result, task, title)
+    return _scan_period_chart(*frames, **options)
+
+
+def _scan_period_parts(result, task: int = 0, title: str | None = None):
+    return (df_scan_period(result, task),), {"title": title or f"task {task}: numa_scan_period",
+                                             "caption": result.caption()[:110]}
+
+
+def _scan_period_chart(d: pd.DataFrame, title: str, caption: str) -> alt.Chart:
     m = mode()
-    d = df_scan_period(result, task)
     band = alt.Chart(d).mark_area(opacity=0.15, color="gray").encode(
         x=alt.X("t_s:Q", title="time (s)"),
         y=alt.Y("task_scan_min_ms:Q", scale=alt.Scale(type="log"), title="numa_scan_period (ms)"),
-        y2="task_scan_max_ms:Q")
+        y2=alt.Y2("task_scan_max_ms:Q"))
     line = alt.Chart(d).mark_line(interpolate="step-after").encode(
-        x="t_s:Q", y=alt.Y("numa_scan_period_ms:Q", scale=alt.Scale(type="log")),
-        tooltip=["t_s", "numa_scan_period_ms", "task_scan_min_ms", "task_scan_max_ms", "node"])
+        x=alt.X("t_s:Q"), y=alt.Y("numa_scan_period_ms:Q", scale=alt.Scale(type="log")),
+        tooltip=[alt.Tooltip(c) for c in ("t_s", "numa_scan_period_ms", "task_scan_min_ms", "task_scan_max_ms",
+                                          "node")])
     return (band + line).properties(
         width=m.width, height=m.height,
-        title=alt.TitleParams(title or f"task {task}: numa_scan_period", subtitle=[
-            "grey: [task_scan_min, task_scan_max] for the mm's RSS", result.caption()[:110]]))
+        title=alt.TitleParams(title, subtitle=["grey: [task_scan_min, task_scan_max] for the mm's RSS", caption]))
 
 
 def df_fault_timeline(result) -> pd.DataFrame:
@@ -54,19 +63,29 @@ def df_fault_timeline(result) -> pd.DataFrame:
 
 def plot_faults(result, title: str | None = None) -> alt.Chart:
     """Hinting faults (local, remote) and migrations (done, failed) per sample interval."""
-    m = mode()
+    frames, options = _faults_parts(result, title)
+    return _faults_chart(*frames, **options)
+
+
+def _faults_parts(result, title: str | None = None):
     d = df_fault_timeline(result)
-    faults = alt.Chart(d[d["what"].isin(["local", "remote"])]).mark_area().encode(
+    return ((d[d["what"].isin(["local", "remote"])], d[d["what"].isin(["migrated", "failed"])]),
+            {"title": title or f"{result.workload.name}: faults and migrations"})
+
+
+def _faults_chart(faults_d: pd.DataFrame, mig_d: pd.DataFrame, title: str) -> alt.Chart:
+    m = mode()
+    faults = alt.Chart(faults_d).mark_area().encode(
         x=alt.X("t_s:Q", title="time (s)"), y=alt.Y("count:Q", stack=True, title="hinting faults / interval"),
         color=alt.Color("what:N", scale=alt.Scale(domain=["local", "remote"], range=["#4c78a8", "#e45756"]),
                         title="fault"))
-    mig = alt.Chart(d[d["what"].isin(["migrated", "failed"])]).mark_line().encode(
+    mig = alt.Chart(mig_d).mark_line().encode(
         x=alt.X("t_s:Q", title="time (s)"), y=alt.Y("count:Q", title="migrations / interval"),
         color=alt.Color("what:N", scale=alt.Scale(domain=["migrated", "failed"], range=["#54a24b", "#b279a2"]),
                         title="migration"))
     w, h = m.width, max(120, m.height // 2)
     return alt.vconcat(faults.properties(width=w, height=h), mig.properties(width=w, height=h)).resolve_scale(
-        color="independent").properties(title=title or f"{result.workload.name}: faults and migrations")
+        color="independent").properties(title=title)
 
 
 VMSTAT_ROWS = ["numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated",
@@ -174,8 +193,12 @@ def df_explore(params, reference, workload, seeds=(1,)) -> pd.DataFrame:
     return df
 
 
-def explore_outputs(df: pd.DataFrame) -> tuple:
-    """The explorer's picture: the caption, the mmtests table (each row in its own direction), the charts."""
+def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
+    """The explorer's picture: the caption, the mmtests table (each row in its own direction), the charts.
+
+    ``live``: two :class:`~kernel_workbook.ui.charts.LiveChart` (scan period, faults) that keep their
+    chart between redraws (the explorer's); without, the charts are built from scratch.
+    """
     from IPython.display import HTML
 
     from ..tables import compare, render
@@ -186,8 +209,12 @@ def explore_outputs(df: pd.DataFrame) -> tuple:
     pre = "<pre style='font-size:11px;line-height:1.25'>{}</pre>"
     import html
 
-    return (HTML(pre.format(html.escape(r.caption()))), HTML(pre.format(html.escape(render(table)))),
-            plot_scan_period(r, 0), plot_faults(r))
+    if live is None:
+        charts = (plot_scan_period(r, 0), plot_faults(r))
+    else:
+        (f1, o1), (f2, o2) = _scan_period_parts(r, 0), _faults_parts(r)
+        charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
+    return (HTML(pre.format(html.escape(r.caption()))), HTML(pre.format(html.escape(render(table)))), *charts)
 
 
 def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):
@@ -201,6 +228,7 @@ def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = No
     import ipywidgets as w
 
     from ..models.numa import KERNELS, MACHINES, kernel_params
+    from .charts import LiveChart
     from .explorer import explorer
 
     m = mode()
@@ -213,9 +241,11 @@ def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = No
     machine_name = w.Dropdown(options=machines, value="mel-4socket-48", description="machine", style=style,
                               layout=lay)
 
+    live = (LiveChart(_scan_period_chart), LiveChart(_faults_chart))  # built once, the data swapped per redraw
+
     def draw(p, workload, machine_name):
         wl = explorer_workload(workload, machine_name, small, xfs_kw)
-        return explore_outputs(df_explore(p, reference, wl))
+        return explore_outputs(df_explore(p, reference, wl), live)
 
     return explorer(presets["4.0.0-rc1 slowscan-v2"], EXPLORER_KNOBS, draw,
                     controls={"workload": workload, "machine_name": machine_name}, presets=presets,
