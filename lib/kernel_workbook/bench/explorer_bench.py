@@ -3,7 +3,8 @@
 A person drags a slider and waits; the target for every explorer is a
 redraw in 100 ms or less once the model is compiled (10 redraws per second).
 Each benchmark builds the explorer exactly as its notebook does, in
-``WORKBOOK_MODE=lab`` (so the widgets exist), then moves its first slider
+``WORKBOOK_MODE=lab`` (so the widgets exist) after ``config.setup()`` (the
+lab's renderer, as the notebook's first cell enables it), then moves its first slider
 back and forth between two values: one move is one redraw, through the same
 ``update`` the widget calls (the model run, the frames and the chart).
 What the redraw displays goes nowhere: there is no browser in a benchmark.
@@ -67,8 +68,11 @@ def _redraw_timer(target: str):
     state: dict = {}
 
     def setup():
+        from kernel_workbook.config import setup as workbook_setup
+
         mod, attr = target.split(":")
         with _lab_mode(), contextlib.redirect_stdout(sink):
+            workbook_setup(verbose=False)  # the notebook's first cell: the lab's renderer (JupyterChart, offline)
             box = getattr(importlib.import_module(mod), attr)()
         sliders = _sliders(box)
         if not sliders:
