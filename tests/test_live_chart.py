@@ -12,6 +12,7 @@ from kernel_workbook.tables import published
 from kernel_workbook.tables.compare import _groups, compare
 from kernel_workbook.ui import cfq_charts as cq
 from kernel_workbook.ui import compaction_charts as cc
+from kernel_workbook.ui import fairzone_charts as fc
 from kernel_workbook.ui import numa_charts as nc
 from kernel_workbook.ui.charts import LiveChart
 
@@ -79,6 +80,17 @@ def _passes(seed: int):
     return (d,), {"title": "contended-v5 (a 256 MB zone)"}
 
 
+def _fairzone(seed: int):
+    rng = np.random.default_rng(seed)
+    ks = ["3.16-rc1 vanilla", "fairzone (your knobs)"]
+    spread = pd.DataFrame([{"kernel": k, "source": src, "zone": z, "allocs": float(rng.integers(1, 10**6)),
+                            "percent": rng.uniform(0, 100)}
+                           for src in ("model", "published") for k in ks for z in ("DMA32", "Normal")])
+    velocity = pd.DataFrame([{"kernel": k, "zone": z, "velocity": rng.uniform(0, 1e5)} for k in ks
+                             for z in ("DMA32", "Normal")])
+    return (spread, velocity), {}
+
+
 CASES = {
     "cfq sweep": (cq._sweep_charts, _sweep_case),
     "cfq sweep with published points": (
@@ -87,6 +99,7 @@ CASES = {
     "numa scan period": (nc._scan_period_chart, _scan_frames),
     "numa faults": (nc._faults_chart, _fault_frames),
     "compaction passes": (cc.plot_explore, _passes),
+    "fairzone spread and velocity": (fc._explore_charts, _fairzone),
 }
 
 

@@ -276,7 +276,11 @@ def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int =
 def plot_explore(df: pd.DataFrame, published_spread: pd.DataFrame | None = None) -> alt.Chart:
     """The explorer's picture: the spread (model beside published) over the velocities."""
     res = df.attrs["results"]
-    return alt.vconcat(plot_spread(df_spread(res, published_spread)), plot_velocity(df_velocity(res)))
+    return _explore_charts(df_spread(res, published_spread), df_velocity(res))
+
+
+def _explore_charts(spread: pd.DataFrame, velocity: pd.DataFrame) -> alt.VConcatChart:
+    return alt.vconcat(plot_spread(spread), plot_velocity(velocity))
 
 
 def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int = EXPLORER_SCALE):
@@ -289,6 +293,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     import ipywidgets as w
     from IPython.display import HTML
 
+    from .charts import LiveChart
     from .explorer import explorer
 
     def presets_at(sc: int) -> dict:
@@ -308,7 +313,11 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         df = df_explore(p, size_fraction, readers)
         caption = (f"<small>node: {p.machine.ram_mb} MB (the desktop at 1/{scale}); "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
-        return (plot_explore(df, published_spread), HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
+        res = df.attrs["results"]
+        chart = live.show(df_spread(res, published_spread), df_velocity(res))  # = plot_explore(df, published_spread)
+        return (chart, HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
+
+    live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 
     return explorer(presets["fairzone"], EXPLORER_KNOBS, draw, controls={"size_fraction": size, "readers": readers},
                     presets=presets, preset="fairzone", title="the fair zone allocation policy, knob by knob",
