@@ -7,7 +7,10 @@ Each benchmark builds the explorer exactly as its notebook does, in
 lab's renderer, as the notebook's first cell enables it), then moves its first slider
 back and forth between two values: one move is one redraw, through the same
 ``update`` the widget calls (the model run, the frames and the chart).
-What the redraw displays goes nowhere: there is no browser in a benchmark.
+What the redraw displays is formatted as the kernel formats it for the
+front end (IPython's display formatter: a chart's ``to_dict`` and, with
+the lab's ``jupyter`` renderer, the ``JupyterChart`` built from it), then
+goes nowhere: there is no browser in a benchmark.
 """
 
 from __future__ import annotations
@@ -45,6 +48,26 @@ def _lab_mode():
             os.environ["WORKBOOK_MODE"] = old
 
 
+@contextlib.contextmanager
+def _kernel_display():
+    """``IPython.display.display`` formats each object as a kernel would (no shell here: it would print)."""
+    import IPython.display as ipd
+    from IPython.core.formatters import DisplayFormatter
+
+    fmt = DisplayFormatter()
+    old = ipd.display
+
+    def display(*objs, **kw):
+        for o in objs:
+            fmt.format(o)
+
+    ipd.display = display
+    try:
+        yield
+    finally:
+        ipd.display = old
+
+
 def _sliders(box):
     """Every slider of an explorer's widget box, depth first."""
     import ipywidgets as w
@@ -71,7 +94,7 @@ def _redraw_timer(target: str):
         from kernel_workbook.config import setup as workbook_setup
 
         mod, attr = target.split(":")
-        with _lab_mode(), contextlib.redirect_stdout(sink):
+        with _lab_mode(), _kernel_display(), contextlib.redirect_stdout(sink):
             workbook_setup(verbose=False)  # the notebook's first cell: the lab's renderer (JupyterChart, offline)
             box = getattr(importlib.import_module(mod), attr)()
         sliders = _sliders(box)
@@ -84,7 +107,7 @@ def _redraw_timer(target: str):
     def move(loops: int) -> float:
         s, a, b = state["slider"], state["a"], state["b"]
         total = 0.0
-        with _lab_mode():
+        with _lab_mode(), _kernel_display():
             for _ in range(loops):
                 sink.seek(0)
                 sink.truncate()
