@@ -213,3 +213,15 @@ def test_compare_groups_as_pandas_does_and_ignores_attrs():
     carried = clean.copy()
     carried.attrs["run"] = {"a model run": np.zeros(10)}
     pd.testing.assert_frame_equal(compare(carried), compare(clean))
+
+
+def test_records_are_altairs_values():
+    from kernel_workbook.ui.charts import _records
+
+    df = pd.DataFrame({"s": ["a", None, "c"], "f": [1.0, np.nan, np.inf], "i": [1, 2, 3], "b": [True, False, True],
+                       "o": ["x", 1, None], "u": np.array([1, 2, 3], dtype=np.uint8),
+                       "f32": np.array([0.1, np.nan, 2], dtype=np.float32),
+                       "t": pd.to_datetime(["2014-06-01", None, "2014-06-03"])})
+    for cols in (["s", "f", "i", "b"], ["s", "o"], ["u", "f32"], ["t", "i"], []):
+        got, want = _records(df[cols]), alt.data_transformers.get()(df[cols])["values"]
+        assert got == want and [list(map(type, r.values())) for r in got] == [list(map(type, r.values())) for r in want]

@@ -262,11 +262,20 @@ def _timeline_parts(result: Result, t0_ms: float = 0.0, t1_ms: float | None = No
         hi = t1_ms if t1_ms is not None else float(disp["start_ms"].max())
         width = max((hi - lo) / 150.0, 1e-6)
         b = ((disp["start_ms"] - lo) // width).astype(int)
-        disp = (disp.assign(bin=b).groupby(["queue", "bin"], as_index=False)
-                .agg(kind=("kind", "first"), start_ms=("start_ms", "first"), end_ms=("end_ms", "first"),
-                     n=("detail", "size")))
-        disp["detail"] = disp["n"].astype(str) + " request(s) dispatched"
-        marks = pd.concat([disp.drop(columns=["bin", "n"]), marks[marks["kind"] == "preempt"]], ignore_index=True)
+        # one tick per (queue, bin): its first dispatch and the count, sorted by queue then bin (as a groupby)
+        first: dict = {}
+        for q, i, st, en in zip(disp["queue"].tolist(), b.tolist(), disp["start_ms"].tolist(), disp["end_ms"].tolist()):
+            if (q, i) in first:
+                first[(q, i)][2] += 1
+            else:
+                first[(q, i)] = [st, en, 1]
+        keys = sorted(first)
+        disp = pd.DataFrame({"queue": pd.Series([q for q, _ in keys], dtype=disp["queue"].dtype),
+                             "kind": pd.Series(["dispatch"] * len(keys), dtype=disp["kind"].dtype),
+                             "start_ms": [first[k][0] for k in keys], "end_ms": [first[k][1] for k in keys],
+                             "detail": pd.Series([f"{first[k][2]} request(s) dispatched" for k in keys],
+                                                 dtype=disp["detail"].dtype)})
+        marks = pd.concat([disp, marks[marks["kind"] == "preempt"]], ignore_index=True)
     span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
     idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
     head = title or f"{result.params.scheduler} on {result.params.disk.name}"

@@ -145,6 +145,40 @@ def _data_paths(spec, names: dict, path=()):
     return found
 
 
+def _records(frame: pd.DataFrame) -> list:
+    """The records Altair's default data transformer makes of ``frame`` (its ``values``).
+
+    Columns of plain dtypes (numpy numbers, bool, strings) are read as lists, with Altair's
+    sanitizing (NaN and infinities become ``None``, a missing string ``None``); any other frame goes
+    through Altair itself.
+    """
+    import math
+
+    import altair as alt
+
+    cols = list(frame.columns)
+    max_rows = alt.data_transformers.options.get("max_rows", 5000)
+    plain = (alt.data_transformers.active == "default" and len(frame) <= max_rows
+             and all(isinstance(c, str) for c in cols) and len(set(cols)) == len(cols)
+             and not isinstance(frame.index, pd.MultiIndex))
+    lists = []
+    for c, t in (frame.dtypes.items() if plain else ()):
+        name = str(t)
+        v = frame[c].tolist()
+        if name in ("str", "string"):
+            lists.append([x if isinstance(x, str) else None for x in v])
+        elif name == "bool" or (t.kind in "iu" and name == t.name):  # numpy bool and integers: as they are
+            lists.append(v)
+        elif t.kind == "f" and name == t.name:
+            lists.append([None if (x != x or math.isinf(x)) else x for x in v])
+        else:
+            plain = False
+            break
+    if not plain:
+        return alt.data_transformers.get()(frame)["values"]
+    return [dict(zip(cols, row)) for row in zip(*lists)] if cols else [{} for _ in range(len(frame))]
+
+
 class LiveChart:
     """A chart an explorer redraws: its Vega-Lite spec is built once per structure, a redraw swaps the data.
 
@@ -196,9 +230,7 @@ class LiveChart:
 
     @staticmethod
     def _values(frame) -> list:
-        import altair as alt
-
-        return alt.data_transformers.get()(frame)["values"]
+        return _records(frame)
 
     def spec(self, *frames, **options) -> dict:
         """The Vega-Lite dict of ``build(*frames, **options)``."""
