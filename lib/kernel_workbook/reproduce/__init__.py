@@ -323,16 +323,28 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     rest = bases[1:]
     if rest:
         import os
-        from concurrent.futures import ProcessPoolExecutor
 
         n = workers or min(len(rest), os.cpu_count() or 1)
         if n <= 1:
             runs = [_one_seed(thread, b, kw) for b in rest]
         else:
-            with ProcessPoolExecutor(max_workers=n) as ex:
+            with _pool(n) as ex:
                 runs = list(ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest)))
         rep.seed_runs = dict(zip(rest, runs))
     return rep
+
+
+def _pool(n: int):
+    """``n`` worker processes, each running one task and exiting: a process that ran one thread's
+    reproduction keeps that thread's caches and a heap grown to its peak, which the next task would add to
+    (a pool of long-lived workers reached 2.8 GB).  Workers fork from a server that has imported this
+    package once (Python refuses plain fork with ``max_tasks_per_child``)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, max_tasks_per_child=1)
 
 
 def _first_seed(thread: str, base: int, kw: dict) -> Reproduction:
@@ -355,7 +367,6 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     Returns the reproductions in the order of ``threads``, each exactly what :func:`reproduce` returns.
     """
     import os
-    from concurrent.futures import ProcessPoolExecutor
 
     bases = _seed_bases(seeds)
     modelled = [t for t in threads if _target(t) is not None]
@@ -369,7 +380,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     if n <= 1 or len(tasks) <= 1:
         results = [_first_seed(t, b, kw) if first else _one_seed(t, b, kw) for t, b, first in tasks]
     else:
-        with ProcessPoolExecutor(max_workers=n) as ex:
+        with _pool(n) as ex:
             futs = [ex.submit(_first_seed if first else _one_seed, t, b, kw) for t, b, first in tasks]
             results = [f.result() for f in futs]
     for (t, b, first), res in zip(tasks, results):
