@@ -258,8 +258,11 @@ def _xfs_error(got: dict, target: dict) -> float:
 # any dense load gives ~100 %; the difference is memory freed and reallocated, which the model does not have).
 # Above this density the fitted statistics no longer move with it.
 XFS_DENSITY = 1.0
-# the knobs of the xfs_repair-like load the 3.19 column identifies, and their search ranges (log or linear)
-XFS_KNOBS = (("wander_per_s", 0.003, 1.0, True), ("shared_frac", 0.1, 0.9, False))
+# the knobs of the xfs_repair-like load the 3.19 column identifies, and their search ranges (log or linear).
+# wander_per_s reaches up to one cross-node wake-up a jiffy (HZ=250), the most a tick-stepped thread can have;
+# its first bound, 1/s, held the 3.19 fit at its edge (the baseline reached less closely), so it was widened
+# on the baseline's fit alone.
+XFS_KNOBS = (("wander_per_s", 0.003, 250.0, True), ("shared_frac", 0.1, 0.9, False))
 
 
 def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, dict]:
