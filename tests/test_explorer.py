@@ -66,3 +66,25 @@ def test_an_unknown_knob_is_an_error_at_once(lab):
 
     with pytest.raises(WorkbookParameterError, match="scan_period_mid"):
         explorer(P(), ["scan_period_mid"], lambda p: None)
+
+
+def test_a_widget_shown_again_at_its_place_is_not_displayed_again(monkeypatch):
+    """A LiveChart's JupyterChart is updated in place: a redraw that returns it again must leave its output
+    alone (a second display makes the browser draw it twice), while the table beside it is replaced."""
+    import IPython.display
+    import ipywidgets as w
+
+    from kernel_workbook.ui import explorer as ex
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda o: shown.append(o))
+    chart = w.HTML("chart")
+    box = w.VBox([w.Output()])
+    last = ex._redisplay(box, ("table 1", chart), [])
+    assert shown == ["table 1", chart] and len(box.children) == 2
+    last = ex._redisplay(box, ("table 2", chart), last)
+    assert shown == ["table 1", chart, "table 2"]
+    ex._redisplay(box, ("table 3", w.HTML("another chart")), last)
+    assert shown[3] == "table 3" and shown[4].value == "another chart"
+    ex._redisplay(box, "only a table", [])
+    assert len(box.children) == 1

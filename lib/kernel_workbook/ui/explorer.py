@@ -44,14 +44,37 @@ def knob_widget(params, name: str):
     raise WorkbookParameterError(name, v, "a knob with a widget (bool, int, float or choice)")
 
 
-def _show(out) -> None:
+def _items(shown) -> list:
+    return list(shown) if isinstance(shown, (tuple, list)) else ([] if shown is None else [shown])
+
+
+def _show(shown) -> None:
     from IPython.display import display
 
-    if isinstance(out, (tuple, list)):
-        for o in out:
-            display(o)
-    elif out is not None:
-        display(out)
+    for o in _items(shown):
+        display(o)
+
+
+def _redisplay(box, shown, last: list) -> list:
+    """Show ``shown`` in ``box`` (a VBox of one Output per item).  An item that is the very widget
+    already shown at its place (a ``LiveChart``'s JupyterChart, whose spec was replaced in place) is
+    left alone: displaying it again would make the browser draw it twice and flicker."""
+    import ipywidgets as w
+    from IPython.display import display
+
+    items = _items(shown)
+    outs = list(box.children)
+    while len(outs) < len(items):
+        outs.append(w.Output())
+    for i, o in enumerate(outs):
+        if i < len(items) and isinstance(items[i], w.Widget) and i < len(last) and last[i] is items[i]:
+            continue
+        o.clear_output(wait=True)
+        if i < len(items):
+            with o:
+                display(items[i])
+    box.children = tuple(outs[:max(len(items), 1)])
+    return items
 
 
 def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
@@ -81,8 +104,9 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
 
     widgets = {n: knob_widget(params, n) for n in knobs}
     status = w.HTML()
-    out = w.Output()
+    out = w.VBox([w.Output()], layout=w.Layout(width="100%"))
     base = {"params": params}
+    last: list = []
     holding = {"on": False}
 
     def current():
@@ -102,9 +126,7 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         except WorkbookParameterError as e:  # a combination the kernel refuses: say which knob, keep the old chart
             status.value = f"<span style='color:#b00'>{e}</span>"
             return
-        out.clear_output(wait=True)
-        with out:
-            _show(shown)
+        last[:] = _redisplay(out, shown, last)
         status.value = f"<small>redrawn in {1000 * (time.perf_counter() - t0):.0f} ms; {p.echo(base['params'])}</small>"
 
     head_widgets = []
