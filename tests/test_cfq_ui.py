@@ -12,33 +12,16 @@ from kernel_workbook.ui.cfq_charts import (
     plot_throughput_vs_readers, plot_timeline, sweep_table,
 )
 from kernel_workbook.workloads import tiobench
+from widget_tree import all_widgets, find_widget
 
 P = IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 
 
-def _find(box, cls, description):
-    stack = [box]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, cls) and getattr(x, "description", None) == description:
-            return x
-        stack.extend(getattr(x, "children", ()))
-    raise AssertionError(f"no {cls.__name__} {description!r}")
-
-
-def _all(box, cls):
-    stack, out = [box], []
-    while stack:
-        x = stack.pop()
-        if isinstance(x, cls):
-            out.append(x)
-        stack.extend(getattr(x, "children", ()))
-    return out
 
 
 def _shown(box):
     """The status line and what the last redraw showed (outside a kernel an Output widget records nothing)."""
-    parts = [h.value for h in _all(box, w.HTML)]
+    parts = [h.value for h in all_widgets(box, w.HTML)]
     parts += [str(v) for k, v in box.kwb_shown.items() if k in ("table", "line")]
     return "\n".join(parts)
 
@@ -46,14 +29,14 @@ def _shown(box):
 def test_explorer_labels_are_full_kernel_names_with_unit_and_source(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     box = cfq_explorer(P, readers=(1, 4))
-    sl = _find(box, w.FloatSlider, "cfq_target_latency (ms)")
+    sl = find_widget(box, w.FloatSlider, "cfq_target_latency (ms)")
     assert sl.value == 600.0  # the widgets start at Mel Gorman's patch, the curve 'defaults' is 3.16's
     assert "block/cfq-iosched.c cfq_group_slice()" in sl.tooltip
-    idle = _find(box, w.FloatSlider, "cfq_slice_idle (ms)")
+    idle = find_widget(box, w.FloatSlider, "cfq_slice_idle (ms)")
     assert "cfq_arm_slice_timer()" in idle.tooltip and (idle.min, idle.max) == (0, 20)
-    assert _find(box, w.Dropdown, "scheduler").options == ("noop", "deadline", "cfq")
-    assert _find(box, w.Checkbox, "cfq_latency").value is True
-    for wd in _all(box, (w.FloatSlider, w.IntSlider, w.Dropdown, w.Checkbox)):
+    assert find_widget(box, w.Dropdown, "scheduler").options == ("noop", "deadline", "cfq")
+    assert find_widget(box, w.Checkbox, "cfq_latency").value is True
+    for wd in all_widgets(box, (w.FloatSlider, w.IntSlider, w.Dropdown, w.Checkbox)):
         assert wd.style.description_width == "initial"  # the label takes the room it needs: never cut
 
 
@@ -62,12 +45,12 @@ def test_explorer_recomputes_when_a_knob_moves(monkeypatch):
     box = cfq_explorer(P, readers=(1, 4))
     before = _shown(box)
     assert "yours" in before and "SeqRead-MB/sec-4" in before
-    _find(box, w.FloatSlider, "cfq_target_latency (ms)").value = 100.0
+    find_widget(box, w.FloatSlider, "cfq_target_latency (ms)").value = 100.0
     after = _shown(box)
     assert after != before and "redrawn in" in after and "cfq_target_latency=100.0" in after
-    _find(box, w.Dropdown, "scheduler").value = "deadline"
-    _find(box, w.Dropdown, "deep-queue variant (2011 thread)").value = "w/o 8e1ac6655104"
-    _find(box, w.Dropdown, "machine").value = "laptop-2014"
+    find_widget(box, w.Dropdown, "scheduler").value = "deadline"
+    find_widget(box, w.Dropdown, "deep-queue variant (2011 thread)").value = "w/o 8e1ac6655104"
+    find_widget(box, w.Dropdown, "machine").value = "laptop-2014"
     assert "SeqRead-MB/sec-1" in _shown(box)
 
 
@@ -81,11 +64,11 @@ def test_deep_idle_explorer_in_the_lab(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     box = deep_idle_explorer(small=True)
     assert "MB/s" in _shown(box)
-    _find(box, w.Dropdown, "deep-queue variant").value = "mark_cfqq_deep commented out"
+    find_widget(box, w.Dropdown, "deep-queue variant").value = "mark_cfqq_deep commented out"
     assert "mark_deep 0" in _shown(box)
-    _find(box, w.Dropdown, "machine").value = "aio-stress-slow-hdd"
-    assert _find(box, w.IntSlider, "usleep after io_submit (us)").value == 0
-    _find(box, w.FloatSlider, "cfq_slice_idle (ms)").value = 0.0
+    find_widget(box, w.Dropdown, "machine").value = "aio-stress-slow-hdd"
+    assert find_widget(box, w.IntSlider, "usleep after io_submit (us)").value == 0
+    find_widget(box, w.FloatSlider, "cfq_slice_idle (ms)").value = 0.0
     assert "cfq_slice_idle=0.0" in _shown(box)
 
 

@@ -15,6 +15,7 @@ from kernel_workbook.ui import compaction_charts as cc
 from kernel_workbook.ui import fairzone_charts as fc
 from kernel_workbook.ui import numa_charts as nc
 from kernel_workbook.ui.charts import LiveChart
+from widget_tree import find_widget
 
 P = IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 
@@ -176,22 +177,13 @@ def test_show_is_one_jupyter_chart_in_the_lab_and_the_chart_itself_elsewhere(mon
     assert chart.to_dict() == cc.plot_explore(*frames, **opts).to_dict()
 
 
-def _find(box, cls, description):
-    stack = [box]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, cls) and getattr(x, "description", None) == description:
-            return x
-        stack.extend(getattr(x, "children", ()))
-    raise AssertionError(f"no {cls.__name__} {description!r}")
-
 
 def test_the_cfq_explorer_shows_after_each_move_what_a_fresh_chart_of_its_sweep_shows(monkeypatch, renderer):
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     setup(verbose=False)
     pub = published("2014-seqread-fairzone-cfq", "cfq600-seqread")
     box = cq.cfq_explorer(P, published_cells=pub, readers=(1, 4))
-    slider = _find(box, w.FloatSlider, "cfq_target_latency (ms)")
+    slider = find_widget(box, w.FloatSlider, "cfq_target_latency (ms)")
     specs = []
     for v in (100.0, 300.0):
         slider.value = v
