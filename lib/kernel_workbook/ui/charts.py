@@ -124,9 +124,14 @@ def _frame_key(df) -> tuple:
 
 
 def _dataset_name(values) -> str:
-    from altair.vegalite.v6.api import _dataset_name as name  # the name Altair's to_dict gives the values
+    """The name Altair's ``to_dict`` gives ``values`` (its own function: the schema module of the
+    installed Altair, v5 or v6; ``tests/test_live_chart.py`` fails if the naming ever differs)."""
+    import importlib
 
-    return name(values)
+    import altair as alt
+
+    api = importlib.import_module(f"altair.vegalite.{alt.SCHEMA_VERSION.split('.')[0]}.api")
+    return api._dataset_name(values)
 
 
 def _data_paths(spec, names: dict, path=()):
@@ -148,8 +153,8 @@ def _data_paths(spec, names: dict, path=()):
 def _records(frame: pd.DataFrame) -> list:
     """The records Altair's default data transformer makes of ``frame`` (its ``values``).
 
-    Columns of plain dtypes (numpy numbers, bool, strings) are read as lists, with Altair's
-    sanitizing (NaN and infinities become ``None``, a missing string ``None``); any other frame goes
+    Columns of plain dtypes (numpy numbers, bool, strings without a missing value) are read as
+    lists, with Altair's sanitizing (NaN and infinities become ``None``); any other frame goes
     through Altair itself.
     """
     import math
@@ -165,8 +170,8 @@ def _records(frame: pd.DataFrame) -> list:
     for c, t in (frame.dtypes.items() if plain else ()):
         name = str(t)
         v = frame[c].tolist()
-        if name in ("str", "string"):
-            lists.append([x if isinstance(x, str) else None for x in v])
+        if name in ("str", "string") and all(isinstance(x, str) for x in v):
+            lists.append(v)  # a missing string is left to Altair: it writes None or NaN by version
         elif name == "bool" or (t.kind in "iu" and name == t.name):  # numpy bool and integers: as they are
             lists.append(v)
         elif t.kind == "f" and name == t.name:
@@ -208,7 +213,11 @@ class LiveChart:
     def _key(self, frames, options) -> tuple:
         import altair as alt
 
-        return (mode(), alt.theme.active, _frozen(options), tuple(_frame_key(f) for f in frames))
+        try:  # Altair >= 5.5
+            theme = alt.theme.active
+        except AttributeError:  # older Altair (config.setup() registers the theme either way)
+            theme = alt.themes.active
+        return (mode(), theme, _frozen(options), tuple(_frame_key(f) for f in frames))
 
     def _template(self, frames, options):
         """``(spec, slots, constants)``: the dict of a chart built from ``frames``, which frame every
