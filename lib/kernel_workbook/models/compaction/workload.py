@@ -80,7 +80,7 @@ class StressHighalloc(Knobs):
                              widget=(0.0, 5000.0, 50.0), packed=False,
                              source="mm/swap.c mark_page_accessed() (headers re-read; assumed)")
     anon_hot: float = knob(0.9, unit="", kernel="page_referenced() of a build's anon page", range=(0.0, 1.0),
-                           widget=(0.0, 1.0, 0.05), packed=False, source="mm/rmap.c page_referenced() (assumed)")
+                           widget=(0.0, 1.0, 0.01), packed=False, source="mm/rmap.c page_referenced() (assumed)")
     thp_faults_s: float = knob(0.4, unit="1/s", kernel="THP faults and khugepaged collapses",
                                range=(0.0, 10000.0), widget=(0.0, 10.0, 0.1), packed=False,
                                source="mm/huge_memory.c do_huge_pmd_anonymous_page(), collapse_huge_page() (assumed)")
