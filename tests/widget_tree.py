@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-
-def all_widgets(box, cls) -> list:
-    """Every widget of class ``cls`` (or tuple of classes) in ``box``, depth first."""
-    stack, out = [box], []
-    while stack:
-        x = stack.pop()
-        if isinstance(x, cls):
-            out.append(x)
-        stack.extend(getattr(x, "children", ()))
-    return out
+from kernel_workbook.ui.explorer import widgets_in as all_widgets
 
 
 def find_widget(box, cls, description: str):

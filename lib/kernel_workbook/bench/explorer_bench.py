@@ -69,16 +69,12 @@ def _kernel_display():
 
 
 def _sliders(box):
-    """Every slider of an explorer's widget box, depth first."""
+    """Every slider of an explorer's widget box that a person can move, in reading order."""
     import ipywidgets as w
 
-    found, todo = [], [box]
-    while todo:
-        node = todo.pop(0)
-        if isinstance(node, (w.IntSlider, w.FloatSlider)) and not node.disabled:
-            found.append(node)
-        todo.extend(getattr(node, "children", ()))
-    return found
+    from kernel_workbook.ui.explorer import widgets_in
+
+    return [x for x in widgets_in(box, (w.IntSlider, w.FloatSlider)) if not x.disabled]
 
 
 def _redraw_timer(target: str):

@@ -224,7 +224,7 @@ class LiveChart:
         dataset reference stands for (``None``: the structure is ambiguous, do not reuse it)."""
         spec = self.build(*frames, **options).to_dict()
         datasets = spec.get("datasets", {})
-        names = [None if f is None else _dataset_name(self._values(f)) for f in frames]
+        names = [None if f is None else _dataset_name(_records(f)) for f in frames]
         given = [n for n in names if n is not None]
         if len(set(given)) != len(given):  # two frames with the same records: which reference is which?
             return spec, None
@@ -236,10 +236,6 @@ class LiveChart:
         skeleton = {k: v for k, v in spec.items() if k != "datasets"}
         constants = {n: v for n, v in datasets.items() if n not in slot_of}
         return spec, (skeleton, slots, constants)
-
-    @staticmethod
-    def _values(frame) -> list:
-        return _records(frame)
 
     def spec(self, *frames, **options) -> dict:
         """The Vega-Lite dict of ``build(*frames, **options)``."""
@@ -264,7 +260,7 @@ class LiveChart:
         names = {}
         for i, f in enumerate(frames):
             if f is not None:
-                values = self._values(f)
+                values = _records(f)
                 names[i] = _dataset_name(values)
                 datasets[names[i]] = values
         for path, i in slots:

@@ -44,6 +44,18 @@ def knob_widget(params, name: str):
     raise WorkbookParameterError(name, v, "a knob with a widget (bool, int, float or choice)")
 
 
+def widgets_in(box, cls) -> list:
+    """Every widget of class ``cls`` (or a tuple of classes) in ``box``, breadth first (the order a
+    person reads an explorer's controls: the grid's before the output's)."""
+    found, todo = [], [box]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, cls):
+            found.append(node)
+        todo.extend(getattr(node, "children", ()))
+    return found
+
+
 def _items(shown) -> list:
     return list(shown) if isinstance(shown, (tuple, list)) else ([] if shown is None else [shown])
 
@@ -159,4 +171,4 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     return w.VBox([*head, grid, status, out], layout=w.Layout(width="100%"))
 
 
-__all__ = ["explorer", "knob_widget"]
+__all__ = ["explorer", "knob_widget", "widgets_in"]
