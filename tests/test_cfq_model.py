@@ -21,6 +21,8 @@ SMALL_CASES = {
     "cfq600-seqread-4": (DESK.with_(cfq_target_latency=600), tiobench.seqread(4, mb_total=6)),
     "deadline-randread": (DESK.with_(scheduler="deadline"), tiobench.randread(3, ops_per_thread=25)),
     "noop-seqread": (DESK.with_(scheduler="noop"), tiobench.seqread(2, mb_total=4)),
+    # files in ext3 reservation windows taking turns: readers cross from one window to the next
+    "cfq-seqread-ext3-windows": (DESK, tiobench.seqread(2, mb_total=12, rsv_window_blocks=259)),
     "raid-aio-usleep": (RAID, aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25, instances=4)),
     "raid-aio-patch": (RAID.with_(patlasov_2011=True), aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25,
                                                                               instances=4)),
@@ -341,3 +343,40 @@ def test_headline_numbers_from_arrays_equal_the_frames(params, workload):
             assert np.isnan(r.await_ms(op)).all()
     with pytest.raises(ValueError, match="op must be"):
         r.await_ms("both")
+
+
+def test_ext3_windows_place_each_file_in_turns_and_cost_the_readers_seeks():
+    """tiobench's files written side by side lie in reservation windows taking turns (1024 data blocks
+    + 3 indirect of each 1027-block window); one writer's file is one piece, as is every file at 0."""
+    w = tiobench.seqread(4, ram_mb=1024, mb_total=64, rsv_window_blocks=tiobench.EXT3_MAX_RESERVE_BLOCKS)
+    s = [pr.streams[0] for pr in w.processes]
+    window = 1027 * 8
+    assert [x.start_sector for x in s] == [2048 + i * window for i in range(4)]
+    assert {(x.extent_sectors, x.extent_stride_sectors) for x in s} == {(1024 * 8, 4 * window)}
+    assert s[0].span_sectors == (s[0].length_sectors // (1024 * 8) - 1) * 4 * window + 1024 * 8
+    one = tiobench.seqread(1, ram_mb=1024, rsv_window_blocks=1027).processes[0].streams[0]
+    assert one.extent_sectors == 0 and one.span_sectors == one.length_sectors
+    assert tiobench.seqread(4, ram_mb=1024).processes[1].streams[0].extent_sectors == 0
+    # every request of a reader lies in one of its own windows, none in another file's
+    r = simulate(DESK, w, seed=3, verbose=False).arrays
+    rid = np.arange(r.S[S_.next_rid])
+    sect, f = r.R[rid, R_.sect], r.R[rid, R_.file]
+    lane = ((sect - 2048) % (4 * window)) // window
+    assert np.array_equal(lane, f) and np.all((sect - 2048) % window < 1024 * 8)
+    # the seek from one window to the file's next costs a reader what a contiguous file does not
+    flat = simulate(DESK, tiobench.seqread(2, ram_mb=1024, mb_total=64), seed=3, verbose=False)
+    turns = simulate(DESK, tiobench.seqread(2, ram_mb=1024, mb_total=64, rsv_window_blocks=1027), seed=3,
+                     verbose=False)
+    assert turns.throughput_mb_s < 0.97 * flat.throughput_mb_s
+    single = [simulate(DESK, tiobench.seqread(1, ram_mb=1024, mb_total=32, rsv_window_blocks=b), seed=3,
+                       verbose=False).throughput_mb_s for b in (0, 1027)]
+    assert single[0] == single[1]
+
+
+def test_bad_file_layouts_are_refused_by_name():
+    with pytest.raises(WorkbookParameterError, match="rsv_window_blocks"):
+        tiobench.seqread(2, rsv_window_blocks=3)
+    with pytest.raises(WorkbookParameterError, match="extent_sectors"):
+        Stream(0, 4096, 4, extent_sectors=12, extent_stride_sectors=24).validate("s")
+    with pytest.raises(WorkbookParameterError, match="extent_stride_sectors"):
+        Stream(0, 4096, 4, extent_sectors=16, extent_stride_sectors=8).validate("s")

@@ -203,3 +203,14 @@ def test_2011_slow_disk_miss_is_the_write_cache_grouping_of_cfq_slices():
     assert wo["set_active"] * 10 < base["set_active"]  # long slices: CFQ idles on the deep queue
     assert wo["destage_ops"] * 3 < base["destage_ops"]  # the same writes in far fewer, longer write-back ops
     assert wo["write_cache_full"] * 5 < base["write_cache_full"]  # and writes seldom wait for room
+
+
+def test_df_file_layout_compares_the_vanilla_column_under_both_layouts():
+    """Only vanilla is compared; one reader reads one whole file either way, so its rows agree."""
+    df = s14.df_file_layout(mb_totals=(32.0,), readers=(1, 2), iterations=1, small=True)
+    assert list(df.columns) == ["mb_total", "layout", "row", "published", "model", "error %"]
+    assert set(df["layout"]) == {"back to back", "ext3 windows"} and len(df) == 4
+    one = df[df["row"] == "SeqRead-MB/sec-1"].set_index("layout")["model"]
+    assert one["back to back"] == one["ext3 windows"]
+    pub = published(s14.THREAD, "cfq600-seqread").query("kernel == @s14.BASELINE and stat == 'Mean'")
+    assert set(df["published"]) <= set(pub["value"])

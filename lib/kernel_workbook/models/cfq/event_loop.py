@@ -88,6 +88,19 @@ def next_u(P, PR, U, p):
     return U[p, k % P[I.nu]]
 
 
+@leaf
+def file_sector(FI, f, offs):
+    """Where a file's byte-offset (in sectors) lies on the device, from the start of its first extent.
+
+    A file written while other files grew beside it is laid out in extents (ext3: one reservation
+    window each, ``alloc_new_reservation()``), the files' extents taking turns: offset ``offs``
+    is in extent ``offs // ext``, which starts ``stride`` sectors after the one before."""
+    ext = FI[f, FI_.ext]
+    if ext <= 0:
+        return offs
+    return (offs // ext) * FI[f, FI_.stride] + offs % ext
+
+
 @kernel
 def think_ns(P, PR, FI, U, p):
     """Time from a completion (or a wake-up) to the next submission."""
@@ -296,7 +309,7 @@ def proc_submit(P, S, R, Q, QR, ST, EL, EV, PR, FI, U, p):
                 FI[f, FI_.pos] = offs + req
             R[rid, R_.proc] = p
             R[rid, R_.file] = f
-            R[rid, R_.sect] = FI[f, FI_.start] + offs
+            R[rid, R_.sect] = FI[f, FI_.start] + file_sector(FI, f, offs)
             R[rid, R_.nsect] = req
             R[rid, R_.write] = FI[f, FI_.write]
             R[rid, R_.sync] = FI[f, FI_.sync]

@@ -135,9 +135,10 @@ holds and its direction."""
 PS = enum("process_state", "ready sleep wait done rqwait rqwoken")
 """``rqwait``: asleep in ``get_request()``; ``rqwoken``: woken by ``freed_request()``, runs at ``t``."""
 
-FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc turn")
+FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc turn ext stride")
 """``pc_ppm``: page-cache hit probability (parts per million); ``turn``: iocbs of the io_submit
-being built that are still to go to this file (aio-stress)."""
+being built that are still to go to this file (aio-stress); ``ext``/``stride``: the file lies in
+extents of ``ext`` sectors, one every ``stride`` sectors (0: one contiguous extent)."""
 
 # ---------------------------------------------------------------- EV: the event log
 EV_ = slots("EV", "t code who a b")

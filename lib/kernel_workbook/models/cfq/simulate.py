@@ -110,10 +110,12 @@ def _processes(workload: IOWorkload, disk: DiskParams, g: np.random.Generator) -
         PR[i, PR_.f0] = f
         for s in pr.streams:
             shift = (int(jitter[f] * (s.start_jitter_sectors + 1)) // 8) * 8 if s.start_jitter_sectors else 0
+            if s.extent_sectors > 0:  # whole rounds of extents: files taking turns keep their own places
+                shift = (shift // s.extent_stride_sectors) * s.extent_stride_sectors
             start = s.start_sector + shift
-            if start + s.length_sectors > capacity:
+            if start + s.span_sectors > capacity:
                 raise WorkbookParameterError(
-                    f"processes[{i}] stream at sector {s.start_sector}", start + s.length_sectors,
+                    f"processes[{i}] stream at sector {s.start_sector}", start + s.span_sectors,
                     f"a file inside the disk ({capacity} sectors, {disk.capacity_gb:.0f} GB)")
             row = FI[f]
             row[FI_.start] = start
@@ -127,6 +129,8 @@ def _processes(workload: IOWorkload, disk: DiskParams, g: np.random.Generator) -
             row[FI_.total] = s.total_requests
             row[FI_.pc_ppm] = int(round(s.page_cache_hit * 1e6))
             row[FI_.proc] = i
+            row[FI_.ext] = s.extent_sectors
+            row[FI_.stride] = s.extent_stride_sectors
             f += 1
         row = PR[i]
         row[PR_.f1] = f

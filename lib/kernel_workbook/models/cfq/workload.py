@@ -51,6 +51,16 @@ class Stream:
     total_requests: int = 0  # how many requests the stream issues
     page_cache_hit: float = 0.0  # fraction of requests the page cache serves (random reads)
     start_jitter_sectors: int = 0  # the run shifts the file start by up to this (aligned to 4 KiB)
+    extent_sectors: int = 0  # the file lies in extents this long (0: one contiguous extent)
+    extent_stride_sectors: int = 0  # from the start of one of its extents to the next (>= extent_sectors)
+
+    @property
+    def span_sectors(self) -> int:
+        """Sectors from the file's first sector to its last (other files' extents included)."""
+        if self.extent_sectors <= 0:
+            return self.length_sectors
+        last = self.length_sectors - 1
+        return (last // self.extent_sectors) * self.extent_stride_sectors + last % self.extent_sectors + 1
 
     def validate(self, where: str) -> None:
         if self.request_kb <= 0 or self.request_kb % 4:
@@ -65,6 +75,12 @@ class Stream:
             raise WorkbookParameterError(f"{where}.total_requests", self.total_requests, "an integer >= 0")
         if not 0.0 <= self.page_cache_hit <= 1.0:
             raise WorkbookParameterError(f"{where}.page_cache_hit", self.page_cache_hit, "a fraction in [0, 1]")
+        if self.extent_sectors < 0 or (self.extent_sectors and self.extent_sectors % 8):
+            raise WorkbookParameterError(f"{where}.extent_sectors", self.extent_sectors,
+                                         "0 (contiguous) or a positive multiple of 8 sectors (4 KiB)")
+        if self.extent_sectors and self.extent_stride_sectors < self.extent_sectors:
+            raise WorkbookParameterError(f"{where}.extent_stride_sectors", self.extent_stride_sectors,
+                                         f"at least extent_sectors ({self.extent_sectors})")
 
 
 @dataclass(frozen=True)
