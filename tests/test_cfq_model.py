@@ -22,7 +22,9 @@ SMALL_CASES = {
     "deadline-randread": (DESK.with_(scheduler="deadline"), tiobench.randread(3, ops_per_thread=25)),
     "noop-seqread": (DESK.with_(scheduler="noop"), tiobench.seqread(2, mb_total=4)),
     # files in ext3 reservation windows taking turns: readers cross from one window to the next
-    "cfq-seqread-ext3-windows": (DESK, tiobench.seqread(2, mb_total=12, rsv_window_blocks=259)),
+    "cfq-seqread-ext3-windows": (DESK, tiobench.seqread(3, mb_total=12, rsv_window_blocks=259)),
+    "cfq-seqread-ext3-regular-turns": (DESK, tiobench.seqread(2, mb_total=12, rsv_window_blocks=259,
+                                                              regular_turns=True)),
     "raid-aio-usleep": (RAID, aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25, instances=4)),
     "raid-aio-patch": (RAID.with_(patlasov_2011=True), aio_stress.patlasov_2011(usleep_us=1000, file_mb=0.25,
                                                                               instances=4)),
@@ -348,7 +350,8 @@ def test_headline_numbers_from_arrays_equal_the_frames(params, workload):
 def test_ext3_windows_place_each_file_in_turns_and_cost_the_readers_seeks():
     """tiobench's files written side by side lie in reservation windows taking turns (1024 data blocks
     + 3 indirect of each 1027-block window); one writer's file is one piece, as is every file at 0."""
-    w = tiobench.seqread(4, ram_mb=1024, mb_total=64, rsv_window_blocks=tiobench.EXT3_MAX_RESERVE_BLOCKS)
+    w = tiobench.seqread(4, ram_mb=1024, mb_total=64, rsv_window_blocks=tiobench.EXT3_MAX_RESERVE_BLOCKS,
+                         regular_turns=True)
     s = [pr.streams[0] for pr in w.processes]
     window = 1027 * 8
     assert [x.start_sector for x in s] == [2048 + i * window for i in range(4)]
@@ -363,6 +366,18 @@ def test_ext3_windows_place_each_file_in_turns_and_cost_the_readers_seeks():
     sect, f = r.R[rid, R_.sect], r.R[rid, R_.file]
     lane = ((sect - 2048) % (4 * window)) // window
     assert np.array_equal(lane, f) and np.all((sect - 2048) % window < 1024 * 8)
+    # drawn turns: in every round each file takes one turn, no two files the same, not always the same one
+    drawn = simulate(DESK, tiobench.seqread(4, ram_mb=1024, mb_total=64, rsv_window_blocks=1027), seed=3,
+                     verbose=False).arrays
+    rid = np.arange(drawn.S[S_.next_rid])
+    sect, f = drawn.R[rid, R_.sect] - 2048, drawn.R[rid, R_.file]
+    assert np.all(sect % window < 1024 * 8)
+    rnd, turn = sect // (4 * window), (sect % (4 * window)) // window
+    owner = {}
+    for k, t, ff in zip(rnd, turn, f):
+        assert owner.setdefault((int(k), int(t)), int(ff)) == ff  # one file per turn
+    assert len({(int(k), int(ff)) for k, ff in zip(rnd, f)}) == len({(int(k), int(t)) for k, t in zip(rnd, turn)})
+    assert len({t for (k, t), ff in owner.items() if ff == 0}) > 1  # file 0's turn changes from round to round
     # the seek from one window to the file's next costs a reader what a contiguous file does not
     flat = simulate(DESK, tiobench.seqread(2, ram_mb=1024, mb_total=64), seed=3, verbose=False)
     turns = simulate(DESK, tiobench.seqread(2, ram_mb=1024, mb_total=64, rsv_window_blocks=1027), seed=3,

@@ -524,10 +524,11 @@ def df_alternative_seek_fit(small: bool | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def df_file_layout(mb_totals=(160.0, 1024.0), readers=READERS, iterations: int = 3,
+def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3,
                    small: bool | None = None) -> pd.DataFrame:
     """The vanilla column against how tiobench's files lie: back to back, or in ext3's reservation windows
-    taking turns (``tiobench.seqread(rsv_window_blocks=EXT3_MAX_RESERVE_BLOCKS)``), for each simulated size.
+    taking turns in an order drawn each round (``tiobench.seqread(rsv_window_blocks=EXT3_MAX_RESERVE_BLOCKS)``),
+    for each simulated size (``None``: the whole benchmark, 2 x RAM).
 
     Only the baseline column is compared (the media rate is the one fitted on vanilla SeqRead-1; nothing is
     fitted here).  Columns: ``mb_total, layout, row, published, model, error %``.
@@ -536,14 +537,15 @@ def df_file_layout(mb_totals=(160.0, 1024.0), readers=READERS, iterations: int =
     p = desktop_params(BASELINE, small)
     rows = []
     for mb in mb_totals:
+        mb = float(2 * DESKTOP_RAM_MB if mb is None else mb)
         for layout, blocks in (("back to back", 0), ("ext3 windows", tiobench.EXT3_MAX_RESERVE_BLOCKS)):
             for n in readers:
-                w = tiobench.seqread(n, ram_mb=DESKTOP_RAM_MB, mb_total=float(mb), rsv_window_blocks=blocks)
+                w = tiobench.seqread(n, ram_mb=DESKTOP_RAM_MB, mb_total=mb, rsv_window_blocks=blocks)
                 m = float(np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s
                                    for i in range(iterations)]))
                 row = f"SeqRead-MB/sec-{n}"
                 v = float(pub.loc[row, "value"])
-                rows.append({"mb_total": float(mb), "layout": layout, "row": row, "published": v,
+                rows.append({"mb_total": mb, "layout": layout, "row": row, "published": v,
                              "model": round(m, 2), "error %": round(100 * (m / v - 1), 1)})
     return pd.DataFrame(rows)
 

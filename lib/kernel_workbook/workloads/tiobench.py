@@ -50,7 +50,8 @@ def _layout(threads: int, ram_mb: int, base_sector: int) -> tuple[int, int]:
     return file_sectors, base_sector
 
 
-def _placement(threads: int, file_sectors: int, base: int, rsv_window_blocks: int) -> list[dict]:
+def _placement(threads: int, file_sectors: int, base: int, rsv_window_blocks: int,
+               regular_turns: bool = False) -> list[dict]:
     """Where each thread's file lies: ``Stream`` keywords (start, extents).
 
     tiotest's threads write their files at the same time (SeqWrite), and
@@ -61,6 +62,13 @@ def _placement(threads: int, file_sectors: int, base: int, rsv_window_blocks: in
     other files' windows between them; one thread writes its file alone,
     in one piece.  ``rsv_window_blocks=0``: files back to back, each in one
     piece (a file system that preallocates, or files laid out one at a time).
+
+    The writers do not claim their next windows in a fixed order: which one
+    fills its window first varies from round to round, so the order of the
+    files in each round is drawn from the run's seed.  ``regular_turns``
+    keeps file 0, 1, 2, ... in every round instead; readers that start side
+    by side then stay side by side, and the outcome turns on small changes of
+    the disk's rate (docs/models/cfq.md).
     """
     if rsv_window_blocks != 0 and rsv_window_blocks <= WINDOW_INDIRECT_BLOCKS:
         raise WorkbookParameterError("rsv_window_blocks", rsv_window_blocks,
@@ -72,14 +80,14 @@ def _placement(threads: int, file_sectors: int, base: int, rsv_window_blocks: in
     # (one crossing into the next window reads on there: only with other window or request sizes)
     ext = (rsv_window_blocks - WINDOW_INDIRECT_BLOCKS) * BLOCK_SECTORS
     window = rsv_window_blocks * BLOCK_SECTORS
-    return [{"start_sector": base + i * window, "extent_sectors": ext, "extent_stride_sectors": threads * window}
-            for i in range(threads)]
+    return [{"start_sector": base + i * window, "extent_sectors": ext, "extent_stride_sectors": threads * window,
+             "window_sectors": window, "turn": i, "draw_turns": not regular_turns} for i in range(threads)]
 
 
 def seqread(threads: int = 4, ram_mb: int = 4096, mb_total: float = 256.0, read_ahead_kb: int = 128,
             cpu_per_page_us: float = 0.25, think_us: float = 15.0, think_jitter_us: float = 10.0,
             base_sector: int = 2048, t_max_s: float = 600.0,
-            rsv_window_blocks: int = 0) -> IOWorkload:
+            rsv_window_blocks: int = 0, regular_turns: bool = False) -> IOWorkload:
     """tiobench SeqRead with ``threads`` threads.
 
     Parameters
@@ -106,13 +114,16 @@ def seqread(threads: int = 4, ram_mb: int = 4096, mb_total: float = 256.0, read_
         the files, written side by side in SeqWrite, take turns on the disk
         in windows of this size.  The reproductions do not use it yet
         (``docs/models/cfq.md``: the file layout).
+    regular_turns : bool
+        The files take their turns in the same order every round, instead
+        of an order drawn from the seed each round.
     """
     if read_ahead_kb < 4 or read_ahead_kb % 4:
         raise WorkbookParameterError("read_ahead_kb", read_ahead_kb, "a positive multiple of 4")
     if not mb_total > 0:
         raise WorkbookParameterError("mb_total", mb_total, "a positive number of MB")
     file_sectors, base = _layout(threads, ram_mb, base_sector)
-    where = _placement(threads, file_sectors, base, rsv_window_blocks)
+    where = _placement(threads, file_sectors, base, rsv_window_blocks, regular_turns)
     per_req = read_ahead_kb * 1024
     nreq = max(2, int(mb_total * MB / threads // per_req))
     nreq = min(nreq, file_sectors * SECTOR // per_req)
@@ -134,7 +145,8 @@ def seqread(threads: int = 4, ram_mb: int = 4096, mb_total: float = 256.0, read_
 
 def randread(threads: int = 4, ram_mb: int = 4096, ops_per_thread: int = 500, page_cache_hit: float = 0.5,
              block_kb: int = 4, think_us: float = 15.0, think_jitter_us: float = 10.0, base_sector: int = 2048,
-             t_max_s: float = 600.0, rsv_window_blocks: int = 0) -> IOWorkload:
+             t_max_s: float = 600.0, rsv_window_blocks: int = 0,
+             regular_turns: bool = False) -> IOWorkload:
     """tiobench RandRead: ``block_kb`` reads at random offsets of each thread's file.
 
     ``page_cache_hit`` is the share of reads the page cache serves: with
@@ -145,7 +157,7 @@ def randread(threads: int = 4, ram_mb: int = 4096, ops_per_thread: int = 500, pa
     if ops_per_thread < 1:
         raise WorkbookParameterError("ops_per_thread", ops_per_thread, "an integer >= 1")
     file_sectors, base = _layout(threads, ram_mb, base_sector)
-    where = _placement(threads, file_sectors, base, rsv_window_blocks)
+    where = _placement(threads, file_sectors, base, rsv_window_blocks, regular_turns)
     procs = []
     for i in range(threads):
         s = Stream(**where[i], length_sectors=file_sectors, request_kb=block_kb,

@@ -94,11 +94,16 @@ def file_sector(FI, f, offs):
 
     A file written while other files grew beside it is laid out in extents (ext3: one reservation
     window each, ``alloc_new_reservation()``), the files' extents taking turns: offset ``offs``
-    is in extent ``offs // ext``, which starts ``stride`` sectors after the one before."""
+    is in extent ``offs // ext``, which starts ``stride`` sectors after the one before, moved by the
+    file's table of turns when the order in each round was drawn."""
     ext = FI[f, FI_.ext]
     if ext <= 0:
         return offs
-    return (offs // ext) * FI[f, FI_.stride] + offs % ext
+    k = offs // ext
+    at = k * FI[f, FI_.stride] + offs % ext
+    if FI[f, FI_.wtab] > 0:  # the turns were drawn: this extent's place in its round
+        at += FI[f, FI[f, FI_.wtab] + k]
+    return at
 
 
 @kernel

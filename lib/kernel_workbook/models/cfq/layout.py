@@ -135,10 +135,13 @@ holds and its direction."""
 PS = enum("process_state", "ready sleep wait done rqwait rqwoken")
 """``rqwait``: asleep in ``get_request()``; ``rqwoken``: woken by ``freed_request()``, runs at ``t``."""
 
-FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc turn ext stride")
+FI_ = slots("FI", "start len pos req depth inflight write sync random total issued done pc_ppm proc turn ext stride "
+                 "wtab")
 """``pc_ppm``: page-cache hit probability (parts per million); ``turn``: iocbs of the io_submit
 being built that are still to go to this file (aio-stress); ``ext``/``stride``: the file lies in
-extents of ``ext`` sectors, one every ``stride`` sectors (0: one contiguous extent)."""
+extents of ``ext`` sectors, one every ``stride`` sectors (0: one contiguous extent); ``wtab``:
+0, or the column where the file's table of turns starts (beyond the slots): for its extent
+``k``, how many sectors it lies from its place in the regular order."""
 
 # ---------------------------------------------------------------- EV: the event log
 EV_ = slots("EV", "t code who a b")

@@ -97,13 +97,38 @@ def _seek(d: DiskParams) -> np.ndarray:
     return t
 
 
+def _turn_tables(streams: list, g: np.random.Generator) -> list:
+    """For each file whose turns are drawn, how far (sectors) each of its extents lies from its regular place.
+
+    Files taking turns on the same region (same first round, stride and turn length) share one random order
+    per round, a permutation, so no two of them land in one turn; other files get ``None``.
+    """
+    tables: list = [None] * len(streams)
+    groups: dict = {}
+    for f, s in enumerate(streams):
+        if s.draw_turns:
+            key = (s.start_sector - s.turn * s.window_sectors, s.extent_stride_sectors, s.window_sectors)
+            groups.setdefault(key, []).append(f)
+    for (_, stride, win), files in groups.items():
+        n = stride // win
+        rounds = max(-(-streams[f].length_sectors // streams[f].extent_sectors) for f in files)
+        order = np.argsort(g.random((rounds, n)), axis=1)  # order[k, t]: the turn file t takes in round k
+        for f in files:
+            t = streams[f].turn
+            tables[f] = (order[:, t] - t) * win
+    return tables
+
+
 def _processes(workload: IOWorkload, disk: DiskParams, g: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``PR`` and ``FI`` of the workload; each file's start is shifted by a draw of ``g``."""
+    """``PR`` and ``FI`` of the workload; each file's start is shifted by a draw of ``g`` (and the order of
+    files taking turns drawn from it, :func:`_turn_tables`)."""
     procs = workload.processes
     nfile = sum(len(pr.streams) for pr in procs)
-    FI = np.zeros((nfile, len(FI_)), dtype=np.int64)
-    PR = np.zeros((len(procs), len(PR_)), dtype=np.int64)
     jitter = g.random(nfile)
+    tables = _turn_tables([s for pr in procs for s in pr.streams], g)
+    ntab = max([len(t) for t in tables if t is not None] + [0])
+    FI = np.zeros((nfile, len(FI_) + ntab), dtype=np.int64)
+    PR = np.zeros((len(procs), len(PR_)), dtype=np.int64)
     capacity = disk.capacity_sectors
     f = 0
     for i, pr in enumerate(procs):
@@ -131,6 +156,9 @@ def _processes(workload: IOWorkload, disk: DiskParams, g: np.random.Generator) -
             row[FI_.proc] = i
             row[FI_.ext] = s.extent_sectors
             row[FI_.stride] = s.extent_stride_sectors
+            if tables[f] is not None:
+                row[FI_.wtab] = len(FI_)
+                row[len(FI_):len(FI_) + len(tables[f])] = tables[f]
             f += 1
         row = PR[i]
         row[PR_.f1] = f

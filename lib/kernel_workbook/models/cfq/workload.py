@@ -53,6 +53,9 @@ class Stream:
     start_jitter_sectors: int = 0  # the run shifts the file start by up to this (aligned to 4 KiB)
     extent_sectors: int = 0  # the file lies in extents this long (0: one contiguous extent)
     extent_stride_sectors: int = 0  # from the start of one of its extents to the next (>= extent_sectors)
+    window_sectors: int = 0  # one file's turn in a round (its extent and the blocks beside it)
+    turn: int = 0  # this file's place in each round, in the regular order
+    draw_turns: bool = False  # the order of the files in each round is drawn from the seed (not regular)
 
     @property
     def span_sectors(self) -> int:
@@ -60,7 +63,10 @@ class Stream:
         if self.extent_sectors <= 0:
             return self.length_sectors
         last = self.length_sectors - 1
-        return (last // self.extent_sectors) * self.extent_stride_sectors + last % self.extent_sectors + 1
+        span = (last // self.extent_sectors) * self.extent_stride_sectors + last % self.extent_sectors + 1
+        if self.draw_turns:  # its last extent may take the last turn of its round
+            span += (self.extent_stride_sectors // self.window_sectors - 1 - self.turn) * self.window_sectors
+        return span
 
     def validate(self, where: str) -> None:
         if self.request_kb <= 0 or self.request_kb % 4:
@@ -81,6 +87,14 @@ class Stream:
         if self.extent_sectors and self.extent_stride_sectors < self.extent_sectors:
             raise WorkbookParameterError(f"{where}.extent_stride_sectors", self.extent_stride_sectors,
                                          f"at least extent_sectors ({self.extent_sectors})")
+        if self.draw_turns:
+            win = self.window_sectors
+            if not (self.extent_sectors and self.extent_sectors <= win and self.extent_stride_sectors % win == 0):
+                raise WorkbookParameterError(f"{where}.window_sectors", win,
+                                             "a turn at least one extent long that divides extent_stride_sectors")
+            if not 0 <= self.turn < self.extent_stride_sectors // win:
+                raise WorkbookParameterError(f"{where}.turn", self.turn,
+                                             f"0..{self.extent_stride_sectors // win - 1} (the files taking turns)")
 
 
 @dataclass(frozen=True)
