@@ -81,7 +81,7 @@ def _placement(threads: int, file_sectors: int, base: int, rsv_window_blocks: in
     ext = (rsv_window_blocks - WINDOW_INDIRECT_BLOCKS) * BLOCK_SECTORS
     window = rsv_window_blocks * BLOCK_SECTORS
     return [{"start_sector": base + i * window, "extent_sectors": ext, "extent_stride_sectors": threads * window,
-             "window_sectors": window, "turn": i, "draw_turns": not regular_turns} for i in range(threads)]
+             "window_sectors": window, "place": i, "draw_turns": not regular_turns} for i in range(threads)]
 
 
 def seqread(threads: int = 4, ram_mb: int = 4096, mb_total: float = 256.0, read_ahead_kb: int = 128,

@@ -90,7 +90,7 @@ def next_u(P, PR, U, p):
 
 @leaf
 def file_sector(FI, f, offs):
-    """Where a file's byte-offset (in sectors) lies on the device, from the start of its first extent.
+    """Where sector ``offs`` of a file lies on the device, counted from the start of its first extent.
 
     A file written while other files grew beside it is laid out in extents (ext3: one reservation
     window each, ``alloc_new_reservation()``), the files' extents taking turns: offset ``offs``

@@ -107,14 +107,14 @@ def _turn_tables(streams: list, g: np.random.Generator) -> list:
     groups: dict = {}
     for f, s in enumerate(streams):
         if s.draw_turns:
-            key = (s.start_sector - s.turn * s.window_sectors, s.extent_stride_sectors, s.window_sectors)
+            key = (s.start_sector - s.place * s.window_sectors, s.extent_stride_sectors, s.window_sectors)
             groups.setdefault(key, []).append(f)
     for (_, stride, win), files in groups.items():
         n = stride // win
         rounds = max(-(-streams[f].length_sectors // streams[f].extent_sectors) for f in files)
-        order = np.argsort(g.random((rounds, n)), axis=1)  # order[k, t]: the turn file t takes in round k
+        order = np.argsort(g.random((rounds, n)), axis=1)  # order[k, t]: the turn of place t in round k
         for f in files:
-            t = streams[f].turn
+            t = streams[f].place
             tables[f] = (order[:, t] - t) * win
     return tables
 

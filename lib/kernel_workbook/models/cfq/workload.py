@@ -54,7 +54,7 @@ class Stream:
     extent_sectors: int = 0  # the file lies in extents this long (0: one contiguous extent)
     extent_stride_sectors: int = 0  # from the start of one of its extents to the next (>= extent_sectors)
     window_sectors: int = 0  # one file's turn in a round (its extent and the blocks beside it)
-    turn: int = 0  # this file's place in each round, in the regular order
+    place: int = 0  # this file's turn in each round, in the regular order (0, 1, ...)
     draw_turns: bool = False  # the order of the files in each round is drawn from the seed (not regular)
 
     @property
@@ -65,7 +65,7 @@ class Stream:
         last = self.length_sectors - 1
         span = (last // self.extent_sectors) * self.extent_stride_sectors + last % self.extent_sectors + 1
         if self.draw_turns:  # its last extent may take the last turn of its round
-            span += (self.extent_stride_sectors // self.window_sectors - 1 - self.turn) * self.window_sectors
+            span += (self.extent_stride_sectors // self.window_sectors - 1 - self.place) * self.window_sectors
         return span
 
     def validate(self, where: str) -> None:
@@ -92,8 +92,8 @@ class Stream:
             if not (self.extent_sectors and self.extent_sectors <= win and self.extent_stride_sectors % win == 0):
                 raise WorkbookParameterError(f"{where}.window_sectors", win,
                                              "a turn at least one extent long that divides extent_stride_sectors")
-            if not 0 <= self.turn < self.extent_stride_sectors // win:
-                raise WorkbookParameterError(f"{where}.turn", self.turn,
+            if not 0 <= self.place < self.extent_stride_sectors // win:
+                raise WorkbookParameterError(f"{where}.place", self.place,
                                              f"0..{self.extent_stride_sectors // win - 1} (the files taking turns)")
 
 
