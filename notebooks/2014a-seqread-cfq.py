@@ -247,9 +247,9 @@ print(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="er
 
 # %% [markdown]
 # On the whole benchmark, the ext3 layout brings the vanilla decline with
-# readers out of the disk itself: the model is within 5% of the published
-# vanilla column at every reader count, where back to back it is 12–36% too
-# fast. So the gap in the table above need not be the allocator's after
+# readers out of the disk itself: the model is within about 5% of the
+# published vanilla column at every reader count, where back to back it is
+# 12–36% too fast. So the gap in the table above need not be the allocator's after
 # all. It still does not explain the allocator kernels' gain at one reader.
 # The reproduction does not use this layout yet. Under it the runs settle
 # only over the whole benchmark: the readers start side by side and drift
