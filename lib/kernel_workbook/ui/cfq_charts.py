@@ -83,10 +83,6 @@ def _domain_scale(domain) -> alt.Scale:
     return alt.Scale(domain=list(domain), range=[series_color(x) for x in domain])
 
 
-def _series_scale(labels) -> alt.Scale:
-    return _domain_scale(_series_domain(labels))
-
-
 # --------------------------------------------------------------------------- readers sweep
 
 def df_readers_sweep(params: IOParams, readers=READERS, mb_total: float = SWEEP_MB, seeds=(0,),

@@ -275,8 +275,13 @@ def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int =
 
 def plot_explore(df: pd.DataFrame, published_spread: pd.DataFrame | None = None) -> alt.Chart:
     """The explorer's picture: the spread (model beside published) over the velocities."""
+    return _explore_charts(*_explore_parts(df, published_spread))
+
+
+def _explore_parts(df: pd.DataFrame, published_spread: pd.DataFrame | None) -> tuple:
+    # the chart's data: the spread (model beside published) and the velocities of df's runs
     res = df.attrs["results"]
-    return _explore_charts(df_spread(res, published_spread), df_velocity(res))
+    return df_spread(res, published_spread), df_velocity(res)
 
 
 def _explore_charts(spread: pd.DataFrame, velocity: pd.DataFrame) -> alt.VConcatChart:
@@ -313,8 +318,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         df = df_explore(p, size_fraction, readers)
         caption = (f"<small>node: {p.machine.ram_mb} MB (the desktop at 1/{scale}); "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
-        res = df.attrs["results"]
-        chart = live.show(df_spread(res, published_spread), df_velocity(res))  # = plot_explore(df, published_spread)
+        chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
         return (chart, HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
