@@ -533,7 +533,6 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
     Only the baseline column is compared (the media rate is the one fitted on vanilla SeqRead-1; nothing is
     fitted here).  Columns: ``mb_total, layout, row, published, model, error %``.
     """
-    pub = published(THREAD, "cfq600-seqread").query("kernel == @BASELINE and stat == 'Mean'").set_index("row")
     p = desktop_params(BASELINE, small)
     rows = []
     for mb in mb_totals:
@@ -544,7 +543,7 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
                 m = float(np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s
                                    for i in range(iterations)]))
                 row = f"SeqRead-MB/sec-{n}"
-                v = float(pub.loc[row, "value"])
+                v = _pub_value("cfq600-seqread", "Mean", row, BASELINE)
                 rows.append({"mb_total": mb, "layout": layout, "row": row, "published": v,
                              "model": round(m, 2), "error %": round(100 * (m / v - 1), 1)})
     return pd.DataFrame(rows)
