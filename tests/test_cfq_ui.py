@@ -17,8 +17,6 @@ from widget_tree import all_widgets, find_widget
 P = IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 
 
-
-
 def _shown(box):
     """The status line and what the last redraw showed (outside a kernel an Output widget records nothing)."""
     parts = [h.value for h in all_widgets(box, w.HTML)]
