@@ -220,8 +220,12 @@ print(df_what_if_per_command_destage().to_string(index=False))
 # source line): the `scheduler`, `cfq_slice_idle`, `cfq_quantum` and
 # `cfq_group_idle`. The line gives the aggregate throughput and CFQ's
 # counters, the picture a 40 ms timeline of four instances. Each change
-# reruns the simulation (a fraction of a second) and redraws. (A static
-# export shows the variants on the RAID.)
+# reruns the simulation and redraws in about a tenth of a second: the
+# explorer runs the smaller problem of `WORKBOOK_MODE=ci` (4 MB per file on
+# the RAID, 2 MB on the slow disk, the machine calibrated at that size), as
+# one run. One run moves more with its seed than with the file size: on the
+# RAID, pristine 3.1 gives 51–74 MB/s over seeds 1–6 with 8 MB files and
+# 50–68 MB/s with 4 MB files. (A static export shows the variants on the RAID.)
 
 # %%
 from kernel_workbook.ui.cfq_charts import deep_idle_explorer

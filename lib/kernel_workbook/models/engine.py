@@ -53,12 +53,16 @@ def _is_pure(module_name: str) -> bool:
 
 
 def kernel(fn):
-    """A kernel function: ``numba.njit(cache=True)``, or itself in the Python copy."""
+    """A kernel function: ``numba.njit(cache=True, nogil=True)``, or itself in the Python copy.
+
+    Compiled kernels release the GIL (they touch no Python object), so a thread
+    can run one model while Python draws the last run's picture (the deep-idle explorer).
+    """
     if _is_pure(fn.__module__):
         return fn
     import numba
 
-    return numba.njit(cache=True, error_model="numpy")(fn)
+    return numba.njit(cache=True, error_model="numpy", nogil=True)(fn)
 
 
 def leaf(fn):

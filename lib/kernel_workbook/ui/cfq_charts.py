@@ -21,6 +21,7 @@ series keeps its colour whatever else is drawn (fixed scale domains).
 from __future__ import annotations
 
 import html
+from concurrent.futures import ThreadPoolExecutor
 
 import altair as alt
 import numpy as np
@@ -461,10 +462,15 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
 DEEP_KNOBS = ["scheduler", "cfq_slice_idle", "cfq_quantum", "cfq_group_idle"]
 
 
-def deep_idle_explorer(small: bool | None = None):
+def deep_idle_explorer(small: bool | None = True):
     """The 2011 experiment with knobs: machine, deep variant, the ``usleep`` think time, scheduler,
     ``cfq_slice_idle``, ``cfq_quantum``, ``cfq_group_idle``; the aggregate throughput and CFQ's counters,
-    and a 40 ms timeline of four instances.  A static export shows the variants on the RAID."""
+    and a 40 ms timeline of four instances.  A static export shows the variants on the RAID.
+
+    ``small``: the problem of ``WORKBOOK_MODE=ci`` (the default: half the files of the lab's reproduction,
+    with the machine calibrated at that size, so a redraw stays near 0.1 s; one run's answer moves more
+    with its seed than with the halving), ``False`` the lab's, ``None`` the mode's.
+    """
     from IPython.display import HTML
 
     from ..reproduce import deep_idle_2011 as d11
@@ -502,17 +508,20 @@ def deep_idle_explorer(small: bool | None = None):
     machine.observe(on_machine, names="value")
 
     def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
-        r = machine_run(machine, variant, usleep, p)
+        # the main run's compiled loop releases the GIL: the timeline is run and framed beside it
+        main = pool.submit(machine_run, machine, variant, usleep, p)
+        tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
+        frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
+        r = main.result()
         c = r.counters
         line = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
                 f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
-        tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
-        frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
         chart = live.show(*frames, **options)
         shown.update(line=line, result=r, chart=chart)
         return HTML(line), chart
 
     shown: dict = {}
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-deep-idle")
     live = LiveChart(_timeline_chart)  # the Altair chart is built once per title and number of queues
     box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
                    title="The 2011 experiment: idling on deep seeky queues", columns=3)
