@@ -20,7 +20,7 @@ kind                   reads
 ``proc-vmstat``        ``/proc/vmstat``, one snapshot or a ``time:`` series
 ``iostat``             ``iostat [-x -t -k -m -z] N`` (sysstat 9..12), ``-o JSON``
 ``iostat-cpu``         the avg-cpu block of the same
-``perf-stat``          ``perf stat`` (default, ``-r``, ``-a``, ``-A``, ``-I``, ``-x``)
+``perf-stat``          ``perf stat`` (default, ``-r``, ``-a``, ``-A``, ``-I``, ``-x``, ``-j``)
 ``perf-script``        ``perf script`` samples (:func:`parse_perf_script` for stacks too)
 ``folded``             folded stacks (``a;b;c 12``)
 ``perf-report``        ``perf report --stdio`` table
@@ -29,7 +29,7 @@ kind                   reads
 ``pagetypeinfo``       ``/proc/pagetypeinfo``
 ``zoneinfo``           ``/proc/zoneinfo``
 ``meminfo``            ``/proc/meminfo`` and per-node meminfo
-``fio-json``           ``fio --output-format=json``
+``fio-json``           ``fio --output-format=json`` (``json+``, ``normal,json``)
 ``pyperf-json``        pyperf result files
 =====================  ==========================================================
 
@@ -49,7 +49,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import WorkbookParseError
-from ._common import MAX_DECOMPRESSED, TruncatedTraceWarning, guarded, read_source, strip_latency_prefix
+from ._common import (MAX_DECOMPRESSED, SkippedLinesWarning, TruncatedTraceWarning, guarded, read_source,
+                      strip_latency_prefix)
 from .bundle import Bundle, open_bundle
 from .derived import (compaction_summary, df_iostat_await, df_numa, df_reclaim, df_reclaim_2007, numa_summary,
                       reclaim_summary)
@@ -112,6 +113,10 @@ def sniff(text: str, name: str = "") -> str | None:
     """Guess the kind of a trace from its first few KB (and its file name); None if unknown."""
     head, _ = strip_latency_prefix(text[:8192])
     h = head.lstrip()
+    if re.search(r'^\s*\{[^\n]*"counter-value"\s*:', head, re.M):
+        return "perf-stat"  # perf stat -j: one JSON object a line, maybe after the workload's messages
+    if re.search(r'^\s*"fio version"\s*:', head, re.M) and re.search(r"^\{", head, re.M):
+        return "fio-json"  # --output-format=normal,json: the text report, then the JSON
     if h.startswith("{"):
         if '"fio version"' in h or '"jobs"' in h:
             return "fio-json"
@@ -138,8 +143,9 @@ def sniff(text: str, name: str = "") -> str | None:
                  head, re.M) and not re.search(r"^ *r +b ", head, re.M):
         return "perf-stat"  # the header of perf stat -x, --metric-only (--topdown): time, aggregation, metrics
     if "Performance counter stats" in head or re.search(r"^#\s+time\s+counts", head, re.M) or \
-            re.search(r"^(?:\s*\d+\.\d+,)?(?:(?:CPU\d+|S\d+[-\w]*|N\d+),(?:\d+,)?)?"
-                      r"(-?[\d.]+|<not (counted|supported)>),[^,\n]*,[^,\n]+,", head, re.M):
+            re.search(r"^(?:\s*\d+\.\d+([,;|\t]))?(?:(?:CPU\d+|S\d+[-\w]*|N\d+)([,;|\t])(?:\d+[,;|\t])?)?"
+                      r"(-?[\d.]+|<not (?:counted|supported)>)(?P<sep>[,;|\t])[^,;|\t\n]*(?P=sep)[^,;|\t\n]+(?P=sep)",
+                      head, re.M):
         return "perf-stat"
     if re.search(r"^(Page block order|Free pages count per migrate type)", head, re.M):
         return "pagetypeinfo"
@@ -218,7 +224,7 @@ def shipped_captures() -> Path:
 
 
 __all__ = [
-    "Bundle", "KINDS", "MAX_DECOMPRESSED", "PARSERS", "PerfScript", "TruncatedTraceWarning",
+    "Bundle", "KINDS", "MAX_DECOMPRESSED", "PARSERS", "PerfScript", "SkippedLinesWarning", "TruncatedTraceWarning",
     "compaction_summary", "df_deltas", "df_iostat_await", "df_numa", "df_rates", "df_reclaim",
     "df_reclaim_2007", "fold", "folded_text", "load", "numa_summary", "open_bundle", "parse_buddyinfo",
     "parse_fio_json", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",

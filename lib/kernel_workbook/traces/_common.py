@@ -21,6 +21,21 @@ import pandas as pd
 # TruncatedTraceWarning lives with the errors (the lowest layer): tables.parse_text warns with it too
 from ..errors import TruncatedTraceWarning, WorkbookParseError  # noqa: F401
 
+
+class SkippedLinesWarning(UserWarning):
+    """Lines a parser left out because they are not the tool's output (a workload's own messages written to the
+    same stream, as ``perf stat -I ... cmd 2> log`` interleaves ``dd``'s ``records in``); the message names the
+    file, the lines and what was expected there."""
+
+
+def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str, stacklevel: int = 3) -> None:
+    """One warning for every line left out (1-based *lines*), quoting the first."""
+    if not lines:
+        return
+    where = ", ".join(str(n) for n in lines[:10]) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    warnings.warn(SkippedLinesWarning(f"{source}: skipped {len(lines)} line(s) that are not {expected} "
+                                      f"(lines {where}; the first: {texts[0][:80]!r})"), stacklevel=stacklevel)
+
 #: Default cap on the decompressed (or plain) size of one input, in bytes.  Parsing holds the
 #: bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
 #: refused gzip bomb under 256 MB of peak memory with the library loaded (about 100 MB itself).  A monitor log bigger

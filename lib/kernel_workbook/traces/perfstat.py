@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, is_number, locale_number, read_source, set_attrs, warn_truncated
+from ._common import guarded, fail, is_number, locale_number, read_source, set_attrs, warn_skipped, warn_truncated
 
 COLUMNS = ["block", "time", "cpu", "event", "value", "unit", "counted", "variance_pct", "run_time",
            "enabled_pct", "metric_value", "metric_unit"]
@@ -73,8 +73,9 @@ def _number(tok: str, dec: str) -> float:
     return float(t)
 
 
+@guarded
 def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None) -> pd.DataFrame:
-    """Parse ``perf stat`` output (default layout, ``-r``, ``-a``, ``-A``, ``-I`` or ``-x``).
+    """Parse ``perf stat`` output (default layout, ``-r``, ``-a``, ``-A``, ``-I``, ``-x`` or ``-j``).
 
     Returns
     -------
@@ -95,14 +96,23 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         ``attrs``: ``source``, ``format="perf-stat"``, ``version`` (``"perf 3.x"``
         when ``[xx%]`` brackets are seen, ``"perf 5.x+"`` for ``a +- b seconds``,
         else None), ``target`` (``system wide`` or the command), ``runs``,
-        ``csv`` (bool).
+        ``csv`` (bool), ``json`` (bool).
+
+        The workload's own messages on the same stream (``perf stat -I 1000 -x, dd ... 2> log`` holds
+        ``dd``'s ``records in`` lines between the intervals) are left out with a
+        :class:`SkippedLinesWarning` naming their lines; ``-j`` (perf 6.x, one JSON object a line) fills
+        the same columns, ``cpu`` labelled as the text layout labels it (``CPU0``, ``S0``, ``S0-D0-C1``).
     """
     text, name = read_source(src, source, max_bytes)
     lines = text.split("\n")
-    sample = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    if _JSON_LINE_RE.search(text[:65536]):
+        return _parse_json_lines(text, lines, name)
+    # the first lines that look like perf's: a workload's messages ('200000+0 records in') may come first
+    head = [ln for ln in lines[:200] if ln.strip() and not ln.lstrip().startswith("#")][:50]
+    sample = next((ln for ln in head if not _foreign(ln)), head[0] if head else "")
     seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3 or (
         sample.count(s) and "Performance counter stats" not in text and _csv_metric_head(sample, s))]
-    if seps and "Performance counter stats" not in sample:
+    if seps and "Performance counter stats" not in sample and "Performance counter stats" not in text[:65536]:
         return _parse_csv(text, lines, name, seps[0])
     dec = _locale(text)
     has_header = bool(_HDR_RE.search(text)) or bool(re.search(r"^#\s+time\s+counts", text, re.M))
@@ -112,6 +122,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     target = None
     runs = None
     ver = None
+    interval = False
+    skipped: list[int] = []
 
     def bad(i, ln, what):
         return fail(name, text, ("line", i + 1), what, ln)
@@ -120,6 +132,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         s = ln.strip()
         if s.startswith("#") and re.match(r"^#\s+time\s+counts", s):
             strict = True  # -I header: the counter lines follow
+            interval = True
             continue
         if s.startswith("#") and re.match(r"^#\s+time\s", s) and "counts" not in s:
             raise bad(i, ln, "perf stat -I output with counts ('#  time  counts unit events'): the --metric-only "
@@ -169,6 +182,11 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         if mv and recs:  # perf 6 puts the ( +- x% ) of a long line on a line of its own
             if np.isnan(recs[-1]["variance_pct"]):
                 recs[-1]["variance_pct"] = _number(mv.group(1), dec)
+            continue
+        if interval and not _INTERVAL_RE.match(ln):
+            # under -I every counter line starts with its interval time: this line is the workload's
+            # ('3000000+0 records in'), which perf stat's stream interleaves with the intervals
+            skipped.append(i)
             continue
         if not _COUNTER_START_RE.match(ln):
             continue  # perf's hints ("Some events weren't counted...") and prose
@@ -223,8 +241,28 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
                      "metric_value": metric_value if met else np.nan, "metric_unit": metric_unit})
     if not recs:
         raise fail(name, text, None, "perf stat counter lines ('<value> [unit] <event>')", text[:80])
+    warn_skipped(name, [i + 1 for i in skipped], [lines[i] for i in skipped],
+                 "perf stat -I counter lines ('<interval time> <count> [unit] <event>')")
     df = pd.DataFrame(recs, columns=COLUMNS)
-    return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False, decimal=dec)
+    return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False, json=False,
+                     decimal=dec)
+
+
+_INTERVAL_RE = re.compile(r"^\s*\d+\.\d+\s")
+
+
+def _foreign(ln: str) -> bool:
+    """A line perf stat never prints in its -x output: a workload's message on the same stream
+    (``200000+0 records in``, ``204800000 bytes (205 MB, 195 MiB) copied, 0.12 s, 1.7 GB/s``).  Perf's
+    first field (a count, an interval time, a CPU label or a header name) holds no blank."""
+    s = ln.strip()
+    if not s or s.startswith(("#", "{")):
+        return False
+    first = re.split(r"[,;|\t]", s, maxsplit=1)[0].strip()
+    if not re.search(r"\s", first) or is_number(first) or first.startswith("<not "):
+        return False
+    # the --metric-only header names metrics, with blanks ('insn per cycle,stalled cycles per insn,')
+    return not any(sep in s and _csv_metric_head(s, sep) for sep in (",", ";", "|", "\t"))
 
 
 # the start of a counter line cut short: a value (or <not ...) and at most a piece of a name
@@ -257,6 +295,7 @@ def _parse_csv(text, lines, name, sep):
     block = 0
     meta = None  # the --metric-only header, once seen: (has_time, aggregation key, metric names)
     glued = False
+    skipped: list[int] = []
     data_lines = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
     last = data_lines[-1] if data_lines else -1
     for i, ln in enumerate(lines):
@@ -266,6 +305,9 @@ def _parse_csv(text, lines, name, sep):
         if s.startswith("#"):
             if "started on" in s and recs:
                 block += 1
+            continue
+        if _foreign(ln):
+            skipped.append(i)  # the workload's message, not perf's
             continue
         f = [x.strip() for x in s.split(sep)]
 
@@ -329,12 +371,15 @@ def _parse_csv(text, lines, name, sep):
                        "no metric name it could compute: without hardware counters, in a VM, its rows are "
                        "empty)", text[:80])
         raise fail(name, text, None, "perf stat -x lines", text[:80])
+    warn_skipped(name, [i + 1 for i in skipped], [lines[i] for i in skipped],
+                 f"perf stat -x'{sep}' lines (value{sep}unit{sep}event{sep}...)")
     df = pd.DataFrame(recs, columns=COLUMNS)
     extra = {"metric_only": True, "metrics": list(meta[2])} if meta is not None else {"metric_only": False}
     if glued:
         extra["notes"] = ["perf 6.1 prints the --per-socket/--per-die header without a separator after 'cpus' "
                           "('socket,cpus' + first metric): the first metric name was split off 'cpus'"]
-    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, separator=sep, **extra)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
+                     **extra)
 
 
 #: the first header fields of perf stat -x --metric-only: interval time, aggregation (-A, --per-*), its count
@@ -457,3 +502,89 @@ def _field(s: str, what: str, bad) -> float:
 
 def _is_val(s: str) -> bool:
     return s.startswith("<not") or is_number(s)
+
+
+# ---------------------------------------------------------------- perf stat -j (--json-output)
+
+# perf 6.x -j prints one object a line, every counter line holding "counter-value"
+_JSON_LINE_RE = re.compile(r'^\s*\{[^\n]*"counter-value"\s*:', re.M)
+#: the aggregation keys of -j and the label the text layout prints for them (-A's "cpu" : "3" is CPU3)
+_JSON_AGG = ("cpu", "core", "die", "socket", "node", "cluster", "cache", "thread")
+_JSON_KEYS = {"interval", "counter-value", "unit", "event", "event-runtime", "pcnt-running", "variance",
+              "metric-value", "metric-unit", "aggregate-number", *_JSON_AGG}
+
+
+def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
+    """``perf stat -j``: one JSON object per counter (a further metric of a counter is an object of its own,
+    with ``metric-value`` and ``metric-unit`` only); other lines are the workload's and are left out."""
+    import json
+
+    recs = []
+    skipped: list[int] = []
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if not s:
+            continue
+        if not s.startswith("{"):
+            skipped.append(i)
+            continue
+
+        def bad(expected, i=i, ln=ln):
+            return fail(name, text, ("line", i + 1), expected, ln)
+
+        try:
+            o = json.loads(s)
+        except ValueError as e:
+            raise bad(f"one perf stat -j JSON object per line ({e})") from None
+        if not isinstance(o, dict) or not o.keys() <= _JSON_KEYS and "counter-value" in o:
+            raise bad("a perf stat -j counter object (keys " + ", ".join(sorted(_JSON_KEYS)) + ")")
+        t = _json_float(o.get("interval"), "the interval time", bad)
+        cpu = ""
+        for k in _JSON_AGG:
+            if k in o:
+                cpu = f"CPU{o[k]}" if k == "cpu" else str(o[k])
+        if "counter-value" not in o:
+            if not recs or "metric-unit" not in o:
+                raise bad("a perf stat -j object with 'counter-value' (or a further metric of the counter above, "
+                          "with 'metric-value' and 'metric-unit')")
+            prev = recs[-1]
+            recs.append(_metric_of(prev, _json_float(o.get("metric-value"), "the metric value", bad),
+                                   str(o.get("metric-unit") or ""), time=prev["time"] if np.isnan(t) else t,
+                                   cpu=cpu or prev["cpu"]))
+            continue
+        v = str(o["counter-value"]).strip()
+        counted = v.strip("<>") if v.startswith("<not") else "counted"
+        if not isinstance(o.get("event"), str) or not o["event"]:
+            raise bad("a perf stat -j counter object with its 'event' name")
+        mu = o.get("metric-unit") or ""
+        recs.append({"block": 0, "time": t, "cpu": cpu, "event": o["event"],
+                     "value": _json_float(v, "the counter value", bad) if counted == "counted" else np.nan,
+                     "unit": o.get("unit") or "", "counted": counted,
+                     "variance_pct": _json_float(o.get("variance"), "the variance", bad),
+                     "run_time": _json_float(o.get("event-runtime"), "the event run time", bad),
+                     "enabled_pct": _json_float(o.get("pcnt-running"), "the percentage running", bad),
+                     # perf prints metric-value 0 beside an empty unit for a counter it could not count
+                     "metric_value": _json_float(o.get("metric-value"), "the metric value", bad) if mu else np.nan,
+                     "metric_unit": mu})
+    if not recs:
+        raise fail(name, text, None, "perf stat -j lines ({\"counter-value\" : ..., \"event\" : ...})", text[:80])
+    warn_skipped(name, [i + 1 for i in skipped], [lines[i] for i in skipped],
+                 "perf stat -j JSON objects (one a line)")
+    df = pd.DataFrame(recs, columns=COLUMNS)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=True)
+
+
+def _json_float(v, what: str, bad) -> float:
+    if v is None or v == "":
+        return np.nan
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise bad(f"{what}: a number")
+    try:
+        return float(v) if not isinstance(v, str) or re.fullmatch(r"\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*", v) \
+            else _raise()
+    except ValueError:
+        raise bad(f"{what}: a number") from None
+
+
+def _raise():
+    raise ValueError

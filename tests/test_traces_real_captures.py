@@ -1,0 +1,110 @@
+"""Real captures made on this machine (tests/fixtures/real-captures/README.md), each checked against its raw text.
+
+Every test here failed before the fix it names (or checks a capture's values against the text, so it can fail).
+"""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernel_workbook.errors import WorkbookParseError
+from kernel_workbook.traces import SkippedLinesWarning, load, parse_perf_stat, sniff
+
+REAL = Path(__file__).parent / "fixtures" / "real-captures"
+
+
+def _load(name, kind=None):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        df = load(REAL / name, kind)
+    return df, [x for x in w]
+
+
+# ------------------------------------------------------------------ perf stat: the workload's stderr on the stream
+
+@pytest.mark.parametrize("name, n_rows, skipped", [
+    ("perf-stat-6.1-I-dd-stderr.txt", 12, [8, 9, 10]),
+    ("perf-stat-6.1-I-x-dd-stderr.txt", 30, [25, 26, 27]),
+    ("perf-stat-6.1-x-dd-stderr.txt", 6, [1, 2, 3]),
+    ("perf-stat-6.1-xsemicolon-dd-stderr.txt", 6, [1, 2, 3]),
+])
+def test_perf_stat_keeps_every_counter_when_the_workload_writes_to_the_same_stream(name, n_rows, skipped):
+    """`perf stat ... dd ... 2> log`: dd's 'records in/out' lines sit before or between perf's lines. They were
+    an error (-I, -x,) or made the file unrecognised (-x';'); now they are left out with a warning naming them."""
+    df, w = _load(name)
+    assert df.attrs["format"] == "perf-stat" and len(df) == n_rows
+    sk = [x for x in w if issubclass(x.category, SkippedLinesWarning)]
+    assert len(sk) == 1 and "lines " + ", ".join(map(str, skipped)) in str(sk[0].message)
+    assert "records in" in str(sk[0].message) and name in str(sk[0].message)
+    assert not df["event"].str.contains("records").any()
+
+
+def test_perf_stat_interval_values_match_the_capture():
+    df, _ = _load("perf-stat-6.1-I-dd-stderr.txt")
+    # '     1.743408608             734.87 msec task-clock    #    0.735 CPUs utilized' (after dd's lines)
+    last = df[(df["event"] == "task-clock")].iloc[-1]
+    assert last["time"] == 1.743408608 and last["value"] == 734.87 and last["unit"] == "msec"
+    assert last["metric_value"] == 0.735
+    assert df[df["event"] == "cycles"]["counted"].eq("not supported").all()
+    x, _ = _load("perf-stat-6.1-I-x-dd-stderr.txt")
+    # '     2.072958402,3,,page-faults,69380399,100.00,43.240,/sec'
+    pf = x[(x["event"] == "page-faults") & (x["time"] == 2.072958402)].iloc[0]
+    assert pf["value"] == 3 and pf["run_time"] == 69380399 and pf["metric_value"] == 43.24
+    s, _ = _load("perf-stat-6.1-xsemicolon-dd-stderr.txt")
+    assert s.attrs["separator"] == ";" and s.set_index("event").loc["page-faults", "value"] == 82
+
+
+def test_perf_stat_a_line_of_perf_that_does_not_read_is_still_an_error():
+    """Only lines perf never prints (a blank inside the first field) are left out: a damaged counter line is
+    still refused with its line."""
+    text = (REAL / "perf-stat-6.1-I-x-dd-stderr.txt").read_text().replace(
+        "1.001342491,31,,context-switches", "1.001342491,3x1,,context-switches")
+    with pytest.raises(WorkbookParseError, match=r":8: expected"):
+        parse_perf_stat(text)
+
+
+def test_perf_stat_x_under_a_decimal_comma_locale_is_refused_with_its_line():
+    """LC_ALL=de_DE perf stat -x, prints '1191,36,msec,...': the decimal comma splits the count."""
+    with pytest.raises(WorkbookParseError, match=r"perf-stat-6.1-x-de_DE.txt:4: expected"):
+        load(REAL / "perf-stat-6.1-x-de_DE.txt")
+
+
+# ------------------------------------------------------------------ perf stat -j
+
+def test_perf_stat_json_output_is_read():
+    """perf 6.x -j (one JSON object a line) was not recognised at all."""
+    df, w = _load("perf-stat-6.1-j-dd-stderr.txt")
+    assert df.attrs["json"] and len(df) == 6
+    assert [str(x.message).count("records") for x in w] == [1]
+    tc = df.set_index("event").loc["task-clock"]
+    # {"counter-value" : "147.691721", "unit" : "msec", "event" : "task-clock", "event-runtime" : 147691721,
+    #  "pcnt-running" : 100.00, "metric-value" : 1.014146, "metric-unit" : "CPUs utilized"}
+    assert tc["value"] == 147.691721 and tc["unit"] == "msec" and tc["run_time"] == 147691721
+    assert tc["enabled_pct"] == 100 and tc["metric_value"] == 1.014146 and tc["metric_unit"] == "CPUs utilized"
+    cyc = df.set_index("event").loc["cycles"]
+    assert cyc["counted"] == "not supported" and np.isnan(cyc["value"]) and np.isnan(cyc["metric_value"])
+    i, _ = _load("perf-stat-6.1-j-I-dd-stderr.txt")
+    assert i["time"].unique().tolist() == [0.500576874, 1.00128798, 1.467566836]
+    assert i[(i["event"] == "context-switches")]["value"].tolist() == [67, 43, 23]
+
+
+def test_perf_stat_json_aggregation_and_damage():
+    df = parse_perf_stat('{"cpu" : "1", "counter-value" : "506.75", "unit" : "msec", "event" : "task-clock", '
+                         '"event-runtime" : 1, "pcnt-running" : 100.00, "metric-value" : 1.008, '
+                         '"metric-unit" : "CPUs utilized"}\n'
+                         '{"socket" : "S0", "aggregate-number" : 2, "counter-value" : "5", "unit" : "", '
+                         '"event" : "context-switches", "event-runtime" : 1, "pcnt-running" : 100.00, '
+                         '"metric-value" : 0, "metric-unit" : ""}\n')
+    assert df["cpu"].tolist() == ["CPU1", "S0"]
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected one perf stat -j JSON object per line"):
+        parse_perf_stat('{"counter-value" : "1", "event" : "a"}\n{"counter-value" : "2", "event" : \n')
+
+
+def test_fio_normal_and_json_output_is_recognised():
+    """--output-format=normal,json starts with fio's text lines; sniff did not look past them."""
+    assert sniff((REAL / "fio-3.33-normal-json.txt").read_text()) == "fio-json"
+    df, _ = _load("fio-3.33-normal-json.txt")
+    r = df[df["jobname"] == "randread"].iloc[0]
+    assert r["direction"] == "read" and r["io_bytes"] == 84410368 and r["bw"] == 41195
