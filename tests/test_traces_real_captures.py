@@ -108,3 +108,42 @@ def test_fio_normal_and_json_output_is_recognised():
     df, _ = _load("fio-3.33-normal-json.txt")
     r = df[df["jobname"] == "randread"].iloc[0]
     assert r["direction"] == "read" and r["io_bytes"] == 84410368 and r["bw"] == 41195
+
+
+# ------------------------------------------------------------------ /proc/vmstat series stamped by a shell loop
+
+def test_proc_vmstat_series_stamped_by_date_reads_with_its_times():
+    """`for i in 1 2 3; do date; cat /proc/vmstat; sleep 1; done` was refused at its first line."""
+    df, w = _load("proc-vmstat-6.18-date-loop.txt")
+    assert not w and len(df) == 3 and df.attrs["timezone"] == "UTC"
+    # 'Wed Nov 25 03:30:50 UTC 2026' is 1795577450 (the epoch loop below printed 1795577453 at 03:30:53)
+    assert df["time"].tolist() == [1795577450.0, 1795577451.0, 1795577452.0]
+    assert str(df["timestamp"].iloc[0]) == "2026-11-25 03:30:50"
+    assert df["pgfault"].tolist() == [490347412, 490363670, 490372918] and df["elapsed"].tolist() == [0, 1, 2]
+    assert df["pgfault"].dtype == np.int64
+
+
+@pytest.mark.parametrize("name, first_time, pgfault", [
+    ("proc-vmstat-6.18-date-Iseconds-loop.txt", 1795577456.0, [490381260, 490381826, 490393510]),
+    ("proc-vmstat-6.18-epoch-loop.txt", 1795577453.0, [490375197, 490377543, 490379025]),
+])
+def test_proc_vmstat_series_stamped_by_epoch_or_iso_lines(name, first_time, pgfault):
+    """`echo "=== $(date -Iseconds)"` and `date +%s` between the snapshots."""
+    df, _ = _load(name)
+    assert df["time"].iloc[0] == first_time and df["elapsed"].tolist() == [0, 1, 2]
+    assert df["pgfault"].tolist() == pgfault and df["nr_free_pages"].iloc[1] in (4839346, 4842896)
+
+
+def test_proc_vmstat_stamp_without_zone_keeps_the_wall_clock_and_gives_no_epoch():
+    from kernel_workbook.traces import parse_proc_vmstat
+
+    df = parse_proc_vmstat("2026-11-25 03:30:50\npgfault 5\n2026-11-25 03:30:52\npgfault 9\n")
+    assert "time" not in df.columns and df["elapsed"].tolist() == [0, 2] and df["pgfault"].tolist() == [5, 9]
+    with pytest.raises(WorkbookParseError, match=r"<text>:3: expected '<counter> <value>' or a time stamp"):
+        parse_proc_vmstat("Wed Nov 25 03:30:50 UTC 2026\npgfault 5\nMi 25. Nov 03:30:51 UTC 2026\npgfault 9\n")
+
+
+def test_meminfo_series_stamped_by_date():
+    df, _ = _load("meminfo-6.18-date-loop.txt")
+    assert df["MemFree"].tolist() == [19422276, 19394160] and df["elapsed"].tolist() == [0, 1]
+    assert df["time"].iloc[0] == 1795577463.0

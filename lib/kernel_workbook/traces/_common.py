@@ -421,3 +421,63 @@ def token_counts(block: str) -> np.ndarray:
     nl = np.flatnonzero(b == 10)
     line_id = np.searchsorted(nl, np.flatnonzero(start))
     return np.bincount(line_id, minlength=nl.size + 1)
+
+
+# --------------------------------------------------------------------------
+# the time stamp lines of shell loops (while :; do date; cat /proc/vmstat; sleep 1; done)
+
+_MONTHS = {m: i + 1 for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}
+_FRAME = " \t=-#*[]"
+# date (C locale, coreutils 8 and 9: 'Wed Nov 25 03:30:50 UTC 2026', 'Wed Nov 25 03:30:50 AM UTC 2026')
+_DATE_RE = re.compile(r"(?:[A-Z][a-z]{2} )?([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)(?: ([AP]M))? "
+                      r"([A-Z][A-Z0-9]{1,5}|[+-]\d{2}:?\d{2}) (\d{4})")
+# date -R: 'Wed, 25 Nov 2026 03:30:50 +0000'
+_RFC_RE = re.compile(r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) ([+-]\d{4}|[A-Z]{1,5})")
+# date -Iseconds, date '+%F %T' (no zone), with %N
+_ISO_RE = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,]\d+)? ?(Z|[+-]\d\d:?\d\d|[A-Z]{2,5})?")
+_EPOCH_RE = re.compile(r"\d{9,11}(?:\.\d+)?")
+
+
+def read_stamp(line: str):
+    """A time stamp line a shell loop prints between snapshots (``date``, ``date -R``, ``date +%s``,
+    ``date -Iseconds``, ``date '+%F %T'``, framed or not by ``===``) as (wall clock, zone or None), or None.
+
+    A bare epoch (``date +%s``) comes back as (None, epoch seconds as a float)."""
+    s = line.strip(_FRAME)
+    try:
+        if _EPOCH_RE.fullmatch(s):
+            return None, float(s)
+        m = _DATE_RE.fullmatch(s)
+        if m and m.group(1) in _MONTHS:
+            mon, d, hh, mi, ss, ampm, zone, y = m.groups()
+            hh = int(hh) % 12 + (12 if ampm == "PM" else 0) if ampm else int(hh)
+            return pd.Timestamp(int(y), _MONTHS[mon], int(d), hh, int(mi), int(ss)), zone
+        m = _RFC_RE.fullmatch(s)
+        if m and m.group(2) in _MONTHS:
+            d, mon, y, hh, mi, ss, zone = m.groups()
+            return pd.Timestamp(int(y), _MONTHS[mon], int(d), int(hh), int(mi), int(ss)), zone
+        m = _ISO_RE.fullmatch(s)
+        if m:
+            y, mo, d, hh, mi, ss, zone = m.groups()
+            return pd.Timestamp(int(y), int(mo), int(d), int(hh), int(mi), int(ss)), zone
+    except ValueError:  # 'Feb 30': not a date, so not a stamp line
+        return None
+    return None
+
+
+def stamp_epoch(wall, zone) -> float:
+    """Epoch seconds of a stamp line; NaN when its zone is not printed or not known (no guess)."""
+    from .vmstat import TZ_OFFSETS
+
+    if wall is None:
+        return float(zone)  # a bare epoch
+    if zone is None:
+        return np.nan
+    if zone[0] in "+-":
+        z = zone.replace(":", "")
+        off = (int(z[1:3]) * 3600 + int(z[3:5]) * 60) * (1 if z[0] == "+" else -1)
+    elif zone in TZ_OFFSETS:
+        off = TZ_OFFSETS[zone] * 3600
+    else:
+        return np.nan
+    return wall.value / 1e9 - off

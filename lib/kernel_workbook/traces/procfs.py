@@ -1,7 +1,9 @@
 """The memory files of procfs: ``buddyinfo``, ``pagetypeinfo``, ``zoneinfo``, ``meminfo``.
 
 Each reads one snapshot or a series of snapshots separated by mmtests'
-``time: <epoch>`` lines (``watch-proc-buddyinfo.sh`` and friends).
+``time: <epoch>`` lines (``watch-proc-buddyinfo.sh`` and friends) or by the
+stamps of a shell loop that give the epoch (``date`` with its zone, ``date +%s``,
+``date -Iseconds``).
 ``pagetypeinfo`` takes its migrate types from the ``Number of blocks type``
 header (Reserve before 3.18, HighAtomic after, CMA and Isolate when
 configured): jc assumes five fixed types and mislabels the others.
@@ -16,13 +18,18 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import (guarded, fail, read_source, read_stamp, set_attrs, stamp_epoch, strip_latency_prefix,
+                      warn_truncated)
 
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)\s*$")
 
 
 def _snapshots(text: str):
-    """Yield (time or None, line number, line) with the current snapshot's time."""
+    """Yield (time or None, line number, line) with the current snapshot's time.
+
+    Besides mmtests' ``time:`` lines, a shell loop's stamp that gives the epoch (``date`` with its zone,
+    ``date +%s``, ``date -Iseconds``) starts a snapshot; a stamp without a zone stays a line the parser
+    refuses, as its epoch would be a guess."""
     t = None
     for i, ln in enumerate(text.split("\n")):
         m = _TIME_RE.match(ln)
@@ -30,7 +37,16 @@ def _snapshots(text: str):
             t = float(m.group(1))
             yield t, i, None
             continue
+        if ln[:1].isdigit() or ln[:1] in "=-#*" or ln[:3] in _DAYS:
+            st = read_stamp(ln)
+            if st is not None and not np.isnan(stamp_epoch(*st)):
+                t = stamp_epoch(*st)
+                yield t, i, None
+                continue
         yield t, i, ln
+
+
+_DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 
 
 def _finish_time(df: pd.DataFrame) -> pd.DataFrame:

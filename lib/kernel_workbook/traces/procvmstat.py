@@ -3,7 +3,10 @@
 A series is what mmtests' ``watch-proc-vmstat.sh`` writes (``time: <epoch>``
 then the file, every interval) and what the shell loop of the 2007 thread
 reads; snapshots without ``time:`` lines are split where the first counter
-name comes round again.  Counter names are whatever the kernel printed:
+name comes round again.  The stamp lines people's own loops print between
+snapshots are read too: ``date`` (``Wed Nov 25 03:30:50 UTC 2026``),
+``date -R``, ``date +%s`` (a bare epoch), ``date -Iseconds`` and
+``date '+%F %T'``, also framed by ``===``/``---`` (``echo "=== $(date)"``).  Counter names are whatever the kernel printed:
 2.6.23's ``pgscan_kswapd_dma32``, ``pgsteal_normal``, ``kswapd_steal``; 3.x's
 ``pgsteal_kswapd_*``, ``compact_*``, ``numa_*``, ``thp_*``; 6.x's
 ``pgscan_kswapd``, ``pgsteal_anon``...  Lines a mail or shell session adds
@@ -17,7 +20,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import (guarded, fail, read_source, read_stamp, set_attrs, stamp_epoch, strip_latency_prefix,
+                      warn_truncated)
 
 _LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) (-?\d+)[ \t]*$", re.M)
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)[ \t]*$", re.M)
@@ -50,15 +54,30 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
         ``attrs``: ``source``, ``format="proc-vmstat"``, ``version`` (a guess
         at the kernel generation from the counter names: ``"2.6"``,
         ``"3.x-4.7"`` (zone LRUs), ``"4.8+"`` (node LRUs, ``pgscan_kswapd``)),
-        ``timezone="UTC"`` when times are present.
+        ``timezone="UTC"`` when times are present.  Under dated stamp lines
+        there is also ``timestamp`` (the wall clock as printed); ``time`` then
+        needs the zone on the line (an offset or a known abbreviation), and
+        ``timezone`` is that zone.
     """
     text, name = read_source(src, source, max_bytes)
     text, stamps = strip_latency_prefix(text)
     counters = [(m.start(), m.group(1), m.group(2)) for m in _LINE_RE.finditer(text)]
     times = [(m.start(), float(m.group(1))) for m in _TIME_RE.finditer(text)]
     n_lines = sum(1 for _ in _ANY_RE.finditer(text))
+    walls: dict[int, tuple] = {}  # position -> (wall clock, zone) of a dated stamp line
     if n_lines != len(counters) + len(times):
         known = {p for p, *_ in counters} | {p for p, _ in times}
+        for m in _ANY_RE.finditer(text):
+            if m.start() not in known:
+                st = read_stamp(m.group(0))
+                if st is not None and st[0] is None:
+                    times.append((m.start(), st[1]))  # date +%s: the epoch itself
+                    known.add(m.start())
+                elif st is not None:
+                    walls[m.start()] = st
+        times = sorted(times + [(p, stamp_epoch(w, z)) for p, (w, z) in walls.items()])
+        known |= set(walls)
+    if n_lines != len(counters) + len(times):
         bad = [m for m in _ANY_RE.finditer(text) if m.start() not in known]
         last_nonblank = list(_ANY_RE.finditer(text))[-1]
         if len(bad) == 1 and bad[0].start() == last_nonblank.start() and not text.endswith("\n") \
@@ -69,7 +88,8 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
 
             warnings.warn(f"{name}: skipped {len(bad)} lines that are not '<counter> <value>'", stacklevel=2)
         else:
-            raise fail(name, text, bad[0].start(), "'<counter> <value>' or 'time: <epoch>' (/proc/vmstat)")
+            raise fail(name, text, bad[0].start(), "'<counter> <value>' or a time stamp line ('time: <epoch>', "
+                       "a bare epoch, date's 'Wed Nov 25 03:30:50 UTC 2026', ISO 8601) (/proc/vmstat)")
     if not counters:
         raise fail(name, text, None, "at least one '<counter> <value>' line (/proc/vmstat)", text[:80])
     pos = np.fromiter((c[0] for c in counters), dtype=np.int64, count=len(counters))
@@ -109,6 +129,19 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     wide = wide.astype({c: vals.dtype for c in wide.columns[full.to_numpy()]})
     used = wide.index.to_numpy()
     extra: dict[str, np.ndarray] = {}
+    zone = "UTC"
+    if walls:
+        # the snapshots' wall clocks as printed; time (epoch) only where the line gave its zone
+        wpos = [p for p, _ in times]
+        wall = np.array([walls[p][0] if p in walls else pd.NaT for p in wpos], dtype="datetime64[ns]")
+        if len(tvals) == len(wpos) + 1:
+            wall = np.concatenate([np.array([pd.NaT], dtype="datetime64[ns]"), wall])
+        extra["timestamp"] = wall[used]
+        zones = {z for _, z in walls.values()}
+        zone = zones.pop() if len(zones) == 1 else "MIXED"
+        tvals = np.asarray(tvals, dtype=float)
+        if np.isnan(tvals[used]).all():
+            tvals = None  # no zone anywhere: wall clocks only
     if tvals is not None:
         extra["time"] = tvals[used]
     elif stamps is not None:
@@ -116,6 +149,8 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
         extra["time"] = stamps[first_line, 0]
     if "time" in extra:
         extra["elapsed"] = extra["time"] - extra["time"][0]
+    elif "timestamp" in extra:
+        extra["elapsed"] = (extra["timestamp"] - extra["timestamp"][0]) / np.timedelta64(1, "s")
     extra["sample"] = np.arange(len(wide))
     wide = pd.concat([wide.reset_index(drop=True), pd.DataFrame(extra)], axis=1)
     cols = set(order)
@@ -127,7 +162,7 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
         ver = "3.x-4.7"
     else:
         ver = None
-    return set_attrs(wide, name, "proc-vmstat", ver, "UTC" if "time" in wide.columns else None)
+    return set_attrs(wide, name, "proc-vmstat", ver, zone if "time" in wide.columns or walls else None)
 
 
 def counter_columns(df: pd.DataFrame) -> list[str]:
