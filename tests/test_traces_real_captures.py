@@ -147,3 +147,63 @@ def test_meminfo_series_stamped_by_date():
     df, _ = _load("meminfo-6.18-date-loop.txt")
     assert df["MemFree"].tolist() == [19422276, 19394160] and df["elapsed"].tolist() == [0, 1]
     assert df["time"].iloc[0] == 1795577463.0
+
+
+# ------------------------------------------------------------------ iostat: which report is since boot, dates
+
+def test_iostat_y_has_no_since_boot_report():
+    """`iostat -xy 1 2`: both reports are intervals (-y skips the since-boot one), yet the first was flagged
+    since_boot. sysstat 12 prints the skipped report as one more blank line under the banner."""
+    df, _ = _load("iostat-12.6.1-xy.txt")
+    assert df["since_boot"].tolist() == [False, False]
+    # 'vda            128.00 131072.00 ...' is the first report: an interval under load, not since boot
+    assert df["r/s"].tolist() == [128.0, 224.75]
+    from kernel_workbook.traces import parse_iostat_cpu
+
+    assert not parse_iostat_cpu(REAL / "iostat-12.6.1-xy.txt")["since_boot"].any()
+    j, _ = _load("iostat-12.6.1-xy.json")
+    assert j["since_boot"].tolist() == [False, False] and j["w/s"].tolist() == [64.0, 1.0]
+
+
+def test_iostat_without_y_keeps_its_first_report_since_boot():
+    df, _ = _load("iostat-12.6.1-x.txt")
+    assert df["since_boot"].tolist() == [True, False, False]
+    assert df["r/s"].iloc[0] == 8.96 and df["%util"].iloc[0] == 0.48
+
+
+def test_iostat_runs_appended_to_one_log_each_start_since_boot():
+    """`(iostat -xt 1 2; iostat -xt 1 2) > log`: the second run's first report (line 26, 12.26 r/s since boot)
+    was flagged as an interval."""
+    df, _ = _load("iostat-12.6.1-xt-two-runs-appended.txt")
+    assert df["since_boot"].tolist() == [True, False, True, False]
+    assert df["r/s"].tolist() == [12.26, 0.0, 12.26, 0.0]
+    assert [str(t) for t in df["timestamp"]] == ["2026-11-25 03:39:35", "2026-11-25 03:39:36",
+                                                  "2026-11-25 03:39:36", "2026-11-25 03:39:37"]
+
+
+def test_iostat_fr_FR_dates_are_day_first_even_when_the_day_is_12_or_less():
+    """LC_ALL=fr_FR.UTF-8 prints 25/11/2026 03:29:01 (day first, 4-digit year, 24-hour clock); on 5 November the
+    same capture (edited copy) read as 11 May."""
+    df, _ = _load("iostat-12.6.1-xt-fr_FR.txt")
+    assert str(df["timestamp"].iloc[0]) == "2026-11-25 03:29:01" and df["r/s"].iloc[0] == 9.46
+    ed, _ = _load("iostat-12.6.1-xt-fr_FR-edited-05-11.txt")
+    assert [str(t) for t in ed["timestamp"]] == ["2026-11-05 03:29:01", "2026-11-05 03:29:02"]
+    # the C locale's 2-digit year stays month first
+    c, _ = _load("iostat-12.6.1-xt-two-runs-appended.txt")
+    assert c["timestamp"].iloc[0].month == 11
+
+
+def test_iostat_json_timestamps_read_as_the_text_ones():
+    """-o JSON timestamps were coerced by pandas (NaT on a date it could not read, a tz-aware column and no
+    epoch for ISO); they now follow the text rules: fr_FR day first, ISO with its zone to `time`."""
+    fr, _ = _load("iostat-12.6.1-xt-fr_FR.json")
+    assert [str(t) for t in fr["timestamp"]] == ["2026-11-25 03:31:50", "2026-11-25 03:31:51"]
+    iso, _ = _load("iostat-12.6.1-xt-iso.json")
+    # 2026-11-25T03:38:17+0000: 447 s after 03:30:50 UTC, which the epoch loop above printed as 1795577450
+    assert iso.attrs["timezone"] == "UTC" and iso["time"].tolist() == [1795577897.0, 1795577898.0]
+    assert iso["r/s"].iloc[0] == 12.23
+    text = (REAL / "iostat-12.6.1-xt-fr_FR.json").read_text().replace("25/11/2026 03:31:51", "25/11/2026 3h31")
+    from kernel_workbook.traces import parse_iostat
+
+    with pytest.raises(WorkbookParseError, match=r"<text>:\d+: expected an iostat timestamp"):
+        parse_iostat(text)

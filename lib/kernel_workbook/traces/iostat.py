@@ -11,7 +11,12 @@ r_await w_await svctm %util``, with ``Device:`` and a colon), sysstat 11.5's
 ``LANG=de_DE`` run) and every ``-t`` date style sysstat prints
 (``11/21/26 05:25:02``, ``11/21/2026 05:25:02 AM``, ``21.11.2026 05:25:02``,
 ISO 8601 with ``S_TIME_FORMAT=ISO``) are read; a day-first date is recognised
-when a day above 12 appears, or from a dotted date.
+when a day above 12 appears, from a dotted date, or from a 4-digit year on a
+24-hour clock (``25/11/2026 03:29:01``: fr_FR, es_ES, it_IT...; glibc's
+month-first locales print a 2-digit year, C, or AM/PM, en_US).  A run that
+starts with a ``Linux`` banner has its first report since boot unless it was
+``iostat -y`` (sysstat 12 marks the skipped report with one more blank line);
+each banner of runs appended to one log starts a since-boot report again.
 """
 
 from __future__ import annotations
@@ -192,8 +197,9 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
 
 def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> Iostat:
     ts, tz = _timestamps(ts_raw, name, text, ts_line)
-    dev = _times(dev, ts, tz, stamps)
-    cpu = _times(cpu, ts, tz, stamps)
+    boot = _since_boot_reports(text, dev, cpu)
+    dev = _times(dev, ts, tz, stamps, boot)
+    cpu = _times(cpu, ts, tz, stamps, boot)
     cols = set(headers[0]) if headers else set()
     ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
            else "sysstat 11.5" if "aqu-sz" in cols
@@ -305,9 +311,34 @@ def _fast_iostat(text: str, name: str):
     return dev, cpu, ts_raw, ts_line, headers, banner
 
 
-def _times(df, ts, tz, stamps):
+_BANNER_LINE_RE = re.compile(r"^Linux \S+ \([^)]*\)[^\n]*$", re.M)
+
+
+def _since_boot_reports(text: str, dev, cpu) -> set:
+    """The reports computed since boot: the first of each run (each ``Linux ...`` banner starts one: logs
+    of several runs appended), unless the run was ``iostat -y``.  sysstat 12 prints the report -y skips as
+    one more blank line under the banner (two blank lines before the first report instead of one, in the
+    text and the JSON layouts alike); without a banner, the first report is taken as the since-boot one."""
+    banners = [(m.start(), m.end()) for m in _BANNER_LINE_RE.finditer(text)]
+    if not banners:
+        return {0}
+    lines = np.concatenate([df["_line"].to_numpy(dtype=np.int64) for df in (dev, cpu) if "_line" in df.columns]
+                           + [np.empty(0, dtype=np.int64)])
+    samples = np.concatenate([df["sample"].to_numpy(dtype=np.int64) for df in (dev, cpu) if "_line" in df.columns]
+                             + [np.empty(0, dtype=np.int64)])
+    boot = set()
+    for start, end in banners:
+        after = text[end + 1:end + 200]
+        blanks = len(after) - len(after.lstrip("\n"))
+        first = np.flatnonzero(lines > text.count("\n", 0, start))
+        if first.size and blanks < 2:
+            boot.add(int(samples[first].min()))
+    return boot
+
+
+def _times(df, ts, tz, stamps, boot=frozenset({0})):
     df = df.copy()
-    df["since_boot"] = df["sample"] == 0
+    df["since_boot"] = df["sample"].isin(boot)
     if ts is not None:
         df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
         if tz is not None:
@@ -386,9 +417,19 @@ def _timestamps(raw: dict[int, str], name, text, where):
                 break
     kinds = {v[0] for v in parsed.values()}
     if "slash" in kinds:
-        firsts = [int(g[0]) for kd, g in parsed.values() if kd == "slash"]
-        seconds = [int(g[1]) for kd, g in parsed.values() if kd == "slash"]
-        day_first = max(firsts) > 12 or (max(seconds) <= 12 and False)
+        slash = [g for kd, g in parsed.values() if kd == "slash"]
+        firsts = [int(g[0]) for g in slash]
+        seconds = [int(g[1]) for g in slash]
+        # Which locale printed it, when no day above 12 says so: glibc's slashed dates are month first with a
+        # 2-digit year (C/POSIX, %m/%d/%y) or with AM/PM (en_US, %m/%d/%Y %r), and day first with a 4-digit
+        # year on a 24-hour clock (fr_FR, es_ES, it_IT, pt_BR, en_IN: %d/%m/%Y %T).  Reading 05/11/2026
+        # 03:29:01 month first put a fr_FR capture of 5 November in May.
+        four_24h = all(len(g[2]) == 4 and not g[6] for g in slash)
+        day_first = max(firsts) > 12 or (four_24h and max(seconds) <= 12)
+        if max(firsts) > 12 and max(seconds) > 12:
+            k = next(k for k, (kd, g) in parsed.items() if kd == "slash" and int(g[1]) > 12)
+            raise fail(name, text, ("line", where[k] + 1), "dates in one order (a day above 12 appears both "
+                       "first and second)", raw[k])
     for k, (kind, g) in parsed.items():
         try:
             if kind == "iso":
@@ -448,20 +489,43 @@ def _parse_json(text: str, name: str) -> Iostat:
             devs.append(r)
     dev = pd.DataFrame(devs)
     cpu = pd.DataFrame(cpus)
+    # the timestamps as the text layout reads them (locale date styles, day-first, ISO zone), never coerced
+    raw, where = {}, {}
+    pos = 0
+    for k, st in enumerate(stats if isinstance(stats, list) else []):
+        ts = st.get("timestamp")
+        if isinstance(ts, str):
+            raw[k] = ts
+            pos = max(text.find('"timestamp"', pos), 0)
+            where[k] = text.count("\n", 0, pos)
+            pos += 1
+        elif ts is not None:
+            raise fail(name, text, None, "a report timestamp as a string", str(ts)[:80])
+    unknown = [v for v in raw.values() if not any(r.match(v) for r, _ in _TS_RES)]
+    if unknown:
+        k = next(k for k, v in raw.items() if v == unknown[0])
+        raise fail(name, text, ("line", where[k] + 1), "an iostat timestamp (MM/DD/YY HH:MM:SS, a locale's date "
+                   "and time, or ISO 8601)", unknown[0])
+    ts, tz = _timestamps(raw, name, text, where)
+    # sysstat 12 prints the report -y skips as a blank line at the head of 'statistics'
+    omit = bool(re.search(r'"statistics":\s*\[[ \t]*\n[ \t]*\n', text))
+
     def fix(df):
-        if "_ts" in df.columns:
-            if df["_ts"].notna().any():
-                df["timestamp"] = pd.to_datetime(df["_ts"], errors="coerce", utc=False, format="mixed")
-            df = df.drop(columns="_ts")
+        df = df.drop(columns="_ts", errors="ignore")
         if "sample" in df.columns:
-            df["since_boot"] = df["sample"] == 0
+            if ts is not None:
+                df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
+                if tz is not None:
+                    df["time"] = df["timestamp"].astype("int64") / 1e9 - tz
+            df["since_boot"] = (df["sample"] == 0) & (not omit)
         return df
 
     dev, cpu = fix(dev), fix(cpu)
     meta = {"kernel": f"{host.get('sysname', '')} {host.get('release', '')}".strip(),
             "host": host.get("nodename"), "date": host.get("date"), "ncpu": host.get("number-of-cpus")}
-    set_attrs(dev, name, "iostat", "sysstat JSON", None, **meta)
-    set_attrs(cpu, name, "iostat-cpu", "sysstat JSON", None, **meta)
+    tzname = None if tz is None else ("UTC" if tz == 0 else f"UTC{tz / -3600:+.1f}h")
+    set_attrs(dev, name, "iostat", "sysstat JSON", tzname, **meta)
+    set_attrs(cpu, name, "iostat-cpu", "sysstat JSON", tzname, **meta)
     return Iostat(dev, cpu)
 
 
