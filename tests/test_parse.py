@@ -493,3 +493,120 @@ def test_hostile_tables_raise_naming_the_line(text, line):
     with pytest.raises(WorkbookParseError) as e:
         parse_text(text)
     assert e.value.line == line
+
+
+# --- real tables from other public threads (tests/fixtures/mail-tables, sources in its README) --------------
+
+from pathlib import Path  # noqa: E402
+
+from kernel_workbook.tables import parse_file  # noqa: E402
+
+MAIL_TABLES = Path(__file__).parent / "fixtures" / "mail-tables"
+
+
+def real(name):
+    return parse_file(MAIL_TABLES / name)
+
+
+def in_table(df, t):
+    sub = df[df["table"] == t].copy()
+    sub.attrs = df.attrs
+    return sub
+
+
+def kernel_names(df, t):
+    return df.attrs["tables"][t]["kernels"]
+
+
+def notes(df, t):
+    return " | ".join(df.attrs["tables"][t]["notes"])
+
+
+def test_real_netperf_udp_2022_significance_stars():
+    df = real("netperf-udp-2022-sig-stars.txt")
+    assert sorted(df.attrs["tables"]) == [1]  # the prose with "40-60%" around it is no table
+    assert kernel_names(df, 1) == ["6.1.0-rc3 vanilla", "6.1.0-rc3 sched-wfsync-v1r1"]
+    c = cell(df, "send-16384", "6.1.0-rc3 sched-wfsync-v1r1", stat="Hmean")
+    assert (c.value, c.pct, c.sig, c.text) == (23080.04, -46.99, True, "23080.04 * -46.99%*")
+    c = cell(df, "send-64", "6.1.0-rc3 vanilla", stat="Hmean")
+    assert (c.value, c.pct, c.sig) == (235.21, 0.0, False)
+    assert df["order"].nunique() == 9 and df.attrs["tables"][1]["title"] == "netperf-udp"
+
+
+def test_real_highalloc_2012_tab_header_and_headerless_vmstat():
+    df = real("highalloc-2012-tabs-vmstat.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2, 3]
+    assert kernel_names(df, 1) == ["3.6-rc1-akpm", "full-series"]  # header typed with tabs, off the columns
+    assert "names taken in order" in notes(df, 1)
+    c = cell(in_table(df, 1), "Pass 2", "full-series")
+    assert (c.value, c.pct) == (63.0, 21.0)
+    vm = df.attrs["tables"][2]
+    assert vm["section"] == "vmstat" and vm["kernels"] == ["3.6-rc1-akpm", "full-series"]
+    assert cell(in_table(df, 2), "Page Outs", "full-series").value == 8039096
+    c = cell(in_table(df, 3), "Kswapd efficiency", "full-series")
+    assert (c.value, c.unit) == (97.0, "%")
+    c = cell(in_table(df, 3), "Kswapd velocity", "full-series")
+    assert (c.value, c.decimals) == (1182.615, 3)
+
+
+def test_real_ext4tag_2013_nan_cells_and_trailing_statistics():
+    df = real("ext4tag-2013-nan-trailing-stats.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2]  # "Vanilla kernel\t3325677 ms stalled ..." is prose
+    t1 = in_table(df, 1)
+    c = cell(t1, "User", "3.9.0-rc6 ext4tag", stat="mean")
+    assert math.isnan(c.value) and math.isnan(c.pct) and c.text == "nan (   nan%)"
+    c = cell(t1, "System", "3.9.0-rc6 ext4tag", stat="stddev")
+    assert (c.value, c.pct) == (0.94, -142.69)
+    assert cell(in_table(df, 2), "sda-w_await", "3.9.0-rc6 ext4tag", stat="Max").value == 50338.25
+
+
+def test_real_numab_2023_indented_rows():
+    df = real("numab-2023-indented-rows.txt")
+    two = ["6.6.0-rc2 sched-numabtrace-v1", "6.6.0-rc2 sched-numabselective-v1"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3]
+    assert all(kernel_names(df, t) == two for t in (1, 2, 3))
+    c = cell(in_table(df, 1), "elsp-NUMA01_THREADLOCAL", two[1], stat="CoeffVar")
+    assert (c.value, c.pct) == (3.29, -381.70)
+    assert cell(in_table(df, 2), "Duration User", two[0]).value == 91201.80
+    assert cell(in_table(df, 3), "Ops NUMA hint local percent", two[1]).value == 74.90
+
+
+def test_real_hackbench_2022_double_quoted():
+    df = real("hackbench-2022-double-quoted.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2, 3] and set(df["quote"]) == {2}
+    assert all(kernel_names(df, t) == ["hackbench default", "hackbench pan"] for t in (1, 2, 3))
+    c = cell(in_table(df, 1), "256", "hackbench pan", stat="BAmean-99")
+    assert (c.value, c.decimals, c.pct) == (23.9696, 4, 1.96)
+    assert cell(in_table(df, 3), "Ops NUMA alloc hit", "hackbench default").value == 1082415453.0
+
+
+def test_real_thp_2020_four_kernels_quoted():
+    df = real("thp-2020-quoted-four-kernels.txt")
+    four = ["thp base1", "thp base2", "thp lru1", "thp lru2"]
+    assert sorted(df.attrs["tables"]) == [1, 2] and kernel_names(df, 2) == four
+    assert cell(in_table(df, 1), "Duration Elapsed", "thp lru1").value == 1232.97
+    assert cell(in_table(df, 2), "Ops Swap Outs", "thp lru2").value == 6812.0
+    assert set(df["quote"]) == {1}
+
+
+def test_real_lumpy_2012_quoted_vmstat_without_its_header():
+    df = real("lumpy-2012-quoted-vmstat-no-header.txt")
+    m = df.attrs["tables"][1]
+    assert sorted(df.attrs["tables"]) == [1] and m["section"] == "vmstat" and m["quote"] == 2
+    assert m["kernels"] == ["", "", ""]  # the quoter cut the header ("> > ..."): nothing to name them by
+    assert list(df[df["row"] == "Kswapd pages scanned"]["value"]) == [26658682, 1285341, 1195956]
+
+
+def test_real_uclamp_2020_eight_kernels():
+    df = real("uclamp-2020-eight-kernels.txt")
+    k = kernel_names(df, 1)
+    assert len(k) == 8 and k[0] == "nouclam nouclamp" and k[4] == "uclamp.disable uclamp.disabled"
+    c = cell(df, "send-256", "uclamp opt.disabled", stat="Hmean")
+    assert (c.value, c.pct, c.sig) == (644.10, 2.24, True)
+
+
+def test_real_nas_2022_one_kernel():
+    df = real("nas-mpich-2022-one-kernel.txt")
+    assert kernel_names(df, 1) == ["test mgD-many"] and set(df["quote"]) == {2}
+    assert cell(df, "mg.D", "test mgD-many", stat="BAmean-95").value == 107.83
+    assert df.attrs["tables"][1]["title"] == "nas-mpich-mg NAS Time"
