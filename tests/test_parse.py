@@ -560,6 +560,15 @@ def test_real_ext4tag_2013_nan_cells_and_trailing_statistics():
     assert cell(in_table(df, 2), "sda-w_await", "3.9.0-rc6 ext4tag", stat="Max").value == 50338.25
 
 
+def test_real_2013_range_rows_read_like_their_min_max_neighbours():
+    """'Elapsed range' was read as a row named 'Elapsed range' while 'Elapsed min' was stat 'min' of 'Elapsed'."""
+    df = in_table(real("ext4tag-2013-nan-trailing-stats.txt"), 1)
+    c = cell(df, "Elapsed", "3.9.0-rc6 vanilla", stat="range")
+    assert (c.value, c.pct) == (192.86, 0.0)
+    assert set(df["row"]) == {"User", "System", "Elapsed", "CPU"}
+    assert set(df["stat"]) == {"min", "mean", "stddev", "max", "range"}
+
+
 def test_real_numab_2023_indented_rows():
     df = real("numab-2023-indented-rows.txt")
     two = ["6.6.0-rc2 sched-numabtrace-v1", "6.6.0-rc2 sched-numabselective-v1"]
@@ -610,3 +619,12 @@ def test_real_nas_2022_one_kernel():
     assert kernel_names(df, 1) == ["test mgD-many"] and set(df["quote"]) == {2}
     assert cell(df, "mg.D", "test mgD-many", stat="BAmean-95").value == 107.83
     assert df.attrs["tables"][1]["title"] == "nas-mpich-mg NAS Time"
+
+
+def test_real_2011_spread_rows_are_kept_as_the_spread_of_the_row_above():
+    """'+/-' (no letter in the label) was not a row: the table fell apart into lone rows read as prose."""
+    t = in_table(real("writeback-2011-plusminus-rows.txt"), 2)
+    assert t["order"].nunique() == 8 and set(t["line"]) == set(range(22, 30))
+    spread = t[(t["stat"] == "+/-") & (t["row"] == "Elapsed Time") & (t["col"] == 6)].iloc[0]
+    assert (spread.value, spread.pct, spread.line) == (149.78, -171.80, 27)
+    assert "'+/-' row is the spread of the row above it" in notes(t, 2)

@@ -84,6 +84,7 @@ _ANNOT_MARK_RE = re.compile(r"\s+((?:<-+|<=+|<<|-+>|=+>|#|//|\(!+\)|!+|\*{2,}|\^
 # a number with damage in it: digits on both sides of a stray letter or of doubled points
 _DAMAGED_RE = re.compile(r"[-+]?\d[\d.]*(?:[A-Za-z]|\.\.+)[\d.]*\d%?")
 _NOT_ANNOT_RE = re.compile(r"^(?:[-+]?[\d.]|\(\s*[-+]?[\d.]|[*]\s*[-+]?[\d.]|[-+]?(?:nan|inf)\b)", re.I)
+_SPREAD_LABEL = "+/-"
 _VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*\.?(?:-rc\d+)?(?:[-.][A-Za-z0-9]+)*$")
 
 
@@ -144,11 +145,12 @@ class _Line:
     depth: int
     text: str  # de-quoted, right-stripped
     raw: str
-    kind: str = "other"  # blank | compare | plain | perfstat | ellipsis | badcmp | other
+    kind: str = "other"  # blank | compare | plain | perfstat | ellipsis | joined | badcmp | other
     label: str = ""
     cells: list = field(default_factory=list)
     note: str = ""
     annotation: str = ""  # an author's note after the row's cells, kept apart from every value
+    repairs: list = field(default_factory=list)  # notes on archive damage undone in this line
 
 
 def _dequote(raw: str) -> tuple[int, str]:
@@ -191,6 +193,8 @@ def _classify(ln: _Line) -> None:
     matches = list(_CMP.finditer(text))
     if matches:
         label = text[: matches[0].start()].rstrip()
+        # a row label has a letter in it, or is mmtests 2011's "+/-": the spread of the row above it
+        named = bool(re.search(r"[A-Za-z]", label)) or label.strip() == _SPREAD_LABEL
         gaps_ok = all(text[a.end(): b.start()].strip() == "" for a, b in zip(matches, matches[1:]))
         tail = text[matches[-1].end():]
         if tail.strip() and tail[:1].isspace() and not _NOT_ANNOT_RE.match(tail.strip()):
@@ -199,12 +203,12 @@ def _classify(ln: _Line) -> None:
         ends = not tail
         # a cell whose number is damaged ("72.x8"): the regex finds "8 (" and the rest would join the label
         touching = re.search(r"\S*$", text[: matches[0].start()]).group(0)
-        if touching and re.search(r"\d", touching) and label.strip() and re.search(r"[A-Za-z]", label):
+        if touching and re.search(r"\d", touching) and label.strip() and named:
             ln.kind = "badcmp"
             ln.label = label
             ln.note = f"non-numeric cell {touching + matches[0].group('val')!r}"
             return
-        if label.strip() and re.search(r"[A-Za-z]", label) and gaps_ok and ends:
+        if label.strip() and named and gaps_ok and ends:
             ln.kind = "compare"
             ln.label = label
             for mt in matches:
@@ -226,7 +230,7 @@ def _classify(ln: _Line) -> None:
                     }
                 )
             return
-        if label.strip() and re.search(r"[A-Za-z]", label):
+        if label.strip() and named:
             ln.kind = "badcmp"
             ln.label = label
             if not ends:
@@ -569,7 +573,9 @@ def _row_label(label: str) -> tuple[str, str]:
     return "", " ".join(toks)
 
 
-_TRAILING_STATS = {"min", "max", "mean", "amean", "hmean", "gmean", "stddev", "median"}
+# mmtests of 2013 printed the statistic after the row name ("User    min" ... "User    range"); every one of
+# them must be read the same way, or "range" becomes a row of its own named "User range"
+_TRAILING_STATS = {"min", "max", "mean", "amean", "hmean", "gmean", "stddev", "median", "range"}
 
 
 def parse_text(text: str, source: str | None = None) -> pd.DataFrame:
@@ -850,6 +856,7 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
     meta = {}
     for tid, t in enumerate(tables, 1):
         kernels = t.kernels or [""] * t.ncols
+        spread: list[int] = []
         if t.kind == "vmstat":
             # rows of several dumps: column follows the dump they came from
             order_of: dict[str, int] = {}
@@ -862,8 +869,15 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
                 c = r.cells[0]
                 records.append(_record(tid, "", name, kernels[col], c, col, order_of[name], r, "vmstat"))
         else:
+            above = None
             for order, r in enumerate(t.rows):
                 stat, row = _row_label(r.label) if t.kind != "perfstat" else ("", r.label.strip())
+                if row == _SPREAD_LABEL and not stat and above is not None:
+                    # mmtests of 2011 printed each row's spread on the line under it, labelled only "+/-"
+                    stat, row = _SPREAD_LABEL, above
+                    spread.append(r.no)
+                else:
+                    above = row
                 for col, c in enumerate(r.cells):
                     records.append(_record(tid, stat, row, kernels[col], c, col, order, r, t.kind))
         section = ""
@@ -885,7 +899,9 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
             "quote": t.depth,
             "layout": t.layout,
             "has_header": bool(t.header),
-            "notes": list(t.notes),
+            "notes": [n for ln in t.header + t.rows for n in ln.repairs] + list(t.notes) + (
+                [f"lines {', '.join(map(str, spread))}: each '+/-' row is the spread of the row above it "
+                 f"(mmtests of 2011); read as stat '+/-' of that row"] if spread else []),
             "annotations": [{"line": r.no, "text": r.annotation} for r in t.rows if r.annotation],
             "era": _guess_era(stats, t.layout),
             "row_lines": [r.no for r in t.rows],
