@@ -628,3 +628,15 @@ def test_real_2011_spread_rows_are_kept_as_the_spread_of_the_row_above():
     spread = t[(t["stat"] == "+/-") & (t["row"] == "Elapsed Time") & (t["col"] == 6)].iloc[0]
     assert (spread.value, spread.pct, spread.line) == (149.78, -171.80, 27)
     assert "'+/-' row is the spread of the row above it" in notes(t, 2)
+
+
+def test_real_thpscale_2023_quoted_printable_soft_breaks_are_undone_and_noted():
+    """Every row ended in an undecoded QP '=': the table was silently lost."""
+    df = real("thpscale-2023-quoted-printable.txt")
+    assert sorted(df.attrs["tables"]) == [1]
+    assert kernel_names(df, 1) == ["base", "patched"] and set(df["quote"]) == {3}
+    assert df["order"].nunique() == 9
+    c = cell(df, "fault-both-32", "patched", stat="Amean")
+    assert (c.value, c.pct, c.sig) == (15580.31, 6.45, True)
+    assert "line 21: a quoted-printable soft line break" in notes(df, 1)
+    assert not any("=" in t for t in df["text"])

@@ -634,6 +634,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         ln = _Line(no, depth, body, raw)
         _classify(ln)
         lines.append(ln)
+    _unwrap(lines)
     _drop_cut_last_row(text, lines, src)
 
     blocks: list[tuple[_Block, int]] = []
@@ -651,13 +652,16 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         i += 1
         while i < len(lines):
             nx = lines[i]
+            if nx.kind == "joined":
+                i += 1
+                continue
             if nx.depth != block.depth:
                 break
             if nx.kind == block.kind:
                 block.rows.append(nx)
                 i += 1
                 continue
-            if nx.kind == "ellipsis":
+            if nx.kind in ("ellipsis", "joined"):
                 i += 1
                 continue
             if block.kind == "perfstat" and nx.kind == "blank" and i + 1 < len(lines) and lines[i + 1].kind == "perfstat":
@@ -693,6 +697,54 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     return _to_frame(tables, src)
 
 
+def _only_cells(text: str) -> bool:
+    """Nothing but value cells: the second half of a row the mail software broke in two."""
+    rest = _CMP.sub(" ", text).split()
+    return bool(text.strip()) and all(_value_token(t) is not None for t in rest)
+
+
+def _unwrap(lines: list[_Line]) -> None:
+    """Join the rows that mail software broke in two, noting each join on the row.
+
+    * quoted-printable soft line breaks the archive did not decode: the row ends in ``=`` and the
+      rest of it is on the next line, which carries no quote marks of its own (often it is empty);
+    * format=flowed: a line ending in a space continues on the next line.  Only a row whose next line
+      is nothing but value cells, or a kernel-name header line whose next line is more kernel names
+      above the rows, is joined: anything else that ends in a space is left as it is.
+    The line that was joined on becomes ``joined``: it neither ends the table nor is read again.
+    """
+    for a, b in zip(lines, lines[1:]):
+        if a.kind == "joined" or b.kind == "joined":
+            continue
+        if re.search(r"[\d)*%]=$", a.text) and a.kind not in ("compare", "plain", "perfstat"):  # not "====="
+            joined = _Line(a.no, a.depth, a.text[:-1] + b.raw.rstrip(), a.raw)
+            _classify(joined)
+            if joined.kind in ("compare", "plain"):
+                joined.repairs.append(f"line {a.no}: a quoted-printable soft line break ('=' at the end) the "
+                                      f"archive left undecoded; joined with line {b.no}")
+                a.__dict__.update(joined.__dict__)
+                b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
+            continue
+        if not (a.raw.endswith(" ") and b.depth == a.depth and b.kind not in ("blank", "ellipsis")):
+            continue
+        if a.kind in ("compare", "plain") and _only_cells(b.text):
+            joined = _Line(a.no, a.depth, a.text + " " + b.text, a.raw)
+            _classify(joined)
+            if joined.kind != a.kind or len(joined.cells) <= len(a.cells):
+                continue
+        elif (a.kind == "other" and a.text[:1].isspace() and not b.text[:1].isspace()
+              and all(_kernelish(t) for t in a.text.split() + b.text.split())
+              and any(n.kind in ("compare", "plain") for n in lines[lines.index(b) + 1: lines.index(b) + 3])):
+            joined = _Line(a.no, a.depth, a.text + " " + b.text, a.raw)
+            _classify(joined)
+        else:
+            continue
+        joined.repairs.append(f"lines {a.no}-{b.no}: one line the mail software broke in two (line {a.no} ends "
+                              f"in a space, format=flowed); joined")
+        a.__dict__.update(joined.__dict__)
+        b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
+
+
 #: a damaged row's kind -> (the kind of the table it sits in, what that table's rows are)
 _BAD_ROW = {"badcmp": ("compare", "a table row of 'value ( pct%)' cells"),
             "badplain": ("plain", "a table row of numbers")}
@@ -705,9 +757,9 @@ def _drop_cut_last_row(text: str, lines: list[_Line], src: str) -> None:
     if not lines or text.endswith(("\n", "\r")):
         return
     last = lines[-1]
-    if last.kind in ("blank", "other", "ellipsis"):
+    if last.kind in ("blank", "other", "ellipsis", "joined"):
         return
-    prev = next((ln for ln in reversed(lines[:-1]) if ln.kind != "ellipsis"), None)
+    prev = next((ln for ln in reversed(lines[:-1]) if ln.kind not in ("ellipsis", "joined")), None)
     joins = prev is not None and prev.depth == last.depth and prev.kind in ("compare", "plain", "perfstat")
     if last.kind in ("compare", "badcmp", "perfstat") or (last.kind in ("plain", "badplain") and joins):
         warnings.warn(TruncatedTraceWarning(
@@ -837,7 +889,7 @@ def _check_dangling_headers(lines, tables, src) -> None:
             continue
         # a two-row kernel header; is there a table under it?
         k = lines.index(b) + 1
-        while k < len(lines) and lines[k].kind == "ellipsis":
+        while k < len(lines) and lines[k].kind in ("ellipsis", "joined"):
             k += 1
         if k < len(lines) and lines[k].kind == "badcmp" and lines[k].depth == b.depth:
             raise _err(src, lines[k], "a table row of 'value ( pct%)' cells under the kernel header at lines "
