@@ -569,6 +569,76 @@ def test_real_2013_range_rows_read_like_their_min_max_neighbours():
     assert set(df["stat"]) == {"min", "mean", "stddev", "max", "range"}
 
 
+def test_real_2011_spread_rows_are_kept_as_the_spread_of_the_row_above():
+    """'+/-' (no letter in the label) was not a row: the table fell apart into lone rows read as prose."""
+    t = in_table(real("writeback-2011-plusminus-rows.txt"), 2)
+    assert t["order"].nunique() == 8 and set(t["line"]) == set(range(22, 30))
+    spread = t[(t["stat"] == "+/-") & (t["row"] == "Elapsed Time") & (t["col"] == 6)].iloc[0]
+    assert (spread.value, spread.pct, spread.line) == (149.78, -171.80, 27)
+    assert "'+/-' row is the spread of the row above it" in notes(t, 2)
+
+def test_real_usemem_2023_rows_broken_by_format_flowed_are_joined_and_noted():
+    """The comparison vanished (each half-row was read as prose) and the Ops table raised a misleading error."""
+    df = real("usemem-2023-wrapped-lines.txt")
+    three = ["6.4.0-rc2", "6.4.0-rc2-compactfix", "6.4.0-rc2-revert"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3]
+    assert all(kernel_names(df, t) == three for t in (1, 2, 3))
+    c = cell(in_table(df, 1), "syst-3", "6.4.0-rc2-revert", stat="Amean")
+    assert (c.value, c.pct, c.sig) == (124.09, 1.78, True)
+    assert "lines 10-11: one line the mail software broke in two" in notes(df, 1)
+    assert "format=flowed" in notes(df, 3)
+    t3 = in_table(df, 3)
+    assert cell(t3, "Ops Minor Faults", "6.4.0-rc2-revert").value == 2354663705.0
+    assert cell(t3, "Ops NUMA hint local faults %", "6.4.0-rc2").value == 159439097.0
+    assert set(t3["line"]) == {20, 22, 24, 26}  # the row keeps the line it starts on
+
+
+def test_real_thpscale_2023_quoted_printable_soft_breaks_are_undone_and_noted():
+    """Every row ended in an undecoded QP '=': the table was silently lost."""
+    df = real("thpscale-2023-quoted-printable.txt")
+    assert sorted(df.attrs["tables"]) == [1]
+    assert kernel_names(df, 1) == ["base", "patched"] and set(df["quote"]) == {3}
+    assert df["order"].nunique() == 9
+    c = cell(df, "fault-both-32", "patched", stat="Amean")
+    assert (c.value, c.pct, c.sig) == (15580.31, 6.45, True)
+    assert "line 21: a quoted-printable soft line break" in notes(df, 1)
+    assert not any("=" in t for t in df["text"])
+
+
+def test_real_2023_run_together_section_headers_split_as_the_comparison_prints_them():
+    """'6_1_base_config6_1_final_config' was taken as a title and the names below cut at a shared suffix:
+    both columns came out as 'workload-kernbench-max'."""
+    df = real("kernbench-dbench-2023-runtogether.txt")
+    two = ["6_1_base_config workload-kernbench-max", "6_1_final_config workload-kernbench-max"]
+    assert kernel_names(df, 1) == two and kernel_names(df, 2) == two and kernel_names(df, 3) == two
+    assert "split as the header at line 3 prints them apart" in notes(df, 2)
+    assert cell(in_table(df, 2), "Duration System", two[1]).value == 26756.19
+    assert cell(in_table(df, 3), "Ops NUMA hint local faults %", two[0]).value == 802.0
+    dio = ["6_1_base_config io-dbench4-async", "6_1_final_config io-dbench4-async"]
+    assert kernel_names(df, 6) == dio
+    c = cell(in_table(df, 4), "latency-32", dio[1], stat="Amean")
+    assert (c.value, c.pct, c.sig) == (45.5, -114.84, True)
+    assert cell(in_table(df, 5), "256", dio[1], stat="BHmean-99").value == 7762.38
+
+
+def test_real_specjbb_2012_headers_narrower_than_their_cells():
+    """mmtests of 2012 printed 22-wide header fields over 23-wide cells: the file raised at line 3."""
+    df = real("specjbb-numacore-2012-runtogether.txt")
+    five = ["3.7.0 rc6-stats-v5r1", "3.7.0 rc6-numacore-20121123", "3.7.0 rc6-autonuma-v28fastr4",
+            "3.7.0 rc6-thpmigrate-v6r10", "3.7.0 rc6-adaptalways-v6r12"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3, 4]
+    assert all(kernel_names(df, t) == five for t in (1, 2, 3, 4))
+    assert "edges of the names above them (line 2)" in notes(df, 1)
+    c = cell(in_table(df, 1), "TPut 72", five[2])
+    assert (c.value, c.pct) == (309282.0, -13.54)
+    c = cell(in_table(df, 2), "Actual Warehouse", five[1])  # rows indented by a space
+    assert (c.value, c.pct) == (53.0, 112.0)
+    assert df.attrs["tables"][3]["section"] == "duration" and "at line 14 prints them apart" in notes(df, 3)
+    assert cell(in_table(df, 3), "System", five[1]).value == 123927.05
+    c = cell(in_table(df, 4), "Kswapd efficiency", five[4])
+    assert (c.value, c.unit) == (100.0, "%")
+
+
 def test_real_numab_2023_indented_rows():
     df = real("numab-2023-indented-rows.txt")
     two = ["6.6.0-rc2 sched-numabtrace-v1", "6.6.0-rc2 sched-numabselective-v1"]
@@ -614,6 +684,19 @@ def test_real_uclamp_2020_eight_kernels():
     assert (c.value, c.pct, c.sig) == (644.10, 2.24, True)
 
 
+def test_real_netperf_2020_header_across_a_blank_quoted_line():
+    """A '> ' line between header and rows lost the kernel names without a word."""
+    df = real("netperf-udp-2020-dotslash-kernels.txt")
+    three = ["./5.7.0-rc7 without-clamp", "./5.7.0-rc7 with-clamp", "./5.7.0-rc7 with-clamp-tskgrp"]
+    assert kernel_names(df, 1) == three
+    assert "line 15: a blank line between the header and the rows" in notes(df, 1)
+    c = cell(in_table(df, 1), "send-2048", three[1], stat="Hmean")
+    assert (c.value, c.pct, c.sig) == (4544.02, -1.40, True)
+    # netperf-tcp was posted without a header: no names are made up for it
+    assert kernel_names(df, 2) == ["", "", ""]
+    assert list(in_table(df, 2).query("row == '16384'")["value"]) == [36531.86, 37064.68, 37397.71]
+
+
 def test_real_nas_2022_one_kernel():
     df = real("nas-mpich-2022-one-kernel.txt")
     assert kernel_names(df, 1) == ["test mgD-many"] and set(df["quote"]) == {2}
@@ -621,22 +704,39 @@ def test_real_nas_2022_one_kernel():
     assert df.attrs["tables"][1]["title"] == "nas-mpich-mg NAS Time"
 
 
-def test_real_2011_spread_rows_are_kept_as_the_spread_of_the_row_above():
-    """'+/-' (no letter in the label) was not a row: the table fell apart into lone rows read as prose."""
-    t = in_table(real("writeback-2011-plusminus-rows.txt"), 2)
-    assert t["order"].nunique() == 8 and set(t["line"]) == set(range(22, 30))
-    spread = t[(t["stat"] == "+/-") & (t["row"] == "Elapsed Time") & (t["col"] == 6)].iloc[0]
-    assert (spread.value, spread.pct, spread.line) == (149.78, -171.80, 27)
-    assert "'+/-' row is the spread of the row above it" in notes(t, 2)
+def test_real_retbleed_2022_tab_separated_header_and_a_ruled_table():
+    """The tab-typed header's first row became the title; the '=====' rule was cut into five 'kernel names'."""
+    df = real("retbleed-2022-tabs.txt")
+    two = ["6.0.0-rc1 tglx-mit-spectre-ibrs", "6.0.0-rc1 tglx-mit-spectre-retpoline-retstuff"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3]
+    assert kernel_names(df, 1) == two and kernel_names(df, 2) == two
+    assert cell(in_table(df, 1), "Duration Elapsed", two[1]).value == 102.65
+    fio = in_table(df, 3)
+    assert kernel_names(df, 3) == [""] * 5
+    assert list(fio[fio["row"] == "retbleed=stuff (pad)"]["text"]) == ["314.33", "1.53", "-12.03%", "-6.63%", "99.31%"]
 
 
-def test_real_thpscale_2023_quoted_printable_soft_breaks_are_undone_and_noted():
-    """Every row ended in an undecoded QP '=': the table was silently lost."""
-    df = real("thpscale-2023-quoted-printable.txt")
-    assert sorted(df.attrs["tables"]) == [1]
-    assert kernel_names(df, 1) == ["base", "patched"] and set(df["quote"]) == {3}
-    assert df["order"].nunique() == 9
-    c = cell(df, "fault-both-32", "patched", stat="Amean")
-    assert (c.value, c.pct, c.sig) == (15580.31, 6.45, True)
-    assert "line 21: a quoted-printable soft line break" in notes(df, 1)
-    assert not any("=" in t for t in df["text"])
+def test_real_writeback_2011_spread_rows_and_header_above_the_section():
+    """'+/-' rows broke the table into lone rows read as prose: all but the first row were lost."""
+    df = real("writeback-2011-plusminus-rows.txt")
+    seven = ["thpavail-3.2.0 rc3-vanilla", "3.2.0-rc3 lessdirect-v5", "3.2.0-rc3 synclight-v5",
+             "3.2.0-rc3 freemore-v5", "3.2.0-rc3 revertAbort-v5", "3.2.0-rc3 immediate-v5", "3.2.0-rc3 andrea-v1r1"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3, 4, 5]
+    t2 = in_table(df, 2)
+    assert t2["order"].nunique() == 8
+    c = cell(t2, "System Time", "3.2.0-rc3 lessdirect-v5", stat="+/-")
+    assert (c.value, c.pct, c.line) == (0.29, 47.94, 23)
+    assert cell(t2, "System Time", "3.2.0-rc3 lessdirect-v5", stat="").value == 2.11
+    assert "'+/-' row is the spread of the row above it" in notes(df, 2)
+    assert cell(in_table(df, 4), "THP Active", "3.2.0-rc3 lessdirect-v5", stat="").pct == 2300.0
+
+
+def test_real_2011_kernel_header_printed_above_the_section_line():
+    """mmtests of 2011 printed the header, then 'MMTests Statistics: vmstat', then the rows: names were lost."""
+    df = real("writeback-2011-plusminus-rows.txt")
+    m = df.attrs["tables"][1]
+    assert m["section"] == "vmstat" and m["title"] == "MMTests Statistics: vmstat"
+    assert m["kernels"][0] == "thpavail-3.2.0 rc3-vanilla" and m["kernels"][6] == "3.2.0-rc3 andrea-v1r1"
+    assert m["header_lines"] == [5, 6]
+    c = cell(in_table(df, 1), "Direct velocity", "3.2.0-rc3 synclight-v5")
+    assert (c.value, c.decimals) == (3609189.663, 3)

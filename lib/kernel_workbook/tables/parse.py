@@ -17,7 +17,15 @@ printed in any era and what people pasted around it:
 * ``perf stat`` lines with ``( +- x% )`` and ``/proc/vmstat`` dumps
   (``name value`` lines, several dumps under ``label:`` lines become one
   table with a column per label);
-* ``MMTests Statistics: duration`` / ``vmstat`` sections.
+* ``MMTests Statistics: duration`` / ``vmstat`` sections, with the kernel
+  header under the section line or (mmtests of 2011) above it;
+* mmtests of 2011's ``+/-`` rows, the spread of the row above (stat ``+/-``);
+* rows the mail software broke in two (an undecoded quoted-printable ``=`` at
+  the end, or a format=flowed line ending in a space): joined, and noted;
+* headers that do not line up with their cells: a blank line between header
+  and rows (only a header that lines up), a header printed narrower than the
+  cells (names cut at the edges of the names above them), names run together
+  in a duration/vmstat header (split as an earlier header prints them apart).
 
 * kernel names run together in the header (``3.0.0-vanilla3.16.0-rc1-cfq600``:
   mmtests prints fixed-width fields, so a name that fills its field touches the
@@ -40,6 +48,7 @@ kept.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import warnings
@@ -382,6 +391,8 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
         return None
     if any(t.endswith((":", ",", ";")) or t.startswith(("(", "[")) for t, _, _ in toks):
         return None
+    if any(re.fullmatch(r"[-=_~*#]{3,}", t) for t, _, _ in toks):
+        return None  # a rule ("=====") under a header is not a header: cut into "names" it made nonsense
     out = [""] * n
     ends: list[int | None] = [None] * n
     tol = 2
@@ -444,7 +455,7 @@ def _suffix_split(tokens: list[str], n: int) -> tuple[list[str], str] | None:
     return None
 
 
-def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> None:
+def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, known=()) -> None:
     """Look above the block's first row for one or two header rows and a title."""
     n = block.ncols
     edges = _col_edges(block)
@@ -488,17 +499,32 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> N
         block.layout["stat_width"] = statistics.mode(stat_starts) - 1
         block.layout["row_width"] = label_w - block.layout["indent"] - block.layout["stat_width"] - 1
 
-    # walk upwards, skipping an elision line
-    i = start_idx - 1
-    while i >= 0 and lines[i].kind == "ellipsis" and lines[i].depth == block.depth:
-        i -= 1
+    def up(k):  # walk upwards, stepping over an elision and over lines joined onto the line above
+        while k >= 0 and lines[k].kind in ("ellipsis", "joined") and lines[k].depth == block.depth:
+            k -= 1
+        return k
+
+    i = up(start_idx - 1)
+    section = None
+    if (i >= 0 and lines[i].depth == block.depth and lines[i].kind == "other"
+            and _SECTION_RE.match(lines[i].text.strip())):
+        # mmtests of 2011 printed the kernel header above its "MMTests Statistics:" line, not under it
+        section, i = lines[i], up(i - 1)
+    gap = None
+    if (not section and i >= 1 and lines[i].kind == "blank" and lines[i].depth == block.depth
+            and lines[i - 1].kind == "other" and lines[i - 1].depth == block.depth
+            and lines[i - 1].text[:1].isspace()):
+        # a blank line between an (indented) header and its rows: the header is taken across it only
+        # if it lines up with the columns, never by the looser rules below
+        gap, i = lines[i], i - 1
     cand = []
     j = i
     while j >= 0 and len(cand) < 2:
         ln = lines[j]
-        if ln.depth != block.depth or ln.kind not in ("other",):
+        if ln.depth != block.depth or ln.kind not in ("other", "joined"):
             break
-        cand.append(ln)
+        if ln.kind == "other":
+            cand.append(ln)
         j -= 1
     headers: list[tuple[_Line, list[str], list]] = []
     label_title = ""
@@ -513,23 +539,28 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> N
         headers.append((ln, names, ends))
         label_title = label_title or lt
         block.notes.extend(notes)
+    if gap is not None:
+        if headers:
+            block.notes.append(f"line {gap.no}: a blank line between the header and the rows")
+        else:
+            cand, i = [], i + 1  # no header across the blank line: as if none had been looked for
     if not headers and cand:
         # collapsed spacing: positions do not line up, but the names may still be there
         ln = cand[0]
         toks = [t for t, _, _ in _header_tokens(ln)]
         if ln.text[:1].isspace() and toks and all(_kernelish(t) for t in toks):
-            if len(toks) == n:
-                headers.append((ln, toks, [None] * n))
-                block.notes.append(f"line {ln.no}: header does not line up with the columns; names taken in order")
+            top = cand[1] if len(cand) == 2 and cand[1].text[:1].isspace() else None
+            names = _names_off_the_columns(ln, toks, n, known, block.notes, top)
+            if names:
+                headers.append((ln, names, [None] * n))
+                # the line above may be the header's first row (kernel version over name), as far off
+                ttoks = [t for t, _, _ in _header_tokens(top)] if top else []
+                tnames = (_names_off_the_columns(top, ttoks, n, known, block.notes)
+                          if ttoks and top.text[:1].isspace() and all(_kernelish(t) for t in ttoks) else None)
+                if tnames:
+                    headers.append((top, tnames, [None] * n))
             else:
-                res = _suffix_split(toks, n)
-                if res:
-                    names, suf = res
-                    headers.append((ln, names, [None] * n))
-                    block.notes.append(
-                        f"line {ln.no}: header names run together ({' '.join(toks)!r}); split after the shared suffix {suf!r}"
-                    )
-                elif len(toks) < n and len(toks) > 0:
+                if len(toks) < n and len(toks) > 0:
                     raise _err(source, ln, f"{n} kernel names for the {n} columns of the table below it (found {len(toks)})")
                 elif len(toks) > n:
                     raise _err(source, block.rows[0], f"{len(toks)} value cells, one per kernel name of the header "
@@ -553,11 +584,51 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source) -> N
         block.kernels = [" ".join(p for p in parts if p) for parts in zip(*[names for _, names, _ in headers])]
         block.layout["header"] = [names for _, names, _ in headers]
         block.layout["header_ends"] = [e for _, _, e in headers]
-    # title: the line right above the header (or the block), if it is text
-    k = lines.index(block.header[0]) - 1 if block.header else i
+    # title: the section line, else the line right above the header (or the block), if it is text
+    k = lines.index(section) if section else lines.index(block.header[0]) - 1 if block.header else i
     if k >= 0 and lines[k].depth == block.depth and lines[k].kind == "other" and lines[k].text.strip():
         block.title = lines[k].text.strip()
         block.title_line = lines[k].no
+
+
+def _names_off_the_columns(ln: _Line, toks: list[str], n: int, known, notes: list, top=None) -> list[str] | None:
+    """The ``n`` kernel names of a header line that does not line up with the columns, or None.
+
+    ``top`` is the header row above it, if any."""
+    if len(toks) == n:
+        notes.append(f"line {ln.no}: header does not line up with the columns; names taken in order")
+        return toks
+    # Names longer than their field run together ("rc6-stats-v5r1rc6-numacore-20121123..."): mmtests
+    # prints its duration and vmstat sections with narrower fields than the comparison above them, whose
+    # header has the same names apart.  Split only where such a header says each name ends.
+    ends = set(itertools.accumulate(len(t) for t in toks))
+    for line_no, names in known:
+        if len(names) == n and "".join(names) == "".join(toks) and ends <= set(itertools.accumulate(map(len, names))):
+            notes.append(f"line {ln.no}: header names run together ({' '.join(toks)!r}); split as the header "
+                         f"at line {line_no} prints them apart")
+            return list(names)
+    # mmtests of 2012 printed header fields narrower than the cells under them, so the header has columns
+    # of its own: where the row above has its n names apart, their ends are the edges to cut this row at
+    grid = [b for _, _, b in _header_tokens(top)] if top is not None and n > 1 else []
+    if len(grid) == n:
+        res = _assign_header(ln, grid, int(statistics.median(b - a for a, b in zip(grid, grid[1:]))), [])
+        if res and all(res[0]) and not res[2]:
+            notes.extend(res[3])
+            notes.append(f"line {ln.no}: header does not line up with the columns; its names read at the edges "
+                         f"of the names above them (line {top.no})")
+            return res[0]
+    res = _suffix_split(toks, n)
+    if res:
+        names, suf = res
+        notes.append(f"line {ln.no}: header names run together ({' '.join(toks)!r}); split after the shared suffix {suf!r}")
+        return names
+    return None
+
+
+def _known_headers(tables: list[_Block]) -> list[tuple[int, list[str]]]:
+    """(line, names) of the header rows read so far that print every name apart."""
+    return [(h.no, names) for t in tables for h, names in zip(t.header, t.layout.get("header", []))
+            if h.text.split()[-len(names):] == names]
 
 
 def _kernelish(tok: str) -> bool:
@@ -679,7 +750,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         if block.kind == "plain":
             _settle_plain(block, lines, start, src, tables)
         elif block.kind == "compare":
-            _settle_columns(block, lines, start, src)
+            _settle_columns(block, lines, start, src, tables)
         elif block.kind == "perfstat":
             block.ncols = 1
             block.kernels = [""]
@@ -791,7 +862,7 @@ def _plain_is_table(block: _Block) -> bool:
     return all(r.label.rstrip().endswith((":", "=")) for r in block.rows)
 
 
-def _settle_columns(block: _Block, lines, start, src) -> None:
+def _settle_columns(block: _Block, lines, start, src, tables) -> None:
     counts = [len(r.cells) for r in block.rows]
     n = max(counts)  # a row is cut short, never long: the widest row has every column
     block.ncols = n
@@ -801,7 +872,7 @@ def _settle_columns(block: _Block, lines, start, src) -> None:
         if len(r.cells) != n:
             raise _err(src, r, f"{n} value cells, as the other rows of the table starting at line {block.rows[0].no} "
                                f"(found {len(r.cells)})")
-    _find_header(block, lines, start, src)
+    _find_header(block, lines, start, src, _known_headers(tables))
 
 
 def _settle_plain(block: _Block, lines, start, src, tables) -> None:
@@ -819,7 +890,7 @@ def _settle_plain(block: _Block, lines, start, src, tables) -> None:
         for r in block.rows:
             if len(r.cells) != n:
                 _repair_row(r, n, block)
-        _find_header(block, lines, start, src)
+        _find_header(block, lines, start, src, _known_headers(tables))
         n = block.ncols
         for r in block.rows:
             if len(r.cells) != n:
@@ -827,7 +898,7 @@ def _settle_plain(block: _Block, lines, start, src, tables) -> None:
                                    f"{block.rows[0].no} (found {len(r.cells)})")
         return
     block.ncols = 1
-    _find_header(block, lines, start, src)
+    _find_header(block, lines, start, src, _known_headers(tables))
 
 
 def _vmstat_label(block: _Block, lines, start) -> None:
