@@ -88,3 +88,19 @@ def test_a_widget_shown_again_at_its_place_is_not_displayed_again(monkeypatch):
     assert shown[3] == "table 3" and shown[4].value == "another chart"
     ex._redisplay(box, "only a table", [])
     assert len(box.children) == 1
+
+
+def test_a_control_with_a_width_floor_gets_a_row_of_its_own(lab):
+    import ipywidgets as w
+
+    wide = w.Dropdown(options=["pristine (3.1/3.16)"], description="deep-queue variant",
+                      layout=w.Layout(width="auto", min_width="440px"))
+    narrow = w.Dropdown(options=["16"], description="readers up to")
+    box = explorer(P(), ["nr_alloc_batch_shift"], lambda p, **kw: None, controls={"variant": wide, "readers": narrow},
+                   columns=3)
+    rows = [c for c in box.children if isinstance(c, w.HBox)]
+    grid = [c for c in box.children if isinstance(c, w.GridBox)][0]
+    # a 440 px menu in a ~280 px grid column lay over its neighbour at 1280x720
+    assert [list(r.children) for r in rows] == [[wide]] and wide not in grid.children
+    assert grid.children[0] is narrow and rows[0].layout.flex_flow == "row wrap"
+    assert box.children.index(rows[0]) < box.children.index(grid)

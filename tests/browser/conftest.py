@@ -225,7 +225,20 @@ JS_LAYOUT = """(root) => { const vw = window.innerWidth; const out = {charts: []
     m.style.font = getComputedStyle(s).font; m.textContent = s.options[s.selectedIndex].text;
     if (m.offsetWidth > s.clientWidth - 14) out.cut_widgets.push(name(s) + ': ' + m.textContent);
   });
-  m.remove(); return out; }"""
+  m.remove();
+  // controls laid side by side must not lie on one another (a menu wider than its grid column did)
+  out.overlaps = [];
+  scope.querySelectorAll('.widget-gridbox, .widget-hbox, .widget-vbox').forEach(c => {
+    const kids = [...c.children].filter(k => k.offsetParent).map(k => [k, k.getBoundingClientRect()]);
+    for (let i = 0; i < kids.length; i++) for (let j = i + 1; j < kids.length; j++) {
+      const [a, ra] = kids[i], [b, rb] = kids[j];
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 1 && h > 1) out.overlaps.push(name(c) + ': ' + (a.textContent.trim().slice(0, 30) || a.className) +
+                                           ' / ' + (b.textContent.trim().slice(0, 30) || b.className));
+    }
+  });
+  return out; }"""
 
 
 class NotebookPage:
@@ -295,6 +308,7 @@ class NotebookPage:
         assert not lay["wide"], f"{self.path}: cut at 1280x720: {lay['wide'][:4]}"
         assert not lay["cut_labels"], f"{self.path}: chart labels cut: {lay['cut_labels'][:6]}"
         assert not lay["cut_widgets"], f"{self.path}: widget labels cut: {lay['cut_widgets'][:6]}"
+        assert not lay["overlaps"], f"{self.path}: controls drawn over one another: {lay['overlaps'][:6]}"
         return lay
 
 

@@ -399,13 +399,15 @@ def _pre(text: str) -> str:
     return f"<pre style='font-size:{max(11, m.font_size - 2)}px;line-height:1.25;overflow-x:auto'>{html.escape(text)}</pre>"
 
 
-def _dropdown(options, value, description):
+def _dropdown(options, value, description, wide: bool = True):
     import ipywidgets as w
 
+    # a floor on the width of a menu of long choices: beside a long description it kept ~100 px and cut
+    # its choice at 1280x720 ("pristine (3.1/3..."); wider than a column of the explorer's grid, so the
+    # explorer sets it on a row of its own (the browser test measures both)
+    lay = w.Layout(width="auto", min_width="440px") if wide else w.Layout(width="98%")
     return w.Dropdown(options=list(options), value=value, description=description,
-                      # a floor on the width: beside a long description the menu kept ~100 px and cut its
-                      # choice at 1280x720 ("pristine (3.1/3..."); the browser test measures it
-                      style={"description_width": "initial"}, layout=w.Layout(width="98%", min_width="440px"))
+                      style={"description_width": "initial"}, layout=lay)
 
 
 CFQ_KNOBS = ["scheduler", "cfq_target_latency", "cfq_slice_sync", "cfq_slice_idle", "cfq_quantum", "cfq_latency"]
@@ -431,7 +433,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
     controls = {
         "machine": _dropdown(machines, base.disk.name, "machine"),
         "variant": _dropdown(DEEP_VARIANTS, "pristine (3.1/3.16)", "deep-queue variant (2011 thread)"),
-        "readers_max": _dropdown(counts, max(readers), "readers up to"),
+        "readers_max": _dropdown(counts, max(readers), "readers up to", wide=False),
     }
     cache: dict = {}
 

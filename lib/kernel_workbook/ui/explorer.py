@@ -164,11 +164,15 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     for wd in [*widgets.values(), *controls.values()]:
         wd.observe(update, names="value")
     update()
-    grid = w.GridBox(head_widgets + list(controls.values()) + list(widgets.values()),
+    # a control with a floor on its width (a menu of long choices) is wider than a column at 1280x720 and
+    # would lie over its neighbour: those go on a wrapping row above the grid
+    wide = [c for c in controls.values() if c.layout.min_width]
+    grid = w.GridBox(head_widgets + [c for c in controls.values() if c not in wide] + list(widgets.values()),
                      layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))", width="100%",
                                      grid_gap="2px 16px"))
+    rows = [w.HBox(wide, layout=w.Layout(flex_flow="row wrap", width="100%", grid_gap="2px 16px"))] if wide else []
     head = [w.HTML(f"<b>{title}</b>")] if title else []
-    return w.VBox([*head, grid, status, out], layout=w.Layout(width="100%"))
+    return w.VBox([*head, *rows, grid, status, out], layout=w.Layout(width="100%"))
 
 
 __all__ = ["explorer", "knob_widget", "widgets_in"]
