@@ -207,3 +207,57 @@ def test_iostat_json_timestamps_read_as_the_text_ones():
 
     with pytest.raises(WorkbookParseError, match=r"<text>:\d+: expected an iostat timestamp"):
         parse_iostat(text)
+
+
+# ------------------------------------------------------------------ perf script
+
+def test_perf_script_without_call_chains_keeps_every_sample():
+    """`perf record -e cpu-clock -- dd ...; perf script`: 113 sample lines, one per sample, no blank line
+    between them. They were read as ONE sample whose 'stack' was the 112 other sample lines ('dd' is a valid
+    hex address)."""
+    from kernel_workbook.traces import parse_perf_script
+
+    p = parse_perf_script(REAL / "perf-script-6.1-no-callchain-dd.txt")
+    s = p.samples
+    assert len(s) == 113 and (s["comm"] == "dd").all() and (s["tid"] == 29526).all()
+    assert (s["period"] == 2004008).all() and (s["event"] == "cpu-clock").all()
+    # line 61: '              dd 29526 41519.680661:    2004008 cpu-clock:  ffffffff81b6a2b6 _copy_to_iter+0x6 (...)'
+    row = s[s["time"] == 41519.680661].iloc[0]
+    fr = p.stacks[p.stacks["stack_id"] == row["stack_id"]]
+    assert fr[["addr", "symbol", "dso"]].values.tolist() == [["ffffffff81b6a2b6", "_copy_to_iter+0x6",
+                                                            "[kernel.kallsyms]"]]
+    assert (p.stacks.groupby("stack_id").size() == 1).all()
+
+
+def test_perf_script_comm_that_is_not_utf8_warns_and_keeps_every_sample():
+    """A program named 'caf\\xe9' (Latin-1): the byte was replaced silently, and the 102 samples read as one."""
+    from kernel_workbook.traces import UndecodableBytesWarning, parse_perf_script_samples
+
+    with pytest.warns(UndecodableBytesWarning, match=r"perf-script-6.1-no-callchain-latin1-comm.txt:1: bytes"):
+        s = parse_perf_script_samples(REAL / "perf-script-6.1-no-callchain-latin1-comm.txt")
+    assert len(s) == 102 and (s["comm"] == "caf\ufffd").all() and s["time"].iloc[0] == 41500.068539
+
+
+def test_perf_script_frames_without_dso_are_frames():
+    """`perf script -F comm,tid,time,event,ip,sym` prints frames without '(dso)': every one was dropped, silently
+    but for attrs['unrecognised_lines'], leaving each sample an empty stack."""
+    from kernel_workbook.traces import parse_perf_script
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = parse_perf_script(REAL / "perf-script-6.1-g-F-ip-sym.txt")
+    assert len(p.samples) == 7 and p.attrs["unrecognised_lines"] == 0
+    first = p.stacks[p.stacks["stack_id"] == p.samples["stack_id"].iloc[0]].sort_values("depth")
+    # the first sample's frames, leaf first in the file: percpu_counter_add_batch ... setlocale
+    assert first["symbol"].iloc[-1] == "percpu_counter_add_batch" and first["symbol"].iloc[0] == "setlocale"
+    assert first["addr"].iloc[0] == "3238c" and len(first) == 10
+
+
+def test_perf_script_unreadable_frame_lines_warn():
+    from kernel_workbook.traces import parse_perf_script
+
+    text = (REAL / "perf-script-6.1-g-F-ip-sym.txt").read_text().replace("\tffffffff8158cabf filemap_map_pages",
+                                                                        "\t!! filemap_map_pages", 1)
+    with pytest.warns(SkippedLinesWarning, match=r"1 line\(s\) that are neither.*'\\t!! filemap_map_pages'"):
+        p = parse_perf_script(text)
+    assert p.attrs["unrecognised_lines"] == 1

@@ -49,8 +49,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import WorkbookParseError
-from ._common import (MAX_DECOMPRESSED, SkippedLinesWarning, TruncatedTraceWarning, guarded, read_source,
-                      strip_latency_prefix)
+from ._common import (MAX_DECOMPRESSED, SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning, guarded,
+                      read_source, strip_latency_prefix)
 from .bundle import Bundle, open_bundle
 from .derived import (compaction_summary, df_iostat_await, df_numa, df_reclaim, df_reclaim_2007, numa_summary,
                       reclaim_summary)
@@ -225,6 +225,7 @@ def shipped_captures() -> Path:
 
 __all__ = [
     "Bundle", "KINDS", "MAX_DECOMPRESSED", "PARSERS", "PerfScript", "SkippedLinesWarning", "TruncatedTraceWarning",
+    "UndecodableBytesWarning",
     "compaction_summary", "df_deltas", "df_iostat_await", "df_numa", "df_rates", "df_reclaim",
     "df_reclaim_2007", "fold", "folded_text", "load", "numa_summary", "open_bundle", "parse_buddyinfo",
     "parse_fio_json", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",

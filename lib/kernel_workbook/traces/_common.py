@@ -22,6 +22,11 @@ import pandas as pd
 from ..errors import TruncatedTraceWarning, WorkbookParseError  # noqa: F401
 
 
+class UndecodableBytesWarning(UserWarning):
+    """Input with bytes that are not UTF-8 (a Latin-1 name, a damaged copy): they were read as U+FFFD; the message
+    names the file and the line of the first."""
+
+
 class SkippedLinesWarning(UserWarning):
     """Lines a parser left out because they are not the tool's output (a workload's own messages written to the
     same stream, as ``perf stat -I ... cmd 2> log`` interleaves ``dd``'s ``records in``); the message names the
@@ -170,10 +175,18 @@ def _decode(data, name: str) -> str:
     else:
         enc = "utf-8"
     try:
-        text = str(data, enc, "strict" if enc == "utf-16" else "replace")
+        text = str(data, enc, "strict")
     except UnicodeDecodeError as e:
-        raise WorkbookParseError(name, None, "UTF-16 text (it starts with a UTF-16 byte-order mark)", str(e)) \
-            from None
+        if enc == "utf-16":
+            raise WorkbookParseError(name, None, "UTF-16 text (it starts with a UTF-16 byte-order mark)", str(e)) \
+                from None
+        # a Latin-1 host or comm name, or bytes a cut or a bad copy left: each becomes U+FFFD, and the
+        # warning says where, so that a device called 'sd\ufffd' is never a silent change
+        line = bytes(data[:e.start]).count(b"\n") + 1
+        text = str(data, enc, "replace")
+        warnings.warn(UndecodableBytesWarning(
+            f"{name}:{line}: bytes that are not UTF-8 ({bytes(data[e.start:e.start + 8])!r}...); each was replaced "
+            f"by U+FFFD, here and on {text.count(chr(0xFFFD)) - 1} other occurrence(s)"), stacklevel=4)
     del data
     return _normalise(text, name)
 

@@ -25,7 +25,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, read_source, set_attrs, warn_truncated
+from ._common import SkippedLinesWarning, guarded, fail, read_source, set_attrs, warn_truncated
 
 _HDR_RE = re.compile(
     r"^[ \t]*(?P<comm>\S.*?)[ \t]+(?P<pid>-?\d+)(?:/(?P<tid>-?\d+))?[ \t]+(?:\[(?P<cpu>\d+)\][ \t]+)?"
@@ -133,6 +133,7 @@ class _Parser:
         self.cmdline = None
         self.version = None
         self.bad = 0
+        self.bad_lines: list[str] = []  # the text of unreadable frame lines (the warning quotes the first)
 
     def run(self) -> None:
         text = self.text
@@ -150,7 +151,10 @@ class _Parser:
                 blk = blk[lead:]
             head, _, body = blk.partition("\n")
             m = hdr(head) if len(head) < 4096 else None
-            if m is None or (body and body[0] not in " \t"):
+            # without -g, samples follow each other with no blank line, each indented (perf right-aligns
+            # comm): the line under a sample is then another sample, not the first frame of its stack
+            if m is None or (body and body[0] not in " \t") or (body and body[0] != "\t" and hdr(
+                    body[:min(len(body), 4096)].partition("\n")[0])):
                 self._slow(blk, pos_line + lead)
                 pos_line += lead + blk.count("\n") + 2
                 continue
@@ -223,7 +227,7 @@ class _Parser:
         append = frames.append
         for ln in body.split("\n"):
             parts = ln.split(None, 1)
-            if len(parts) != 2:
+            if len(parts) != 2 or ln[0] != "\t":  # perf indents a frame with a tab; anything else takes the slow way
                 break
             fr = get(parts[1])
             if fr is None:
@@ -243,13 +247,12 @@ class _Parser:
         for ln in body.split("\n"):
             if not ln.strip():
                 continue
-            if ln[0] not in " \t" and _HDR_RE.match(ln):
+            if _HDR_RE.match(ln):  # a sample line ('  dd 29526 41519.56: 2004008 cpu-clock: ...'), not a frame
                 return -2
             fr = _frame(ln)
             if fr is None:
-                if _HDR_RE.match(ln):
-                    return -2
                 self.bad += 1
+                self.bad_lines.append(ln)
                 continue
             frames.append(fr + (";".join(_tidy(fr[1], fr[2], "")),))
         sid = len(self.stack_frames)
@@ -306,6 +309,11 @@ class _Parser:
         }) if n else pd.DataFrame(columns=["comm", "pid", "tid", "cpu", "time", "event", "period", "stack_id",
                                            "trace"])
         events = list(dict.fromkeys(self.event))
+        if self.bad:
+            first = self.bad_lines[0] if self.bad_lines else ""
+            warnings.warn(SkippedLinesWarning(
+                f"{self.name}: {self.bad} line(s) that are neither a sample line nor a frame 'addr symbol (dso)' "
+                f"were left out (attrs['unrecognised_lines']); the first: {first[:80]!r}"), stacklevel=4)
         set_attrs(samples, self.name, "perf-script", self.version, None, events=events, cmdline=self.cmdline,
                   unrecognised_lines=self.bad)
         return PerfScript(samples, self.stack_frames, self.name)
@@ -321,7 +329,14 @@ def _frame(ln: str):
         if k > 0:
             return s[:sp], rest[:k], rest[k + 2:-1]
     f = _FRAME_RE.match(ln)
-    return (f.group(1), f.group(2), f.group(3)) if f else None
+    if f:
+        return f.group(1), f.group(2), f.group(3)
+    # perf script -F ip,sym (no dso field): '\tffffffff81c395ae percpu_counter_add_batch', or -F ip alone
+    f = _NODSO_RE.match(ln)
+    return (f.group(1), f.group(2) or "", "") if f else None
+
+
+_NODSO_RE = re.compile(r"^\t\s*([0-9a-f]{1,16})(?:\s+(\S.*?))?\s*$")
 
 
 _OFFSET_RE = re.compile(r"\+0x[\da-f]+$")
@@ -409,6 +424,8 @@ def fold(src, event: str | None = None, weight: str = "period", pid: bool = Fals
     * A sample without call chain but with ``ip sym (dso)`` on its line (``perf
       script`` of a capture without ``-g``) folds to ``comm;sym`` rather than
       to ``comm`` alone.
+    * Frames printed without their dso (``perf script -F ip,sym``) are frames to
+      us; its regex wants ``(dso)`` and leaves the stack empty.
     """
     ps = src if isinstance(src, PerfScript) else parse_perf_script(src, source=source)
     s = ps.samples
