@@ -740,3 +740,19 @@ def test_real_2011_kernel_header_printed_above_the_section_line():
     assert m["header_lines"] == [5, 6]
     c = cell(in_table(df, 1), "Direct velocity", "3.2.0-rc3 synclight-v5")
     assert (c.value, c.decimals) == (3609189.663, 3)
+
+
+def test_exponent_cells_are_numbers_and_an_unsigned_exponent_is_damage():
+    """A cell printed by %e/%g ("1.632e+08") was no number: its row ended the table and the rows around it were
+    dropped as lone lines.  The real Ops table of thp-2020 with one cell printed that way."""
+    raw = (MAIL_TABLES / "thp-2020-quoted-four-kernels.txt").read_text()
+    assert "  2377121.00     2410222.00" in raw
+    text = raw.replace("  2377121.00     2410222.00", "   2.377e+06     2410222.00")
+    df = parse_text(text)
+    ops = in_table(df, 2)
+    assert ops["order"].nunique() == 6
+    c = cell(ops, "Ops Minor Faults", "thp base2")
+    assert (c.value, c.text) == (2377000.0, "2.377e+06")
+    with pytest.raises(WorkbookParseError) as e:  # printf never drops the sign: "1e020083" is a damaged number
+        parse_text(text.replace("2.377e+06", " 1e020083"))
+    assert e.value.line == 11 and "1e020083" in str(e.value)

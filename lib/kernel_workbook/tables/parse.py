@@ -62,7 +62,9 @@ from .cells import cells_frame
 
 # --- tokens -------------------------------------------------------------
 
-_NUM = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)"
+# printf's %e and %g print an exponent with its sign ("1.792e+08"); without the sign "1e020083" is a
+# damaged number, not 1e20083, so only the signed form is a number
+_NUM = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]\d{1,3})?"
 _NANTOK = r"[-+]?(?:nan|inf)"
 _CMP = re.compile(
     rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})%\s*(?P<close>[)*])",
