@@ -261,3 +261,24 @@ def test_perf_script_unreadable_frame_lines_warn():
     with pytest.warns(SkippedLinesWarning, match=r"1 line\(s\) that are neither.*'\\t!! filemap_map_pages'"):
         p = parse_perf_script(text)
     assert p.attrs["unrecognised_lines"] == 1
+
+
+def test_iostat_pretty_layout_is_read_group_by_group():
+    """`iostat -x --pretty`: the device name last, -x's 22 columns in four groups of lines; it was refused."""
+    df, _ = _load("iostat-12.6.1-x-pretty.txt")
+    plain, _ = _load("iostat-12.6.1-x.txt")
+    assert list(df.columns) == list(plain.columns) and len(df) == 2
+    # report 2: '  259.00 131084.00 ... vda' (r group), '   37.00 131084.00 ... 30.70  3542.81 vda' (w group),
+    # '    2.00    0.00    1.54  27.60 vda' (f group)
+    r = df.iloc[1]
+    assert (r["device"], r["r/s"], r["w/s"], r["w_await"], r["d/s"], r["aqu-sz"], r["%util"]) == (
+        "vda", 259.0, 37.0, 30.70, 12.0, 1.54, 27.60)
+    assert df["since_boot"].tolist() == [True, False]
+    d, _ = _load("iostat-12.6.1-d-pretty.txt")
+    assert d["tps"].tolist() == [37.7, 23.0] and d["kB_read"].tolist() == [22779753, 132]
+
+
+def test_iostat_h_is_refused_with_its_line():
+    """`iostat -h` rounds to a unit it picks ('285.9k', '65.8%'); it was refused as 'not an iostat line'."""
+    with pytest.raises(WorkbookParseError, match=r"iostat-12.6.1-h.txt:4: expected plain numbers: iostat -h"):
+        load(REAL / "iostat-12.6.1-h.txt")

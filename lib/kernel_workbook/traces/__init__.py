@@ -135,8 +135,9 @@ def sniff(text: str, name: str = "") -> str | None:
         return "vmstat-D"
     if re.search(r"^\S+[ \t]+reads[ \t]+read sectors[ \t]+writes[ \t]+requested writes[ \t]*$", head, re.M):
         return "vmstat-p"
-    if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M):
-        return "iostat"
+    if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M) or \
+            re.search(r"^[ \t]+(?:tps|r/s|rrqm/s|rkB/s|rMB/s)[ \t][^\n]*[ \t]Device[ \t]*$", head, re.M):
+        return "iostat"  # the second: iostat --pretty, the device name last
     if re.search(r"^# (Overhead|Children)\s", head, re.M):
         return "perf-report"
     if re.search(r"^ ?time,(?:[^,\n]+,)*[^,\n]*$|^(?:cpu|core|die|socket|node|cluster|cache),(?:cpus|ctrs)?",

@@ -7,7 +7,9 @@ each ``Device`` header, so every layout works: the old ``-x``
 r_await w_await svctm %util``, with ``Device:`` and a colon), sysstat 11.5's
 (``... aqu-sz rareq-sz wareq-sz svctm %util``), sysstat 12's grouped layout
 (``r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s ... d/s ... f/s f_await aqu-sz
-%util``) and the basic report (``tps kB_read/s ...``).  Decimal commas (a
+%util``) and the basic report (``tps kB_read/s ...``), also as ``--pretty`` prints them (the device name
+last, ``-x``'s columns in groups of lines; ``-h``'s rounded ``285.9k`` is
+refused).  Decimal commas (a
 ``LANG=de_DE`` run) and every ``-t`` date style sysstat prints
 (``11/21/26 05:25:02``, ``11/21/2026 05:25:02 AM``, ``21.11.2026 05:25:02``,
 ISO 8601 with ``S_TIME_FORMAT=ISO``) are read; a day-first date is recognised
@@ -96,6 +98,8 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     text, stamps = strip_latency_prefix(text)
+    if _PRETTY_RE.search(text):
+        text = _unpretty(text, name)
     if text.isascii() and len(text) > FAST_MIN:
         fast = _fast_iostat(text, name)
         if fast is not None:
@@ -193,6 +197,68 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     dev = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["device", "sample"])
     cpu = _cpu_frame(name, text, cpu_cols, cpu_rows, decimal_comma)
     return _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner)
+
+
+# --pretty (and -h) put the device name last, and split -x's columns into groups of lines
+_PRETTY_RE = re.compile(r"^[ \t]+\S[^\n]*[ \t]Device[ \t]*$", re.M)
+_HUMAN_RE = re.compile(r"\d[kMGTPE%]$")
+
+
+def _unpretty(text: str, name: str) -> str:
+    """``iostat --pretty`` in the usual layout, line numbers kept: each report's groups (``r/s ... Device``,
+    ``w/s ... Device``, ...) are joined onto the first group's lines, under one ``Device`` header, and the
+    other groups' lines are blanked.  ``-h`` values (``285.9k``, ``65.8%``) are refused: sysstat rounded them
+    to a unit of its choosing."""
+    lines = text.split("\n")
+    blocks = []  # [header line, columns, [(line, device, values)]] of one report, in order
+    out = list(lines)
+
+    def flush():
+        if not blocks:
+            return
+        h0, _, rows0 = blocks[0]
+        devs = [d for _, d, _ in rows0]
+        for h, _, rows in blocks[1:]:
+            if [d for _, d, _ in rows] != devs:
+                raise fail(name, text, ("line", h + 1), "the devices of the first --pretty group ("
+                           + " ".join(devs[:8]) + ") in the same order under each group of the report", lines[h])
+        out[h0] = "Device " + " ".join(c for b in blocks for c in b[1])
+        for k, (ln, d, _) in enumerate(rows0):
+            out[ln] = d + " " + " ".join(v for b in blocks for v in b[2][k][2])
+        for h, _, rows in blocks[1:]:
+            out[h] = ""
+            for ln, _, _ in rows:
+                out[ln] = ""
+        blocks.clear()
+
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if _PRETTY_RE.match(ln):
+            cols = ln.split()[:-1]
+            if any(set(cols) & set(b[1]) for b in blocks):
+                flush()  # the same columns again: the next report (-d prints no avg-cpu or time between them)
+            rows = []
+            j = i + 1
+            while j < len(lines) and lines[j].strip():
+                t = lines[j].split()
+                if any(_HUMAN_RE.search(v) for v in t[:-1]):
+                    raise fail(name, text, ("line", j + 1), "plain numbers: iostat -h prints values rounded to a "
+                               "unit it picks ('285.9k', '65.8%'); record without -h (--pretty alone is read)",
+                               lines[j])
+                rows.append((j, t[-1], t[:-1]))
+                j += 1
+            blocks.append([i, cols, rows])
+            i = j
+            continue
+        if ln.strip():
+            if _HUMAN_RE.search(ln.rstrip()) and blocks == [] and re.match(r"^\s+[\d.]+%", ln):
+                raise fail(name, text, ("line", i + 1), "plain numbers: iostat -h prints values rounded to a "
+                           "unit it picks ('285.9k', '65.8%'); record without -h (--pretty alone is read)", ln)
+            flush()  # an avg-cpu block, a time or a banner: the report's device groups are over
+        i += 1
+    flush()
+    return "\n".join(out)
 
 
 def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> Iostat:
