@@ -282,3 +282,40 @@ def test_iostat_h_is_refused_with_its_line():
     """`iostat -h` rounds to a unit it picks ('285.9k', '65.8%'); it was refused as 'not an iostat line'."""
     with pytest.raises(WorkbookParseError, match=r"iostat-12.6.1-h.txt:4: expected plain numbers: iostat -h"):
         load(REAL / "iostat-12.6.1-h.txt")
+
+
+# ------------------------------------------------------------------ vmstat under a translated procps-ng
+
+@pytest.mark.parametrize("name, header_word", [
+    ("vmstat-procps4-t-de_DE.txt", "frei"), ("vmstat-procps4-w-de_DE.txt", "Cache"),
+    ("vmstat-procps4-t-pl_PL.txt", "wolna"), ("vmstat-procps4-a-sv_SE.txt", "fritt"),
+])
+def test_vmstat_translated_names_load_under_vmstat_names(name, header_word):
+    """LC_ALL=de_DE vmstat printed 'frei' and 'Cache' and the frame kept them (df['free'] failed); pl_PL ('dz bl
+    swap wolna') and sv_SE ('k b växl fritt') were not recognised at all."""
+    df, _ = _load(name)
+    assert df.attrs["format"] == "vmstat" and header_word in df.attrs["localized_header"]
+    assert {"r", "b", "swpd", "free", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa"} <= set(df.columns)
+    assert not {"frei", "Cache", "wolna", "fritt", "dz", "k"} & set(df.columns)
+
+
+def test_vmstat_translated_values_match_the_capture():
+    pl, _ = _load("vmstat-procps4-t-pl_PL.txt")
+    # ' 3  0      0 19242784  76604 4965684    0    0 131076 131400  748  638 47 43  0 10  0 2026-11-25 03:49:22'
+    r = pl.iloc[1]
+    assert (r["r"], r["free"], r["buff"], r["cache"], r["bi"], r["bo"], r["wa"]) == (3, 19242784, 76604, 4965684,
+                                                                                      131076, 131400, 10)
+    assert str(r["timestamp"]) == "2026-11-25 03:49:22" and pl.attrs["timezone"] == "UTC"
+    sv, _ = _load("vmstat-procps4-a-sv_SE.txt")
+    assert sv["inact"].iloc[0] == 2502612 and sv["active"].iloc[0] == 2282748 and sv.attrs["active"]
+    de, _ = _load("vmstat-procps4-w-de_DE.txt")
+    assert de.attrs["wide"] and de["gu"].tolist() == [0, 0, 0] and de["bi"].tolist() == [275, 140288, 166912]
+
+
+def test_vmstat_unknown_names_are_still_refused_or_kept_as_printed():
+    """Only whole names lines that map to a vmstat layout are translated: no name is guessed."""
+    from kernel_workbook.traces import parse_vmstat
+
+    text = (REAL / "vmstat-procps4-w-de_DE.txt").read_text().replace("Cache", "Kasse")
+    df = parse_vmstat(text)
+    assert "Kasse" in df.columns and "localized_header" not in df.attrs

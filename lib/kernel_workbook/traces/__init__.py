@@ -63,7 +63,7 @@ from .perfstat import parse_perf_stat
 from .procfs import parse_buddyinfo, parse_meminfo, parse_pagetypeinfo, parse_zoneinfo
 from .procvmstat import df_deltas, df_rates, parse_proc_vmstat
 from .pyperf_json import parse_pyperf_json
-from .vmstat import (parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary, parse_vmstat_partition,
+from .vmstat import (delocalize, parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary, parse_vmstat_partition,
                      parse_vmstat_summary)
 
 #: kind -> parser returning a DataFrame
@@ -125,7 +125,7 @@ def sniff(text: str, name: str = "") -> str | None:
         if '"benchmarks"' in h or '"runs"' in h:
             return "pyperf-json"
         return None
-    if re.search(r"^ *-*procs-* |^ *r +b +swpd", head, re.M):
+    if re.search(r"^ *-*procs-* |^ *r +b +swpd", head, re.M) or delocalize(head)[1] is not None:
         return "vmstat"
     if re.search(r"^disk- ", head, re.M):
         return "vmstat-d"

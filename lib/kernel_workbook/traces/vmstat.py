@@ -68,7 +68,10 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
 
         ``attrs``: ``source``, ``format="vmstat"``, ``version`` (``"procps-ng 4"`` when
         ``gu`` is seen, ``"procps 3.2"`` when ``st`` is missing, else None),
-        ``timezone`` (the zone printed by ``-t``), ``wide``, ``active`` (``-a``).
+        ``timezone`` (the zone printed by ``-t``), ``wide``, ``active`` (``-a``),
+        ``localized_header`` (the names line as a translated procps-ng printed
+        it: ``frei``, ``Cache``...; the columns carry vmstat's English names,
+        see :data:`LOCALIZED_NAMES`).
     """
     text, name = read_source(src, source, max_bytes)
     if _DISK_GROUP_RE.search(text[:4000]) and not _NAMES_RE.search(text[:4000]):
@@ -80,10 +83,13 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
         if re.match(r"^ *\d+ disks *$", first):
             return parse_vmstat_disk_summary(text, source=name)
     text, stamps = strip_latency_prefix(text)
+    text, localized = delocalize(text)
     text = _zone_on_rows(text)
     if text.isascii() and len(text) > FAST_MIN and not _SUSPECT_RE.search(text):
         fast = _fast_vmstat(text, name, stamps)
         if fast is not None:
+            if localized:
+                fast.attrs["localized_header"] = localized
             return fast
     heads = list(_NAMES_RE.finditer(text))
     if not heads:
@@ -127,7 +133,8 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     df["since_boot"] = df["sample"] == 0
     cols = list(df.columns)
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
-    return set_attrs(df, name, "vmstat", version, tz, wide=wide, active="inact" in cols)
+    extra = {"localized_header": localized} if localized else {}
+    return set_attrs(df, name, "vmstat", version, tz, wide=wide, active="inact" in cols, **extra)
 
 
 def _fast_vmstat(text: str, name: str, stamps):
@@ -187,6 +194,67 @@ def _fast_vmstat(text: str, name: str, stamps):
     df["since_boot"] = df["sample"] == 0
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols)
+
+
+#: procps-ng's translated column names (4.0.2's catalogues, read off `LC_ALL=<locale> vmstat -t` and `-wa` on
+#: this machine: tests/fixtures/real-captures/README.md); a names line is translated only when every name maps
+#: under one locale and the result is one of vmstat's own layouts, so no name is ever guessed
+LOCALIZED_NAMES = {
+    "de_DE": {"frei": "free", "Cache": "cache", "inakt": "inact", "aktiv": "active"},
+    "fr_FR": {"libre": "free", "tampon": "buff", "actif": "active"},
+    "es_ES": {"libre": "free", "búf": "buff", "caché": "cache", "activo": "active"},
+    "pt_BR": {"livre": "free", "inativ": "inact", "ativo": "active"},
+    "pl_PL": {"dz": "r", "bl": "b", "swap": "swpd", "wolna": "free", "bufor": "buff", "uż": "us", "be": "id",
+              "io": "wa", "sk": "st", "nieakt": "inact", "akt": "active", "go": "gu"},
+    "zh_CN": {"交换": "swpd", "空闲": "free", "缓冲": "buff", "缓存": "cache", "不活动": "inact", "活动": "active"},
+    "sv_SE": {"k": "r", "växl": "swpd", "fritt": "free", "vi": "si", "vu": "so", "bu": "bo", "avb": "in",
+              "ktxb": "cs", "an": "us", "ia": "id", "vä": "wa", "inakt": "inact", "aktivt": "active", "gä": "gu"},
+    "uk_UA": {"кеш": "cache", "активно": "active"},
+}
+_LAYOUTS = {tuple(f"r b swpd free {m} si so bi bo in cs us sy id wa st{g}".split())
+            for m in ("buff cache", "inact active") for g in ("", " gu")}
+_LOCAL_NAMES_RE = re.compile(r"^[ \t]*(?:r|dz|k)[ \t]+(?:b|bl)[ \t]+\S[^\n]*$", re.M)
+
+
+def delocalize(text: str) -> tuple[str, str | None]:
+    """Put vmstat's English names on a names line a translated procps-ng printed (``frei``, ``Cache``;
+    ``dz bl swap wolna``), and its group line above in English, one line for one line.  Returns the text and
+    the first translated names line as printed (None when nothing was translated)."""
+    first = None
+    out = []
+    last = 0
+    for m in _LOCAL_NAMES_RE.finditer(text):
+        names = m.group(0).split()
+        zone = names[-1] if names[-1].isupper() and names[-1].isalpha() and names[-1] not in _KNOWN else None
+        core = names[:-1] if zone else names
+        if tuple(core) in _LAYOUTS:
+            continue
+        for table in LOCALIZED_NAMES.values():
+            eng = [table.get(n, n) for n in core]
+            if tuple(eng) in _LAYOUTS:
+                break
+        else:
+            continue
+        first = first or m.group(0).strip()
+        start = m.start()
+        prev = text.rfind("\n", 0, start - 1) + 1 if start else 0
+        group = text[prev:start - 1] if start else ""
+        if group and "---" in group and prev >= last:
+            # the group line names the groups in the same language ('proc. ---pamięć---' breaks the header
+            # regexes); it carries nothing the names line does not
+            wide = group.lstrip().startswith("--")
+            g = ("--procs-- -----memory----- ---swap-- -----io---- -system-- -------cpu-------" if wide else
+                 "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----")
+            out.append(text[last:prev])
+            out.append(g + (" -----timestamp-----" if zone else "") + "\n")
+        else:
+            out.append(text[last:start])
+        out.append(" ".join(eng + ([zone] if zone else [])))
+        last = m.end()
+    if first is None:
+        return text, None
+    out.append(text[last:])
+    return "".join(out), first
 
 
 # procps 3.2.8 (RHEL 6) -t prints the zone on every row ("... 0 2014-02-04 19:10:42 CET"), not in the header
