@@ -536,8 +536,8 @@ def test_real_netperf_udp_2022_significance_stars():
 def test_real_highalloc_2012_tab_header_and_headerless_vmstat():
     df = real("highalloc-2012-tabs-vmstat.txt")
     assert sorted(df.attrs["tables"]) == [1, 2, 3]
-    assert kernel_names(df, 1) == ["3.6-rc1-akpm", "full-series"]  # header typed with tabs, off the columns
-    assert "names taken in order" in notes(df, 1)
+    assert kernel_names(df, 1) == ["3.6-rc1-akpm", "full-series"]  # header typed with tabs
+    assert df.attrs["tables"][1]["header_lines"] == [5] and df.attrs["tables"][1]["title"] == "STRESS-HIGHALLOC"
     c = cell(in_table(df, 1), "Pass 2", "full-series")
     assert (c.value, c.pct) == (63.0, 21.0)
     vm = df.attrs["tables"][2]
@@ -756,3 +756,28 @@ def test_exponent_cells_are_numbers_and_an_unsigned_exponent_is_damage():
     with pytest.raises(WorkbookParseError) as e:  # printf never drops the sign: "1e020083" is a damaged number
         parse_text(text.replace("2.377e+06", " 1e020083"))
     assert e.value.line == 11 and "1e020083" in str(e.value)
+
+
+def test_real_amd_2023_pct_cells_tab_typed_headers_and_bare_count_labels():
+    """K Prateek Nayak's scheduler tables: '4.47 (3.45 pct)' cells, headers and cells separated by tabs, rows
+    labelled by a bare count ('  1:', '  512').  Every table but the mmtests one was skipped as no table."""
+    df = real("sched-amd-2023-pct-tabs.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2, 3, 4, 5]
+    for t in (1, 2, 3):
+        assert kernel_names(df, t) == ["tip", "sis-short"]
+    assert kernel_names(df, 5) == ["tip", "sis_short"]
+    hb = in_table(df, 1)
+    c = hb[(hb["line"] == 15) & (hb["kernel"] == "sis-short")].iloc[0]
+    assert (c.row, c.value, c.pct, c.text) == ("8-groups:", 5.22, -8.75, "5.22 (-8.75 pct)")
+    assert df.attrs["tables"][1]["annotations"] == [{"line": 15, "text": "*"},
+                                                    {"line": 16, "text": "[Verification Run]"}]
+    assert df.attrs["tables"][1]["label_title"] == "Test:"
+    c = cell(in_table(df, 2), "256:", "sis-short")
+    assert (c.value, c.pct) == (46784.0, -2.52)
+    c = cell(in_table(df, 3), "1024", "sis-short")
+    assert (c.value, c.pct) == (49393.34, 1.90)
+    c = cell(in_table(df, 5), "256-clients:", "sis_short")
+    assert (c.value, c.pct, c.sig) == (42588.18, -2.91, False)
+    ub = in_table(df, 4)  # mmtests rows under a three-column label header
+    spawn = ub[ub["row"] == "unixbench-spawn Hmean unixbench-spawn-1"]
+    assert list(spawn["value"]) == [5141.40, 4840.60, 4780.20, 5235.90] and list(spawn["sig"]) == [False, False, False, True]

@@ -66,8 +66,9 @@ from .cells import cells_frame
 # damaged number, not 1e20083, so only the signed form is a number
 _NUM = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]\d{1,3})?"
 _NANTOK = r"[-+]?(?:nan|inf)"
+# "value ( pct%)" as mmtests prints it; "value (pct pct)" as the AMD scheduler folks' scripts print it
 _CMP = re.compile(
-    rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})%\s*(?P<close>[)*])",
+    rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})(?:%|\s?pct)\s*(?P<close>[)*])",
     re.I,
 )
 _NUM_RE = re.compile(rf"^(?:{_NUM}|{_NANTOK})$", re.I)
@@ -165,10 +166,12 @@ class _Line:
 
 
 def _dequote(raw: str) -> tuple[int, str]:
+    # a tab is read as the mail reader shows it, to the next multiple of 8 columns: tables typed with tabs
+    # then line up as they did for the reader (positions decide which header name heads which column)
     m = _QUOTE_RE.match(raw)
     if not m:
-        return 0, raw.rstrip()
-    return m.group(1).count(">"), raw[m.end():].rstrip()
+        return 0, raw.rstrip().expandtabs(8)
+    return m.group(1).count(">"), raw[m.end():].rstrip().expandtabs(8)
 
 
 def _classify(ln: _Line) -> None:
@@ -204,8 +207,10 @@ def _classify(ln: _Line) -> None:
     matches = list(_CMP.finditer(text))
     if matches:
         label = text[: matches[0].start()].rstrip()
-        # a row label has a letter in it, or is mmtests 2011's "+/-": the spread of the row above it
-        named = bool(re.search(r"[A-Za-z]", label)) or label.strip() == _SPREAD_LABEL
+        # a row label has a letter in it, or is mmtests 2011's "+/-" (the spread of the row above it), or is
+        # a bare count ("  1:", "  512") as the AMD scheduler tables label clients and workers
+        named = (bool(re.search(r"[A-Za-z]", label)) or label.strip() == _SPREAD_LABEL
+                 or bool(re.fullmatch(r"\s*\d+:?", label)))
         gaps_ok = all(text[a.end(): b.start()].strip() == "" for a, b in zip(matches, matches[1:]))
         tail = text[matches[-1].end():]
         if tail.strip() and tail[:1].isspace() and not _NOT_ANNOT_RE.match(tail.strip()):
@@ -386,7 +391,10 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
         return None
     label_title = ""
     notes: list[str] = []
-    if not ln.text[:1].isspace() and toks[0][2] <= starts[0]:
+    # the title of the row-label column, at the margin: before the first field, or ending in ':' ("Clients:")
+    # with one name after it per column (a lone "name: value" line is no header)
+    if not ln.text[:1].isspace() and (toks[0][2] <= starts[0]
+                                      or (toks[0][0].endswith(":") and n >= 2 and len(toks) == n + 1)):
         label_title = toks[0][0]
         toks = toks[1:]
     if not toks:
@@ -534,6 +542,8 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
     for ln in cand:
         others.extend(t for t, _, _ in _header_tokens(ln))
     for ln in cand:
+        if headers and not ln.text[:1].isspace():
+            break  # mmtests indents both header rows: a line at the margin above a header is its title
         res = _assign_header(ln, edges, cell_w, others)
         if res is None:
             break
