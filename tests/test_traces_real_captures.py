@@ -319,3 +319,37 @@ def test_vmstat_unknown_names_are_still_refused_or_kept_as_printed():
     text = (REAL / "vmstat-procps4-w-de_DE.txt").read_text().replace("Cache", "Kasse")
     df = parse_vmstat(text)
     assert "Kasse" in df.columns and "localized_header" not in df.attrs
+
+
+# ------------------------------------------------------------------ damaged copies of the new layouts
+
+def test_perf_stat_json_cut_in_its_last_line_keeps_the_records_before():
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    text = (REAL / "perf-stat-6.1-j-I-dd-stderr.txt").read_text()
+    with pytest.warns(TruncatedTraceWarning, match=r"<text>:9: truncated perf stat -j line"):
+        df = parse_perf_stat(text[:-60])
+    assert len(df) == 5 and df["value"].iloc[-1] == 463.869114
+
+
+def test_iostat_pretty_cut_inside_a_report_keeps_the_whole_reports():
+    """A --pretty file that ends after some of a report's groups: that report is dropped with a warning, not
+    kept with only its r/s... columns."""
+    from kernel_workbook.traces import TruncatedTraceWarning, parse_iostat
+
+    lines = (REAL / "iostat-12.6.1-x-pretty.txt").read_text().split("\n")
+    with pytest.warns(TruncatedTraceWarning, match=r"<text>:22: truncated iostat --pretty report"):
+        df = parse_iostat("\n".join(lines[:27]) + "\n")
+    assert df["sample"].tolist() == [0] and df.notna().all().all()
+
+
+@pytest.mark.parametrize("name", ["iostat-12.6.1-x-pretty.txt", "perf-stat-6.1-j-dd-stderr.txt",
+                                  "proc-vmstat-6.18-date-loop.txt", "vmstat-procps4-t-pl_PL.txt",
+                                  "perf-script-6.1-no-callchain-dd.txt"])
+def test_crlf_copies_load_the_same(name):
+    raw = (REAL / name).read_bytes()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = load(raw.decode("utf-8", "replace"))
+        b = load(raw.replace(b"\n", b"\r\n"))
+    assert a.equals(b) and len(a)

@@ -212,12 +212,25 @@ def _unpretty(text: str, name: str) -> str:
     lines = text.split("\n")
     blocks = []  # [header line, columns, [(line, device, values)]] of one report, in order
     out = list(lines)
+    full: list[str] = []  # the columns of the last whole report
 
-    def flush():
+    def flush(final=False):
         if not blocks:
             return
         h0, _, rows0 = blocks[0]
         devs = [d for _, d, _ in rows0]
+        cols = [c for b in blocks for c in b[1]]
+        short = [d for _, d, _ in blocks[-1][2]] != devs or (full and cols != full and cols == full[:len(cols)])
+        if final and short and not "".join(lines[blocks[-1][2][-1][0] + 1:] if blocks[-1][2] else []).strip():
+            # the file ends inside this report (a group, or a group's devices, missing): drop the report
+            warn_truncated(name, h0 + 1, "iostat --pretty report (the file ends before its last group)")
+            for h, _, rows in blocks:
+                out[h] = ""
+                for ln, _, _ in rows:
+                    out[ln] = ""
+            blocks.clear()
+            return
+        full[:] = cols
         for h, _, rows in blocks[1:]:
             if [d for _, d, _ in rows] != devs:
                 raise fail(name, text, ("line", h + 1), "the devices of the first --pretty group ("
@@ -257,7 +270,7 @@ def _unpretty(text: str, name: str) -> str:
                            "unit it picks ('285.9k', '65.8%'); record without -h (--pretty alone is read)", ln)
             flush()  # an avg-cpu block, a time or a banner: the report's device groups are over
         i += 1
-    flush()
+    flush(final=True)
     return "\n".join(out)
 
 

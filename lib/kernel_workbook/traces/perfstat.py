@@ -521,6 +521,7 @@ def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
 
     recs = []
     skipped: list[int] = []
+    last = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
     for i, ln in enumerate(lines):
         s = ln.strip()
         if not s:
@@ -535,6 +536,10 @@ def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
         try:
             o = json.loads(s)
         except ValueError as e:
+            if i == last and not text.endswith("\n"):
+                # read_source leaves a cut last line to the JSON reader: here it is one record of many
+                warn_truncated(name, i + 1, "perf stat -j line")
+                break
             raise bad(f"one perf stat -j JSON object per line ({e})") from None
         if not isinstance(o, dict) or not o.keys() <= _JSON_KEYS and "counter-value" in o:
             raise bad("a perf stat -j counter object (keys " + ", ".join(sorted(_JSON_KEYS)) + ")")
