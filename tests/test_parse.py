@@ -781,3 +781,26 @@ def test_real_amd_2023_pct_cells_tab_typed_headers_and_bare_count_labels():
     ub = in_table(df, 4)  # mmtests rows under a three-column label header
     spawn = ub[ub["row"] == "unixbench-spawn Hmean unixbench-spawn-1"]
     assert list(spawn["value"]) == [5141.40, 4840.60, 4780.20, 5235.90] and list(spawn["sig"]) == [False, False, False, True]
+
+
+def test_real_perf_stat_2020_multiplexed_counters_absolute_spread_and_msec():
+    """perf stat -r on powerpc: counters with a multiplexing share '(66.67%)' after their spread were no
+    perfstat lines (six rows per block lost, the block cut in two), the counter whose spread perf printed on the
+    next line was lost, '137.195 +- 0.419 seconds time elapsed' was read as the event '+- 0.419 seconds time
+    elapsed' counting 'events', and 'msec cpu-clock' values were called seconds."""
+    df = real("perf-stat-2020-multiplexed.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2] and set(df["kind"]) == {"perfstat"}
+    t1 = in_table(df, 1)
+    assert list(t1["line"]) == [4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16]
+    c = cell(t1, "cycles", "")
+    assert (c.value, c.stddev_pct, c.unit) == (1127182328206.0, 1.60, "events")
+    c = cell(t1, "instructions", "")
+    assert (c.value, c.stddev_pct) == (834013059242.0, 0.73)
+    c = cell(t1, "seconds time elapsed", "")
+    assert (c.value, c.unit, c.stddev_pct, c.text) == (137.195, "s", 0.31, "137.195")
+    c = cell(t1, "msec cpu-clock", "")
+    assert c.unit == "s" and c.value == pytest.approx(35107.9512) and c.text == "35,107,951.20"
+    n = notes(df, 1)
+    assert "line 8: perf counted 'cycles' for 66.67% of the run" in n and "+- 0.419" in n
+    assert "lines 11-12: perf printed the counter's second metric" in n
+    assert cell(in_table(df, 2), "seconds time elapsed", "").value == 117.17

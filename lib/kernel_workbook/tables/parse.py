@@ -7,14 +7,17 @@ printed in any era and what people pasted around it:
 * two-row headers of kernel names (``3.16.0-rc1`` over ``vanilla``), matched to
   the columns by position, with blank header cells and names that overflowed
   their field (``vanillaptewrite-v1r20``);
-* rows ``Stat  Metric  value ( pct%) ...`` with or without the percentage,
+* rows ``Stat  Metric  value ( pct%) ...`` with or without the percentage
+  (also ``value (pct pct)`` as AMD's scheduler tables print it),
   rows with no statistic (``DMA32 allocs  11099122 ...``), percentage-only
   cells (``37.1%``), durations (``4m04s``), significance marks (``* -1.2%*``);
 * mail quoting (``> ``, ``> > ``), ``...`` elisions between header and rows;
 * spacing the archive collapsed (``0.00 ( 0.00%)38.00 (38.00%)``,
   ``Page Outs8042076``, ``980.6341218.131``, ``contended-v5capture-v5``):
   repaired, and every repair is written into the table's ``notes``;
-* ``perf stat`` lines with ``( +- x% )`` and ``/proc/vmstat`` dumps
+* ``perf stat`` lines with ``( +- x% )`` (also ``137.195 +- 0.419 seconds ...``,
+  a multiplexing share ``(66.67%)`` after it, noted, and the spread printed on
+  the next ``#`` line; ``msec`` values are given in seconds) and ``/proc/vmstat`` dumps
   (``name value`` lines, several dumps under ``label:`` lines become one
   table with a column per label);
 * ``MMTests Statistics: duration`` / ``vmstat`` sections, with the kernel
@@ -76,10 +79,15 @@ _PCT_RE = re.compile(rf"^({_NUM})%$")
 _DUR_RE = re.compile(r"^(?:(\d+)h)?(\d+)m(\d+(?:\.\d+)?)s$")
 _GLUED_RE = re.compile(r"^\d+\.\d+(?:\d+\.\d+)+$")
 _LABEL_GLUE_RE = re.compile(rf"^(.*?[A-Za-z)\]])({_NUM}%?)$")
+_PERF_VAL = r"\d[\d,]*(?:\.\d+)?"
 _PERF_RE = re.compile(
-    r"^\s*(?P<val>\d[\d,]*(?:\.\d+)?|<not counted>|<not supported>)\s+(?P<event>\S.*?)\s*"
-    r"(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+(?:\.\d+)?)%\s*\)\s*$"
+    rf"^\s*(?P<val>{_PERF_VAL}|<not counted>|<not supported>)"
+    rf"(?:\s+\+-\s+(?P<abs>{_PERF_VAL}))?"  # perf since 4.x: "137.195 +- 0.419 seconds time elapsed"
+    r"\s+(?P<event>\S.*?)\s*(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+(?:\.\d+)?)%\s*\)"
+    r"(?:\s*\(\s*(?P<mux>\d+(?:\.\d+)?)%\s*\))?\s*$"  # the share of the run a multiplexed counter ran
 )
+# a counter whose "( +- x% )" perf printed on the next line, under its second metric ("#  0.78 stalled ...")
+_PERF_HEAD_RE = re.compile(rf"^\s*(?:{_PERF_VAL}|<not counted>|<not supported>)\s+[A-Za-z][\w:/.-]*\s+#")
 _QUOTE_RE = re.compile(r"^((?:[ \t]{0,2}>[ ]?)+)")
 _ELLIPSIS_RE = re.compile(r"^\s*(?:\.\.\.+|\[\s*\.\.\.\s*\]|<snip>|\[\s*snip[^\]]*\])\s*$", re.I)
 _COUNTER_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -162,7 +170,7 @@ class _Line:
     cells: list = field(default_factory=list)
     note: str = ""
     annotation: str = ""  # an author's note after the row's cells, kept apart from every value
-    repairs: list = field(default_factory=list)  # notes on archive damage undone in this line
+    line_notes: list = field(default_factory=list)  # for the table's notes: damage undone here, perf's extras
 
 
 def _dequote(raw: str) -> tuple[int, str]:
@@ -188,8 +196,15 @@ def _classify(ln: _Line) -> None:
         event = m.group("event").strip()
         unit = "s" if event.startswith(("seconds", "msec")) else "events"
         value = float("nan") if val.startswith("<") else float(val.replace(",", ""))
+        if event.startswith("msec"):
+            value /= 1000  # "35,107,951.20 msec cpu-clock": a time, and times are in seconds
         ln.kind = "perfstat"
         ln.label = event
+        if m.group("abs"):
+            ln.line_notes.append(f"line {ln.no}: perf's spread of {event!r} also in its unit: +- {m.group('abs')}")
+        if m.group("mux"):
+            ln.line_notes.append(f"line {ln.no}: perf counted {event!r} for {m.group('mux')}% of the run "
+                                 f"(multiplexed) and scaled it up")
         ln.cells = [
             {
                 "value": value,
@@ -799,11 +814,20 @@ def _unwrap(lines: list[_Line]) -> None:
     for a, b in zip(lines, lines[1:]):
         if a.kind == "joined" or b.kind == "joined":
             continue
+        if a.kind == "other" and _PERF_HEAD_RE.match(a.text) and b.text.lstrip().startswith("#"):
+            joined = _Line(a.no, a.depth, a.text + " " + b.text.strip(), a.raw)
+            _classify(joined)
+            if joined.kind == "perfstat":
+                joined.line_notes.append(f"lines {a.no}-{b.no}: perf printed the counter's second metric and its "
+                                         f"spread on line {b.no}; joined")
+                a.__dict__.update(joined.__dict__)
+                b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
+            continue
         if re.search(r"[\d)*%]=$", a.text) and a.kind not in ("compare", "plain", "perfstat"):  # not "====="
             joined = _Line(a.no, a.depth, a.text[:-1] + b.raw.rstrip(), a.raw)
             _classify(joined)
             if joined.kind in ("compare", "plain"):
-                joined.repairs.append(f"line {a.no}: a quoted-printable soft line break ('=' at the end) the "
+                joined.line_notes.append(f"line {a.no}: a quoted-printable soft line break ('=' at the end) the "
                                       f"archive left undecoded; joined with line {b.no}")
                 a.__dict__.update(joined.__dict__)
                 b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
@@ -822,7 +846,7 @@ def _unwrap(lines: list[_Line]) -> None:
             _classify(joined)
         else:
             continue
-        joined.repairs.append(f"lines {a.no}-{b.no}: one line the mail software broke in two (line {a.no} ends "
+        joined.line_notes.append(f"lines {a.no}-{b.no}: one line the mail software broke in two (line {a.no} ends "
                               f"in a space, format=flowed); joined")
         a.__dict__.update(joined.__dict__)
         b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
@@ -1034,7 +1058,7 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
             "quote": t.depth,
             "layout": t.layout,
             "has_header": bool(t.header),
-            "notes": [n for ln in t.header + t.rows for n in ln.repairs] + list(t.notes) + (
+            "notes": [n for ln in t.header + t.rows for n in ln.line_notes] + list(t.notes) + (
                 [f"lines {', '.join(map(str, spread))}: each '+/-' row is the spread of the row above it "
                  f"(mmtests of 2011); read as stat '+/-' of that row"] if spread else []),
             "annotations": [{"line": r.no, "text": r.annotation} for r in t.rows if r.annotation],
