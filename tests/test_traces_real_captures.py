@@ -353,3 +353,32 @@ def test_crlf_copies_load_the_same(name):
         a = load(raw.decode("utf-8", "replace"))
         b = load(raw.replace(b"\n", b"\r\n"))
     assert a.equals(b) and len(a)
+
+
+# ------------------------------------------------------------------ perf stat aggregation under -I, --per-thread
+
+def test_perf_stat_interval_with_aggregation_is_read():
+    """`perf stat -I 500 -a -A` prints '#  time CPU  counts unit events' and was not recognised; its -x, form
+    ('0.500599063,CPU0,500.70,msec,task-clock,...') was refused (the time was taken for the count)."""
+    a, _ = _load("perf-stat-6.1-I-A.txt")
+    assert len(a) == 12 and set(a["cpu"]) == {"CPU0", "CPU1"}
+    # '     1.001500... CPU1                   130      context-switches'
+    cs = a[(a["event"] == "context-switches") & (a["cpu"] == "CPU1")]
+    assert cs["value"].tolist() == [121, 130, 39] and cs["time"].iloc[0] == 0.500550981
+    s, _ = _load("perf-stat-6.1-I-per-socket.txt")
+    assert s["cpu"].tolist() == ["S0"] * 3 and s["value"].tolist() == [1007.76, 1001.72, 194.76]
+    x, _ = _load("perf-stat-6.1-I-A-x.txt")
+    assert x["time"].tolist()[:2] == [0.500599063, 0.500599063] and x["cpu"].tolist()[:2] == ["CPU0", "CPU1"]
+    assert x["value"].tolist()[:2] == [500.70, 500.71] and x["run_time"].iloc[0] == 500698253
+
+
+def test_perf_stat_per_thread_keeps_every_thread():
+    """--per-thread starts each line with comm-tid: the text lines were skipped as prose, silently (only 'time
+    elapsed' was left), the -x, form was not recognised."""
+    t, _ = _load("perf-stat-6.1-per-thread-a.txt")
+    counters = t[t["event"] != "time elapsed"]
+    assert len(counters) == 29 and counters["cpu"].str.match(r".+-\d+$").all()
+    # line 13: 'kworker/1:0-events-5923                   0.09 msec task-clock'
+    assert counters.set_index(["cpu", "event"]).loc[("kworker/1:0-events-5923", "task-clock"), "value"] == 0.09
+    x, _ = _load("perf-stat-6.1-per-thread-x.txt")
+    assert len(x) == 11 and x["cpu"].iloc[5] == "memfd:sealed-91-21447" and x["value"].iloc[5] == 0.18

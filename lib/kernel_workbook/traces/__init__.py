@@ -143,8 +143,8 @@ def sniff(text: str, name: str = "") -> str | None:
     if re.search(r"^ ?time,(?:[^,\n]+,)*[^,\n]*$|^(?:cpu|core|die|socket|node|cluster|cache),(?:cpus|ctrs)?",
                  head, re.M) and not re.search(r"^ *r +b ", head, re.M):
         return "perf-stat"  # the header of perf stat -x, --metric-only (--topdown): time, aggregation, metrics
-    if "Performance counter stats" in head or re.search(r"^#\s+time\s+counts", head, re.M) or \
-            re.search(r"^(?:\s*\d+\.\d+([,;|\t]))?(?:(?:CPU\d+|S\d+[-\w]*|N\d+)([,;|\t])(?:\d+[,;|\t])?)?"
+    if "Performance counter stats" in head or re.search(r"^#\s+time\s+(?:\S+\s+){0,2}counts\s", head, re.M) or \
+            re.search(r"^(?:\s*\d+\.\d+([,;|\t]))?(?:(?:CPU\d+|S\d+[-\w]*|N\d+|[^\s\d<#,;|\t][^,;|\t\n]*?-\d+)([,;|\t])(?:\d+[,;|\t])?)?"
                       r"(-?[\d.]+|<not (?:counted|supported)>)(?P<sep>[,;|\t])[^,;|\t\n]*(?P=sep)[^,;|\t\n]+(?P=sep)",
                       head, re.M):
         return "perf-stat"

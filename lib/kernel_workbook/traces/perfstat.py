@@ -31,11 +31,15 @@ _VALUE = r"(?P<value>" + _NUM + r"|<not counted>|<not supported>)"
 # --per-cluster (S0-D0-CLS0), --per-cache (S0-D0-L3-ID0), --per-node (N0), with their CPU count
 _AGG = r"CPU\d+|S\d+(?:-D\d+)?(?:-(?:C|CLS|L\d+-ID)\d+)?|N\d+"
 _AGG_RE = re.compile(r"^(?:" + _AGG + r")$")
+# --per-thread labels a line with the thread's comm and tid ('memfd:sealed-91-21447', 'kworker/0:0H-kblockd-10')
+_THREAD = r"[^\s\d<#(\[][^\n]*?-\d+"
+_THREAD_RE = re.compile(r"^" + _THREAD + r"$")
 _LINE_RE = re.compile(
-    r"^\s*(?:(?P<time>\d+\.\d+)\s+)?(?:(?P<cpu>" + _AGG + r")\s+(?:(?P<ncpu>\d+)\s+)?)?"
-    + _VALUE + r"\s+(?P<names>[^#(\[]*?)\s*(?P<rest>(?:#|\(|\[).*)?$")
+    r"^\s*(?:(?P<time>\d+\.\d+)\s+)?(?:(?P<cpu>" + _AGG + r")\s+(?:(?P<ncpu>\d+)\s+)?|(?P<thread>" + _THREAD
+    + r")\s+)?" + _VALUE + r"\s+(?P<names>[^#(\[]*?)\s*(?P<rest>(?:#|\(|\[).*)?$")
 # what starts a counter line: anything else inside a report is perf's prose (hints, nmi_watchdog advice)
-_COUNTER_START_RE = re.compile(r"^\s*(?:\d+\.\d+\s+)?(?:(?:" + _AGG + r")\s+(?:\d+\s+)?)?(?:\d|<not )")
+_COUNTER_START_RE = re.compile(r"^\s*(?:\d+\.\d+\s+)?(?:(?:" + _AGG + r")\s+(?:\d+\s+)?|" + _THREAD
+                               + r"\s+(?=\d|<not ))?(?:\d|<not )")
 _ELAPSED_RE = re.compile(r"^\s*(?P<v>[\d.,]+)(?:\s*\+-\s*(?P<sd>[\d.,]+))?\s+seconds\s+(?P<what>time elapsed|user|sys)"
                          r"(?:\s*\(\s*\+-\s*(?P<var>[\d.,]+)%\s*\))?\s*$")
 _VAR_RE = re.compile(r"\(\s*\+-\s*([\d.,]+)%\s*\)")
@@ -82,7 +86,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     DataFrame
         One row per counter line: ``block`` (which report in the file, from
         0), ``time`` (``-I`` interval end, seconds; NaN otherwise), ``cpu``
-        (``-A``/``--per-socket`` label or empty), ``event`` (as perf names it,
+        (``-A``/``--per-socket`` label, ``--per-thread``'s ``comm-tid``, or empty), ``event`` (as perf names it,
         e.g. ``task-clock``, ``migrate:mm_migrate_pages``), ``value``
         (float; NaN when not counted), ``unit`` (``msec`` or empty),
         ``counted`` (``counted``, ``not counted``, ``not supported``),
@@ -115,7 +119,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     if seps and "Performance counter stats" not in sample and "Performance counter stats" not in text[:65536]:
         return _parse_csv(text, lines, name, seps[0])
     dec = _locale(text)
-    has_header = bool(_HDR_RE.search(text)) or bool(re.search(r"^#\s+time\s+counts", text, re.M))
+    has_header = bool(_HDR_RE.search(text)) or bool(_INTERVAL_HDR_RE.search(text))
     strict = not has_header  # in a file of perf stat output alone, every counter line must read
     recs = []
     block = -1
@@ -130,7 +134,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
 
     for i, ln in enumerate(lines):
         s = ln.strip()
-        if s.startswith("#") and re.match(r"^#\s+time\s+counts", s):
+        if s.startswith("#") and _INTERVAL_HDR_RE.match(s):
             strict = True  # -I header: the counter lines follow
             interval = True
             continue
@@ -234,7 +238,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         if en and "[" in en.group(0):
             ver = ver or "perf 3.x"
         metric_unit = met.group(2).strip() if met else ""
-        recs.append({"block": max(block, 0), "time": _f(m.group("time")), "cpu": m.group("cpu") or "",
+        recs.append({"block": max(block, 0), "time": _f(m.group("time")), "cpu": m.group("cpu") or m.group("thread")
+                     or "",
                      "event": event, "value": value, "unit": unit, "counted": counted,
                      "variance_pct": _number(var.group(1), dec) if var else np.nan,
                      "run_time": np.nan, "enabled_pct": _number(en.group(1), dec) if en else np.nan,
@@ -249,6 +254,10 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
 
 
 _INTERVAL_RE = re.compile(r"^\s*\d+\.\d+\s")
+# the -I header; with -A or --per-* the aggregation's own columns come before counts ('time CPU counts',
+# 'time socket cpus counts'), and --per-thread's 'comm-pid'
+_INTERVAL_HDR_RE = re.compile(r"^#\s+time\s+(?:(?:CPU|core|die|socket|node|cluster|cache|comm-pid)\s+(?:cpus\s+)?)?"
+                              r"counts\b", re.M)
 
 
 def _foreign(ln: str) -> bool:
@@ -325,10 +334,14 @@ def _parse_csv(text, lines, name, sep):
         k = 0
         t = np.nan
         cpu = ""
-        if len(f) >= 4 and _is_val(f[1]) and is_number(f[0]) and not _is_val(f[3]):
+        if len(f) >= 4 and is_number(f[0]) and (_is_val(f[1]) and not _is_val(f[3]) or (
+                re.fullmatch(r"\d+\.\d+", f[0]) and (_AGG_RE.match(f[1]) or _THREAD_RE.match(f[1])))):
             t = _f(f[0])
             k = 1
-        if len(f) > k + 3 and _AGG_RE.match(f[k]):
+        if len(f) > k + 3 and _THREAD_RE.match(f[k]) and not _AGG_RE.match(f[k]) and _is_val(f[k + 1]):
+            cpu = f[k]  # --per-thread: comm-tid
+            k += 1
+        elif len(f) > k + 3 and _AGG_RE.match(f[k]):
             cpu = f[k]
             k += 1
             if len(f) > k + 3 and f[k].isdigit() and _is_val(f[k + 1]):
