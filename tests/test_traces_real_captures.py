@@ -382,3 +382,16 @@ def test_perf_stat_per_thread_keeps_every_thread():
     assert counters.set_index(["cpu", "event"]).loc[("kworker/1:0-events-5923", "task-clock"), "value"] == 0.09
     x, _ = _load("perf-stat-6.1-per-thread-x.txt")
     assert len(x) == 11 and x["cpu"].iloc[5] == "memfd:sealed-91-21447" and x["value"].iloc[5] == 0.18
+
+
+def test_vmstat_s_translated_is_recognised_and_listings_are_counted():
+    """LC_ALL=fr_FR vmstat -s ('24684096 K mémoire totale') was not recognised, and two listings in one file
+    were one sample: a listing restarted only at 'total memory'."""
+    df, _ = _load("vmstat-procps4-s-fr_FR.txt")
+    assert df.attrs["format"] == "vmstat-s" and len(df) == 28 and (df["sample"] == 0).all()
+    assert df.iloc[0][["name", "value", "unit"]].tolist() == ["mémoire totale", 24684096, "K"]
+    assert df.set_index("name").loc["clonages", "value"] == 260511
+    from kernel_workbook.traces import parse_vmstat_summary
+
+    twice = parse_vmstat_summary((REAL / "vmstat-procps4-s-fr_FR.txt").read_text() * 2)
+    assert twice["sample"].tolist() == [0] * 28 + [1] * 28

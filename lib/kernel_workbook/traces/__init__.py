@@ -129,7 +129,9 @@ def sniff(text: str, name: str = "") -> str | None:
         return "vmstat"
     if re.search(r"^disk- ", head, re.M):
         return "vmstat-d"
-    if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M):
+    if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M) or \
+            re.match(r"(?: *\d+ +(?:[KMGB]|[KMG]i?B) +\S[^\n]*\n){3}", head):
+        # the second: a translated vmstat -s ('24684096 K mémoire totale'), its first lines in kB
         return "vmstat-s"
     if re.search(r"^ *\d+ disks *\n *\d+ partitions *$", head, re.M):
         return "vmstat-D"

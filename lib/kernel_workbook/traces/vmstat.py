@@ -452,9 +452,11 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
 
 def _listings(text: str, name: str, line, first: str, tool: str, expected: str, nothing: str) -> list[dict]:
     """The records of a ``-s``-like listing, one ``<number> <name>`` a line; ``line(ln)`` reads one line
-    (a dict with ``name`` and ``value``, or None), and a listing starts again at its ``first`` name."""
+    (a dict with ``name`` and ``value``, or None), and a listing starts again at its ``first`` name, or at a
+    name the listing already holds (a translated vmstat names its first line otherwise: 'mémoire totale')."""
     recs = []
     sample = -1
+    seen: set = set()
     for i, ln in enumerate(text.split("\n")):
         if not ln.strip():
             continue
@@ -463,8 +465,10 @@ def _listings(text: str, name: str, line, first: str, tool: str, expected: str, 
             raise fail(name, text, ("line", i + 1), expected, ln)
         if rec["value"] >= 1 << 63:
             raise fail(name, text, ("line", i + 1), f"a {tool} count that fits in 64 bits", ln)
-        if rec["name"] == first or sample < 0:
+        if rec["name"] == first or sample < 0 or rec["name"] in seen:
             sample += 1
+            seen.clear()
+        seen.add(rec["name"])
         recs.append({**rec, "sample": sample})
     if not recs:
         raise fail(name, text, None, nothing, text[:80])
