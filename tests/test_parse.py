@@ -804,3 +804,13 @@ def test_real_perf_stat_2020_multiplexed_counters_absolute_spread_and_msec():
     assert "line 8: perf counted 'cycles' for 66.67% of the run" in n and "+- 0.419" in n
     assert "lines 11-12: perf printed the counter's second metric" in n
     assert cell(in_table(df, 2), "seconds time elapsed", "").value == 117.17
+
+
+def test_a_row_broken_without_a_flowed_space_is_an_error_not_lost():
+    """The usemem table as a client that wraps hard would leave it (no trailing space): the halves of each row
+    were read as a lone row (dropped as prose) and a line of cells (ignored) - the table vanished."""
+    raw = (MAIL_TABLES / "usemem-2023-wrapped-lines.txt").read_text()
+    hard = "\n".join(line.rstrip() for line in raw.splitlines()) + "\n"
+    with pytest.raises(WorkbookParseError) as e:
+        parse_text(hard, source="usemem.txt")
+    assert e.value.line == 7 and "rest of the row on line 6" in str(e.value) and "96.96 *   5.10%*" in str(e.value)

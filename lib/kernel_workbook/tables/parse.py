@@ -769,6 +769,11 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
                 raise _err(src, nx, f"{_BAD_ROW[nx.kind][1]} like the rows above it: " + nx.note)
             if block.kind == "compare" and nx.kind == "plain" and len(nx.cells) >= 2:
                 raise _err(src, nx, f"'value ( pct%)' cells like the rows above it (line {block.rows[-1].no})")
+            if block.kind in ("compare", "plain") and nx.kind == "other" and _only_cells(nx.text):
+                # the end of a row the mail software broke without marking it (no format=flowed space): the row
+                # above would be read short and these cells lost
+                raise _err(src, nx, f"a table row with its label; this line holds only value cells, the rest of "
+                                    f"the row on line {block.rows[-1].no} broken off by the mail software")
             break
         blocks.append((block, start))
 
