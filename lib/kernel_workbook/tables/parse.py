@@ -8,7 +8,8 @@ printed in any era and what people pasted around it:
   the columns by position, with blank header cells and names that overflowed
   their field (``vanillaptewrite-v1r20``);
 * rows ``Stat  Metric  value ( pct%) ...`` with or without the percentage
-  (also ``value (pct pct)`` as AMD's scheduler tables print it),
+  (also ``value (pct pct)`` as AMD's scheduler tables print it, with rows
+  labelled by a bare count, ``  1:``, and tabs read as 8-column stops),
   rows with no statistic (``DMA32 allocs  11099122 ...``), percentage-only
   cells (``37.1%``), durations (``4m04s``), significance marks (``* -1.2%*``);
 * mail quoting (``> ``, ``> > ``), ``...`` elisions between header and rows;
@@ -40,9 +41,11 @@ printed in any era and what people pasted around it:
 
 Prose is not a table and is skipped.  Inside a table nothing is skipped: a
 row with the wrong number of cells, a non-numeric cell (``72.x8``), a row cut
-short (fewer cells than the widest row or than the header has kernels) or a
-header with no rows raises :class:`~kernel_workbook.errors.WorkbookParseError`
-naming the line.  The one exception is the truncation rule: a table row on the
+short (fewer cells than the widest row or than the header has kernels), a
+header with no rows, or a line of nothing but value cells under a row (the row
+broken in two without a format=flowed mark) raises
+:class:`~kernel_workbook.errors.WorkbookParseError` naming the line.  The one
+exception is the truncation rule: a table row on the
 last line of a text that does not end in a newline may have been cut anywhere
 (even inside a number), so it is dropped with a
 :class:`~kernel_workbook.errors.TruncatedTraceWarning` and the rows above it are
