@@ -395,3 +395,21 @@ def test_vmstat_s_translated_is_recognised_and_listings_are_counted():
 
     twice = parse_vmstat_summary((REAL / "vmstat-procps4-s-fr_FR.txt").read_text() * 2)
     assert twice["sample"].tolist() == [0] * 28 + [1] * 28
+
+
+def test_iostat_c_reports_are_counted_and_load_as_cpu():
+    """`iostat -c 1 3`: every avg-cpu row was report 0 and 'since boot' (a report opened only at a Device block),
+    and load() returned the empty device frame."""
+    df, _ = _load("iostat-12.6.1-c.txt")
+    assert df.attrs["format"] == "iostat-cpu" and df["sample"].tolist() == [0, 1, 2]
+    assert df["since_boot"].tolist() == [True, False, False]
+    assert df["%user"].tolist() == [65.83, 47.00, 72.36] and df["%idle"].iloc[1] == 49.50
+
+
+def test_iostat_device_groups_are_read():
+    """`iostat -x -g ALL` prints the group's line with a leading blank (' ALL  12.12 ...'): refused."""
+    df, _ = _load("iostat-12.6.1-x-g-ALL.txt")
+    assert df["device"].tolist() == ["vda", "ALL"] and df["group"].tolist() == [False, True]
+    assert df["%util"].tolist() == [0.57, 0.06] and df["r/s"].tolist() == [12.12, 12.12]
+    s, _ = _load("iostat-12.6.1-xs.txt")
+    assert s.attrs["version"] == "sysstat 12" and s["areq-sz"].iloc[0] == 71.55

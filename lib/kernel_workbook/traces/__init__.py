@@ -139,6 +139,8 @@ def sniff(text: str, name: str = "") -> str | None:
         return "vmstat-p"
     if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M) or \
             re.search(r"^[ \t]+(?:tps|r/s|rrqm/s|rkB/s|rMB/s)[ \t][^\n]*[ \t]Device[ \t]*$", head, re.M):
+        if not re.search(r"^Device|[ \t]Device[ \t]*$", head, re.M):
+            return "iostat-cpu"  # iostat -c: the avg-cpu block alone (the device frame would be empty)
         return "iostat"  # the second: iostat --pretty, the device name last
     if re.search(r"^# (Overhead|Children)\s", head, re.M):
         return "perf-report"

@@ -119,14 +119,20 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     rests: list[str] = []
     rep: list[int] = []
     lno: list[int] = []
+    groups: set[int] = set()  # indexes (in names) of -g group lines
     state = 0  # 0 idle, 1 expecting a cpu line, 2 in a device block
     for i, ln in enumerate(lines):
         if not ln or ln.isspace():
             state = 0
             continue
         if state == 2:
-            if ln[0] not in " \t":
+            # -g prints a device group's line with a leading blank (' ALL  12.12 ...'), a device's without
+            group = ln[0] == " " and ln[1:2] not in (" ", "\t", "") and dev_header is not None and \
+                len(ln.split()) == len(dev_header) + 1
+            if ln[0] not in " \t" or group:
                 parts = ln.split(None, 1)
+                if group:
+                    groups.add(len(names))
                 names.append(parts[0])
                 rests.append(parts[1] if len(parts) > 1 else "")
                 rep.append(report)
@@ -139,9 +145,11 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
             state = 0
             continue
         if ln.startswith("avg-cpu:"):
-            if not opened:
+            # a report opens at its time line, else at its avg-cpu block: under -c (no Device block
+            # between them) each avg-cpu is the next report
+            if opened != "ts":
                 report += 1
-            opened = True
+            opened = "cpu"
             cpu_cols = ln.split()[1:]
             state = 1
             continue
@@ -164,7 +172,7 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
                 continue
         if any(r.match(ln) for r, _ in _TS_RES):
             report += 1
-            opened = True
+            opened = "ts"
             ts_raw[report] = ln.strip()
             ts_line[report] = i
             continue
@@ -191,6 +199,8 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
             arr, sel = _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma)
         df = pd.DataFrame(arr.reshape(len(sel), len(cols)), columns=cols)
         df.insert(0, "device", names_a[sel])
+        if groups:
+            df.insert(1, "group", np.isin(sel, list(groups)))
         df["sample"] = rep_a[sel]
         df["_line"] = lno_a[sel]
         frames.append(df)
@@ -281,6 +291,7 @@ def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> I
     cpu = _times(cpu, ts, tz, stamps, boot)
     cols = set(headers[0]) if headers else set()
     ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
+           or "areq-sz" in cols or "kB_w+d/s" in cols  # -s, the short layout of sysstat 12
            else "sysstat 11.5" if "aqu-sz" in cols
            else "sysstat 9-11" if "avgqu-sz" in cols
            else "basic" if "tps" in cols else None)
