@@ -413,3 +413,40 @@ def test_iostat_device_groups_are_read():
     assert df["%util"].tolist() == [0.57, 0.06] and df["r/s"].tolist() == [12.12, 12.12]
     s, _ = _load("iostat-12.6.1-xs.txt")
     assert s.attrs["version"] == "sysstat 12" and s["areq-sz"].iloc[0] == 71.55
+
+
+# ------------------------------------------------------------------ fio terse
+
+def test_fio_terse_v3_is_read_field_by_field():
+    """fio --output-format=terse (the default terse version 3) was not recognised."""
+    df, _ = _load("fio-3.33-terse-v3.txt")
+    assert df.attrs["format"] == "fio-terse" and df.attrs["version"] == "fio-3.33" and df.attrs["terse_version"] == 3
+    assert df[["jobname", "direction"]].values.tolist() == [["randread", "read"], ["seqwrite", "write"]]
+    # '3;fio-3.33;randread;0;0;74760;37361;9340;2001;0;0;0.000000;0.000000;51;3790;105.162831;73.910511;
+    #  1.000000%=61;5.000000%=68;...'
+    r = df.iloc[0]
+    assert (r["io_kbytes"], r["bw_kbs"], r["iops"], r["runtime_ms"]) == (74760, 37361, 9340, 2001)
+    assert (r["clat_min_us"], r["clat_max_us"], r["clat_mean_us"]) == (51, 3790, 105.162831)
+    assert r["clat_pct_1.000000"] == 61 and r["clat_pct_5.000000"] == 68
+    disks = df.attrs["disk_util"]
+    assert [d["name"] for d in disks] == ["vda", "vda"] and disks[0]["util"] > 0
+
+
+def test_fio_terse_other_versions_and_trailing_fields():
+    v5, _ = _load("fio-3.33-terse-v5.txt")
+    assert v5.attrs["terse_version"] == 5 and v5["io_kbytes"].tolist() == [71444, 85252]
+    assert v5["bw_samples"].tolist() == [3, 3] and "iops_mean" in v5.columns
+    v2, _ = _load("fio-3.33-terse-v2.txt")
+    assert v2.attrs["version"] is None and v2["io_kbytes"].tolist() == [67604, 69856]
+    d, _ = _load("fio-3.33-minimal-description.txt")
+    assert d.attrs["descriptions"] == {"d": "my job; with semicolon"} and d.attrs["errors"] == {"d": (0, 0)}
+    assert d["iops"].tolist() == [6975]
+
+
+def test_fio_terse_short_line_is_an_error_with_its_line():
+    from kernel_workbook.traces import parse_fio_terse
+
+    line = (REAL / "fio-3.33-terse-v3.txt").read_text().split("\n")[1]
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected 121 fields of terse version 3 \(found 60\)"):
+        parse_fio_terse((REAL / "fio-3.33-terse-v3.txt").read_text().split("\n")[0] + "\n"
+                        + ";".join(line.split(";")[:60]) + "\n")

@@ -30,6 +30,7 @@ kind                   reads
 ``zoneinfo``           ``/proc/zoneinfo``
 ``meminfo``            ``/proc/meminfo`` and per-node meminfo
 ``fio-json``           ``fio --output-format=json`` (``json+``, ``normal,json``)
+``fio-terse``          ``fio --minimal`` / ``--output-format=terse`` (terse versions 2-5)
 ``pyperf-json``        pyperf result files
 =====================  ==========================================================
 
@@ -55,6 +56,7 @@ from .bundle import Bundle, open_bundle
 from .derived import (compaction_summary, df_iostat_await, df_numa, df_reclaim, df_reclaim_2007, numa_summary,
                       reclaim_summary)
 from .fio import parse_fio_json
+from .fio_terse import parse_fio_terse
 from .iostat import parse_iostat, parse_iostat_cpu, read_iostat
 from .mmtests import MONITOR_KINDS, scan_log_tree, split_monitor_name
 from .perfreport import parse_perf_report, parse_perf_report_callgraph, read_perf_report
@@ -86,6 +88,7 @@ PARSERS = {
     "zoneinfo": parse_zoneinfo,
     "meminfo": parse_meminfo,
     "fio-json": parse_fio_json,
+    "fio-terse": parse_fio_terse,
     "pyperf-json": parse_pyperf_json,
 }
 
@@ -117,6 +120,8 @@ def sniff(text: str, name: str = "") -> str | None:
         return "perf-stat"  # perf stat -j: one JSON object a line, maybe after the workload's messages
     if re.search(r'^\s*"fio version"\s*:', head, re.M) and re.search(r"^\{", head, re.M):
         return "fio-json"  # --output-format=normal,json: the text report, then the JSON
+    if re.match(r"(?:[3-5];fio-[^;\n]*|2;[^;\n]+;\d+;\d+);", h):
+        return "fio-terse"  # before perf stat -x';', whose lines it would pass for
     if h.startswith("{"):
         if '"fio version"' in h or '"jobs"' in h:
             return "fio-json"
@@ -233,7 +238,7 @@ __all__ = [
     "UndecodableBytesWarning",
     "compaction_summary", "df_deltas", "df_iostat_await", "df_numa", "df_rates", "df_reclaim",
     "df_reclaim_2007", "fold", "folded_text", "load", "numa_summary", "open_bundle", "parse_buddyinfo",
-    "parse_fio_json", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",
+    "parse_fio_json", "parse_fio_terse", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",
     "parse_pagetypeinfo", "parse_perf_report", "parse_perf_report_callgraph", "parse_perf_script",
     "parse_perf_script_samples", "parse_perf_stat", "parse_proc_vmstat", "parse_pyperf_json",
     "parse_vmstat", "parse_vmstat_disk", "parse_vmstat_disk_summary", "parse_vmstat_partition",
