@@ -450,3 +450,15 @@ def test_fio_terse_short_line_is_an_error_with_its_line():
     with pytest.raises(WorkbookParseError, match=r"<text>:2: expected 121 fields of terse version 3 \(found 60\)"):
         parse_fio_terse((REAL / "fio-3.33-terse-v3.txt").read_text().split("\n")[0] + "\n"
                         + ";".join(line.split(";")[:60]) + "\n")
+
+
+def test_perf_stat_interval_under_a_decimal_comma_locale_reads_the_counts():
+    """LC_ALL=de_DE perf stat -I prints the interval time with a point ('0.500607702') and the counts with a
+    decimal comma and '.' grouping ('499,77 msec', '585.074'): the time was taken for the file's decimal mark,
+    and 499,77 msec read as 49977, 585.074 reads as 585.074."""
+    df, _ = _load("perf-stat-6.1-I-de_DE.txt")
+    assert df.attrs["decimal"] == ","
+    tc = df[df["event"] == "task-clock"]
+    assert tc["value"].tolist() == [499.77, 500.74, 283.79] and tc["metric_value"].tolist() == [1.0, 1.001, 0.568]
+    assert df[df["event"] == "syscalls:sys_enter_read"]["value"].tolist() == [585074, 586969, 327960]
+    assert tc["time"].tolist() == [0.500607702, 1.001409281, 1.286428866]

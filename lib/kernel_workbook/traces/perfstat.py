@@ -58,8 +58,11 @@ UNITS = {"msec", "ms", "ns", "us", "usec", "sec", "seconds", "Joules", "J", "MiB
 def _locale(text: str) -> str:
     """The decimal mark of the file: ',' when its numbers say so (``1,002345678 seconds``, ``0,49 msec``,
     ``1.234,56``), else '.' (the C locale)."""
-    probe = "\n".join(ln for ln in text.split("\n", 20000)[:20000]
-                      if "seconds time elapsed" in ln or "msec" in ln or "CPUs utilized" in ln) or text[:200000]
+    # -I's interval time is printed '%lu.%09lu' whatever the locale (LC_ALL=de_DE: '0.500607702  499,77 msec'):
+    # it says nothing of the file's decimal mark, and taken for one it read 499,77 as 49977
+    lines = [_INTERVAL_RE.sub("", ln, count=1) for ln in text[:2000000].split("\n", 20000)[:20000]]
+    probe = "\n".join(ln for ln in lines if "seconds time elapsed" in ln or "msec" in ln or "CPUs utilized" in ln) \
+        or "\n".join(lines)[:200000]
     comma = re.search(r"\d,(?:\d{1,2}|\d{4,})(?!\d)|\d\.\d{3},\d", probe)
     dot = re.search(r"\d\.(?:\d{1,2}|\d{4,})(?!\d)|\d,\d{3}\.\d", probe)
     return "," if comma and not dot else "."
