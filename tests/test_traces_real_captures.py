@@ -462,3 +462,28 @@ def test_perf_stat_interval_under_a_decimal_comma_locale_reads_the_counts():
     assert tc["value"].tolist() == [499.77, 500.74, 283.79] and tc["metric_value"].tolist() == [1.0, 1.001, 0.568]
     assert df[df["event"] == "syscalls:sys_enter_read"]["value"].tolist() == [585074, 586969, 327960]
     assert tc["time"].tolist() == [0.500607702, 1.001409281, 1.286428866]
+
+
+@pytest.mark.parametrize("name, vda", [
+    ("vmstat-procps4-d-de_DE.txt", [511584, 37631, 45567578, 1955053, 478881, 933584, 98892408, 507592, 0, 240]),
+    ("vmstat-procps4-d-sv_SE.txt", [511613, 37673, 45568730, 1955070, 478881, 933584, 98892408, 507592, 0, 240]),
+    ("vmstat-procps4-dt-pt_BR.txt", [577481, 37755, 48369114, 1968509, 538127, 935096, 101649712, 519194, 0, 249]),
+])
+def test_vmstat_d_translated_is_read_under_vmstat_names(name, vda):
+    """A translated vmstat -d ('Disk- ---Lesevorgänge---' / 'gesamt merged Sektoren ms'; sv_SE keeps 'disk-' but
+    prints 'totalt grupp sektor'; pt_BR prints 'DRDOS/s (FAT12)' for 'sec') was refused or not recognised."""
+    df, _ = _load(name)
+    assert df.attrs["format"] == "vmstat-d" and df.attrs["localized_header"]
+    cols = ["reads_total", "reads_merged", "reads_sectors", "reads_ms", "writes_total", "writes_merged",
+            "writes_sectors", "writes_ms", "IO_cur", "IO_sec"]
+    assert df.set_index("disk").loc["vda", cols].tolist() == vda and len(df) == 10
+    if "dt" in name:
+        assert df.attrs["timezone"] == "UTC" and str(df["timestamp"].iloc[0]) == "2026-11-25 03:58:48"
+
+
+def test_vmstat_d_names_line_missing_is_still_an_error():
+    from kernel_workbook.traces import parse_vmstat_disk
+
+    lines = (REAL / "vmstat-procps4-d-de_DE.txt").read_text().split("\n")
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected vmstat -d's ten column names"):
+        parse_vmstat_disk("\n".join([lines[0]] + lines[2:]))

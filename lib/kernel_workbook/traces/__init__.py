@@ -132,8 +132,8 @@ def sniff(text: str, name: str = "") -> str | None:
         return None
     if re.search(r"^ *-*procs-* |^ *r +b +swpd", head, re.M) or delocalize(head)[1] is not None:
         return "vmstat"
-    if re.search(r"^disk- ", head, re.M):
-        return "vmstat-d"
+    if re.search(r"^disk- ", head, re.M) or re.match(r"\S+[ \t]+-{2,}\S[^\n]*\n[ \t]+\D", h):
+        return "vmstat-d"  # the second: a translated vmstat -d ('Disk- ---Lesevorgänge--- ...')
     if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M) or \
             re.match(r"(?: *\d+ +(?:[KMGB]|[KMG]i?B) +\S[^\n]*\n){3}", head):
         # the second: a translated vmstat -s ('24684096 K mémoire totale'), its first lines in kB

@@ -376,23 +376,35 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
     tz = None
     sample = -1
     pending_groups = ["reads", "writes", "IO"]
+    group_line = None  # the group line just read: the names line follows it
+    localized = None  # the names line of a translated vmstat -d, as printed
     lines = text.split("\n")
     for i, ln in enumerate(lines):
         s = ln.strip()
         if not s:
             continue
-        if ln.startswith("disk-"):
+        if ln.startswith("disk-") or _DISK_GROUP_LINE_RE.match(ln):
             groups = [g.strip("-") for g in ln.split()[1:]]
             has_ts = "timestamp" in groups
             sample += 1
             cols = None
             pending_groups = groups
+            group_line = ln.strip()
             continue
-        if cols is None and ("total" in s.split() and "merged" in s.split()):
+        if cols is None and group_line is not None:
             names = s.split()
-            if has_ts:
+            group_line, printed = None, s
+            if has_ts or names[-1].isalpha() and names[-1].isupper():
+                has_ts = True
                 tz = names[-1]
                 names = names[:-1]
+            if (tuple(names) != DISK_NAMES or pending_groups[:3] != ["reads", "writes", "IO"]) and \
+                    len(names) >= 10 and not any(x.isdigit() for x in names):
+                # a translated procps-ng ('Disk- ---Lesevorgänge--- ...' / 'gesamt merged Sektoren ms ...',
+                # pt_BR even 'DRDOS/s (FAT12)' for 'sec'): vmstat -d prints its ten counters in one order
+                localized = localized or printed
+                names = list(DISK_NAMES)
+                pending_groups = ["reads", "writes", "IO"]
             if len(names) != 10 or len(pending_groups) < 3:
                 raise fail(name, text, ("line", i + 1), "vmstat -d's ten column names (total merged sectors ms "
                            "twice, cur sec) under 'disk- reads writes IO'", ln)
@@ -420,7 +432,13 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
             rec["timestamp"] = pd.Timestamp(t[-2] + " " + t[-1])
         recs.append(rec)
     df = pd.DataFrame(recs)
-    return set_attrs(df, name, "vmstat-d", None, tz)
+    return set_attrs(df, name, "vmstat-d", None, tz, **({"localized_header": localized} if localized else {}))
+
+
+#: vmstat -d's column names under its groups (reads, writes: total merged sectors ms; IO: cur sec)
+DISK_NAMES = ("total", "merged", "sectors", "ms", "total", "merged", "sectors", "ms", "cur", "sec")
+# the group line of vmstat -d in any language: a first word, then '---name---' groups
+_DISK_GROUP_LINE_RE = re.compile(r"^\S+[ \t]+-{2,}\S")
 
 
 # the unit is K by default, M/G/B (and KiB/MiB/GiB) under -S/--unit, absent in old procps
