@@ -487,3 +487,16 @@ def test_vmstat_d_names_line_missing_is_still_an_error():
     lines = (REAL / "vmstat-procps4-d-de_DE.txt").read_text().split("\n")
     with pytest.raises(WorkbookParseError, match=r"<text>:2: expected vmstat -d's ten column names"):
         parse_vmstat_disk("\n".join([lines[0]] + lines[2:]))
+
+
+def test_perf_script_no_callchain_ip_sym_without_dso_is_a_frame():
+    """`perf script -F comm,pid,tid,time,period,event,ip,sym` of a capture without -g: 'ffffffff81b6a332
+    _copy_to_iter' on the sample line was kept as tracepoint fields in `trace`, and the sample had no stack."""
+    from kernel_workbook.traces import parse_perf_script
+
+    p = parse_perf_script(REAL / "perf-script-6.1-no-callchain-F-ip-sym-period.txt")
+    s = p.samples
+    assert len(s) == 40 and (s["trace"] == "").all() and (s["stack_id"] >= 0).all()
+    assert (s["pid"] == 29526).all() and (s["period"] == 2004008).all()
+    first = p.stacks[p.stacks["stack_id"] == s["stack_id"].iloc[0]]
+    assert first[["addr", "symbol"]].values.tolist() == [["ffffffff81b6a332", "_copy_to_iter"]]

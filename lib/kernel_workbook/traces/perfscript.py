@@ -209,7 +209,7 @@ class _Parser:
         if sid == -1 and rest:
             # no call chain: "ip sym (dso)" on the sample line makes a one-frame stack;
             # anything else is a tracepoint's fields
-            if "=" not in rest and _IP_SYM_RE.match(rest) and _FRAME_RE.match(rest):
+            if "=" not in rest and _IP_SYM_RE.match(rest) and (_FRAME_RE.match(rest) or _IP_SYM_NODSO_RE.match(rest)):
                 key = "\t" + rest
                 sid = self.stack_ids.get(key)
                 if sid is None:
@@ -336,6 +336,8 @@ def _frame(ln: str):
     return (f.group(1), f.group(2) or "", "") if f else None
 
 
+# -F ip,sym without dso on a sample line of a capture without -g: 'ffffffff81b6a332 _copy_to_iter'
+_IP_SYM_NODSO_RE = re.compile(r"^[0-9a-f]{4,16}\s+\S+$")
 _NODSO_RE = re.compile(r"^\t\s*([0-9a-f]{1,16})(?:\s+(\S.*?))?\s*$")
 
 
