@@ -500,3 +500,17 @@ def test_perf_script_no_callchain_ip_sym_without_dso_is_a_frame():
     assert (s["pid"] == 29526).all() and (s["period"] == 2004008).all()
     first = p.stacks[p.stacks["stack_id"] == s["stack_id"].iloc[0]]
     assert first[["addr", "symbol"]].values.tolist() == [["ffffffff81b6a332", "_copy_to_iter"]]
+
+
+def test_vmstat_t_numeric_zone_gives_the_epoch_and_an_ambiguous_one_does_not():
+    """TZ=Europe/Istanbul vmstat -t names its zone '+03' (no abbreviation): the wall clock was kept but no `time`
+    came of it. 'IST' (India, Israel or Ireland) still gives none: it would be a guess."""
+    ist, _ = _load("vmstat-procps4-t-TZ-Istanbul.txt")
+    # '... 2026-11-25 07:03:53' at +03 is 04:03:53 UTC, 1983 s after 03:30:50 UTC (1795577450)
+    assert ist.attrs["timezone"] == "+03" and ist["time"].tolist() == [1795579433.0, 1795579434.0]
+    kol, _ = _load("vmstat-procps4-t-TZ-Kolkata.txt")
+    assert kol.attrs["timezone"] == "IST" and "time" not in kol.columns
+    assert str(kol["timestamp"].iloc[0]) == "2026-11-25 09:33:54"
+    from kernel_workbook.traces import parse_proc_vmstat
+
+    assert parse_proc_vmstat("Wed Nov 25 07:03:53 +03 2026\npgfault 1\n")["time"].tolist() == [1795579433.0]

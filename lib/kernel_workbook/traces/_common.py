@@ -443,7 +443,7 @@ _MONTHS = {m: i + 1 for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep O
 _FRAME = " \t=-#*[]"
 # date (C locale, coreutils 8 and 9: 'Wed Nov 25 03:30:50 UTC 2026', 'Wed Nov 25 03:30:50 AM UTC 2026')
 _DATE_RE = re.compile(r"(?:[A-Z][a-z]{2} )?([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)(?: ([AP]M))? "
-                      r"([A-Z][A-Z0-9]{1,5}|[+-]\d{2}:?\d{2}) (\d{4})")
+                      r"([A-Z][A-Z0-9]{1,5}|[+-]\d{2}(?::?\d{2})?) (\d{4})")
 # date -R: 'Wed, 25 Nov 2026 03:30:50 +0000'
 _RFC_RE = re.compile(r"(?:[A-Z][a-z]{2}, )?(\d{1,2}) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) ([+-]\d{4}|[A-Z]{1,5})")
 # date -Iseconds, date '+%F %T' (no zone), with %N
@@ -480,17 +480,23 @@ def read_stamp(line: str):
 
 def stamp_epoch(wall, zone) -> float:
     """Epoch seconds of a stamp line; NaN when its zone is not printed or not known (no guess)."""
-    from .vmstat import TZ_OFFSETS
-
     if wall is None:
         return float(zone)  # a bare epoch
-    if zone is None:
-        return np.nan
-    if zone[0] in "+-":
-        z = zone.replace(":", "")
-        off = (int(z[1:3]) * 3600 + int(z[3:5]) * 60) * (1 if z[0] == "+" else -1)
-    elif zone in TZ_OFFSETS:
-        off = TZ_OFFSETS[zone] * 3600
-    else:
-        return np.nan
-    return wall.value / 1e9 - off
+    off = zone_offset(zone)
+    return np.nan if off is None else wall.value / 1e9 - off
+
+
+def zone_offset(zone: str | None) -> float | None:
+    """Seconds east of UTC of a zone as date and vmstat -t print it: an abbreviation vmstat.TZ_OFFSETS knows
+    (CET), or numeric (+03, -0330, +05:30: what %Z prints for zones without an abbreviation); else None."""
+    from .vmstat import TZ_OFFSETS
+
+    if not zone:
+        return None
+    m = _NUMERIC_ZONE_RE.fullmatch(zone)
+    if m:
+        return (int(m.group(2)) * 3600 + int(m.group(3) or 0) * 60) * (1 if m.group(1) == "+" else -1)
+    return TZ_OFFSETS[zone] * 3600.0 if zone in TZ_OFFSETS else None
+
+
+_NUMERIC_ZONE_RE = re.compile(r"([+-])(\d{2}):?(\d{2})?")

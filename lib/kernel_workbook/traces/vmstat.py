@@ -25,8 +25,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import (guarded, fail, fast_numbers, line_of, read_source, set_attrs, strip_latency_prefix,
-                      token_counts, warn_truncated)
+from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
+                      strip_latency_prefix, token_counts, warn_truncated, zone_offset)
 
 # "procs -----------memory---------- ..." and "--procs-- -----...-----"; the
 # header of names starts with r and b.
@@ -122,9 +122,9 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     got = [f for f in frames if f is not None]
     df = pd.concat(got, ignore_index=True) if got else pd.DataFrame(
         {c: pd.Series(dtype=np.int64) for c in cols})
-    if "timestamp" in df.columns and tz in TZ_OFFSETS:
-        off = TZ_OFFSETS[tz]
-        t = df["timestamp"].astype("datetime64[ns]").astype("int64") / 1e9 - off * 3600.0
+    off = zone_offset(tz)
+    if "timestamp" in df.columns and off is not None:
+        t = df["timestamp"].astype("datetime64[ns]").astype("int64") / 1e9 - off
         if "time" not in df.columns:
             df["time"] = t
     if "time" in df.columns and len(df):
@@ -225,7 +225,8 @@ def delocalize(text: str) -> tuple[str, str | None]:
     last = 0
     for m in _LOCAL_NAMES_RE.finditer(text):
         names = m.group(0).split()
-        zone = names[-1] if names[-1].isupper() and names[-1].isalpha() and names[-1] not in _KNOWN else None
+        zone = names[-1] if (names[-1].isupper() and names[-1].isalpha() or _NUMERIC_ZONE_RE.fullmatch(names[-1])) \
+            and names[-1] not in _KNOWN else None
         core = names[:-1] if zone else names
         if tuple(core) in _LAYOUTS:
             continue
