@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.tables import compare, parse_text, render
+from kernel_workbook.tables.parse import UnnamedColumnsWarning
 
 
 def one(text):
@@ -669,7 +670,8 @@ def test_real_thp_2020_four_kernels_quoted():
 
 
 def test_real_lumpy_2012_quoted_vmstat_without_its_header():
-    df = real("lumpy-2012-quoted-vmstat-no-header.txt")
+    with pytest.warns(UnnamedColumnsWarning, match=r"lumpy-2012-quoted-vmstat-no-header.txt:13: .* no kernel name"):
+        df = real("lumpy-2012-quoted-vmstat-no-header.txt")
     m = df.attrs["tables"][1]
     assert sorted(df.attrs["tables"]) == [1] and m["section"] == "vmstat" and m["quote"] == 2
     assert m["kernels"] == ["", "", ""]  # the quoter cut the header ("> > ..."): nothing to name them by
@@ -686,7 +688,8 @@ def test_real_uclamp_2020_eight_kernels():
 
 def test_real_netperf_2020_header_across_a_blank_quoted_line():
     """A '> ' line between header and rows lost the kernel names without a word."""
-    df = real("netperf-udp-2020-dotslash-kernels.txt")
+    with pytest.warns(UnnamedColumnsWarning, match=r"kernels.txt:25: the table at lines 25-27 has no kernel name"):
+        df = real("netperf-udp-2020-dotslash-kernels.txt")
     three = ["./5.7.0-rc7 without-clamp", "./5.7.0-rc7 with-clamp", "./5.7.0-rc7 with-clamp-tskgrp"]
     assert kernel_names(df, 1) == three
     assert "line 15: a blank line between the header and the rows" in notes(df, 1)
@@ -706,7 +709,8 @@ def test_real_nas_2022_one_kernel():
 
 def test_real_retbleed_2022_tab_separated_header_and_a_ruled_table():
     """The tab-typed header's first row became the title; the '=====' rule was cut into five 'kernel names'."""
-    df = real("retbleed-2022-tabs.txt")
+    with pytest.warns(UnnamedColumnsWarning, match=r"tabs.txt:30: .* line 29 above it is a rule"):
+        df = real("retbleed-2022-tabs.txt")
     two = ["6.0.0-rc1 tglx-mit-spectre-ibrs", "6.0.0-rc1 tglx-mit-spectre-retpoline-retstuff"]
     assert sorted(df.attrs["tables"]) == [1, 2, 3]
     assert kernel_names(df, 1) == two and kernel_names(df, 2) == two
@@ -814,3 +818,73 @@ def test_a_row_broken_without_a_flowed_space_is_an_error_not_lost():
     with pytest.raises(WorkbookParseError) as e:
         parse_text(hard, source="usemem.txt")
     assert e.value.line == 7 and "rest of the row on line 6" in str(e.value) and "96.96 *   5.10%*" in str(e.value)
+
+
+# --- kernel names never silently empty ------------------------------------------------------------------
+
+def test_real_2024_header_names_with_a_space_in_them():
+    """'6.9-rc2(with ">")': the header did not fit the columns word by word, and both kernel names came out
+    empty without a word."""
+    raw = (MAIL_TABLES / "hackbench-2024-names-with-spaces.txt").read_text()
+    assert '                  6.9-rc2(with ">")      6.9.0-rc2(with ">=")\n' in raw
+    df = real("hackbench-2024-names-with-spaces.txt")
+    two = ['6.9-rc2(with ">")', '6.9.0-rc2(with ">=")']
+    assert sorted(df.attrs["tables"]) == [1, 2] and kernel_names(df, 1) == two and kernel_names(df, 2) == two
+    assert "Amean     12      0.2947 (   0.00%)      0.3141 *  -6.59%*" in raw
+    c = cell(in_table(df, 1), "12", two[1], stat="Amean")
+    assert (c.value, c.pct, c.sig) == (0.3141, -6.59, True)
+    assert cell(in_table(df, 2), "64", two[0], stat="Amean").value == 3.7397
+    assert "line 5: header name '6.9-rc2(with \">\")' has a space in it; read as one name" in notes(df, 1)
+    assert df.attrs["tables"][1]["title"] == "hackbench-process-pipes"
+
+
+def test_real_2022_sub_headings_between_header_and_rows():
+    """'(SNC on)' under the header and '(SNC off)' between the rows: all four tables had empty kernel names."""
+    raw = (MAIL_TABLES / "hackbench-tbench-2022-snc-subheadings.txt").read_text()
+    assert "unpatched\t\t  patched\n(SNC on)\n" in raw
+    df = real("hackbench-tbench-2022-snc-subheadings.txt")
+    two = ["unpatched", "patched"]
+    assert sorted(df.attrs["tables"]) == [1, 2, 3, 4] and all(kernel_names(df, t) == two for t in (1, 2, 3, 4))
+    assert "line 6: '(SNC on)' between the header and the rows, a sub-heading of the rows" in notes(df, 1)
+    assert "line 12: '(SNC off)' heads more rows of the table above" in notes(df, 2)
+    assert df.attrs["tables"][2]["title"] == "(SNC off)" and df.attrs["tables"][2]["kernels_from"] == 5
+    assert "Amean     1        0.2717 (   0.00%)      0.3143 ( -15.71%)" in raw
+    c = cell(in_table(df, 2), "1", "patched", stat="Amean")
+    assert (c.value, c.pct, c.line) == (0.3143, -15.71, 13)
+    c = cell(in_table(df, 3), "128", "patched", stat="Hmean")
+    assert (c.value, c.pct, c.sig) == (20620.98, 15.39, True)
+    assert cell(in_table(df, 4), "128", "unpatched", stat="Hmean").value == 19978.59
+
+
+def test_a_sub_heading_does_not_carry_names_to_rows_in_other_columns():
+    """Only rows in the same columns continue the table above a sub-heading; others warn."""
+    t = ("                        a-1                 b-1\n"
+         "(SNC on)\n"
+         "Amean     1      0.4470 (   0.00%)      0.4557 (  -1.94%)\n"
+         "Amean     4      0.5947 (   0.00%)      0.6033 (  -1.46%)\n"
+         "(SNC off)\n"
+         "Amean     1  0.2717 (   0.00%)  0.3143 ( -15.71%)\n"
+         "Amean     4  0.6257 (   0.00%)  0.6070 (   2.98%)\n")
+    with pytest.warns(UnnamedColumnsWarning, match=r"<text>:6: the table at lines 6-7 has no kernel name"):
+        df = parse_text(t)
+    assert kernel_names(df, 1) == ["a-1", "b-1"] and kernel_names(df, 2) == ["", ""]
+
+
+def test_real_amd_unixbench_header_with_a_title_per_label_field():
+    """'Test  Metric  Parallelism  tip  sis_short': the extra titles made the header no header; names empty."""
+    df = real("sched-amd-2023-pct-tabs.txt")
+    assert kernel_names(df, 4) == ["tip", "sis_short"]
+    assert df.attrs["tables"][4]["label_title"] == "Test Metric Parallelism"
+    assert "line 50: the row labels have 3 fields" in notes(df, 4)
+    c = cell(in_table(df, 4), "unixbench-syscall Amean unixbench-syscall-1", "sis_short")
+    assert (c.value, c.pct, c.sig) == (2685044.77, -0.80, True)
+
+
+def test_titles_that_do_not_sit_over_the_label_fields_make_no_header():
+    """A prose line at the margin is not taken for label titles: the table warns instead."""
+    t = ("Results of these two runs         a-1                 b-1\n"
+         "Amean     1      0.4470 (   0.00%)      0.4557 (  -1.94%)\n"
+         "Amean     4      0.5947 (   0.00%)      0.6033 (  -1.46%)\n")
+    with pytest.warns(UnnamedColumnsWarning, match=r"<text>:2: the table at lines 2-3 has no kernel name.* line 1"):
+        df = parse_text(t)
+    assert kernel_names(df, 1) == ["", ""]

@@ -35,9 +35,18 @@ printed in any era and what people pasted around it:
   mmtests prints fixed-width fields, so a name that fills its field touches the
   one before it), split at the column edges of the rows below when the run
   ends exactly on an edge (else at a shared suffix), noted in ``notes``;
+* hand-typed header names with a space in them (``6.9-rc2(with ">")``: words one space apart inside one
+  column's field, in a header that names every column) and a title over each field of a row label of
+  several fields (``Test  Metric  Parallelism  tip  sis_short``), noted;
+* a sub-heading such as ``(SNC on)`` between header and rows (taken across like a blank line), and between
+  rows (``(SNC off)``): the rows under it, in the same columns, keep the names of the header above, noted;
 * an author's annotation after a row (``<-- this one``, ``# note``, ``(!)``),
   kept in the table's ``annotations`` (``[{"line": n, "text": ...}]``) and in
   no value.
+
+A table of two or more columns whose kernel names are unknown (posted without a header, or under a line
+that does not line up as one) is kept with ``kernel == ""`` and an :class:`UnnamedColumnsWarning` naming its
+first line; a one-column table (a perf stat block, a /proc/vmstat dump) is one run and has no name to lose.
 
 Prose is not a table and is skipped.  Inside a table nothing is skipped: a
 row with the wrong number of cells, a non-numeric cell (``72.x8``), a row cut
@@ -65,6 +74,11 @@ import pandas as pd
 
 from ..errors import TruncatedTraceWarning, WorkbookParseError
 from .cells import cells_frame
+
+
+class UnnamedColumnsWarning(UserWarning):
+    """A table was read but some of its columns have no kernel name (no header, or one that does not line up
+    with the columns): those cells have ``kernel == ""``.  The message names the table's first line."""
 
 # --- tokens -------------------------------------------------------------
 
@@ -108,6 +122,8 @@ _ANNOT_MARK_RE = re.compile(r"\s+((?:<-+|<=+|<<|-+>|=+>|#|//|\(!+\)|!+|\*{2,}|\^
 _DAMAGED_RE = re.compile(r"[-+]?\d[\d.]*(?:[A-Za-z]|\.\.+)[\d.]*\d%?")
 _NOT_ANNOT_RE = re.compile(r"^(?:[-+]?[\d.]|\(\s*[-+]?[\d.]|[*]\s*[-+]?[\d.]|[-+]?(?:nan|inf)\b)", re.I)
 _SPREAD_LABEL = "+/-"
+# a line such as "(SNC on)" that heads the rows under it: the same columns in another setting
+_SUBHEAD_RE = re.compile(r"^\(\s*[^()\d\s][^()]*\)$")
 _VERSIONISH = re.compile(r"^v?\d+(?:\.\d+)*\.?(?:-rc\d+)?(?:[-.][A-Za-z0-9]+)*$")
 
 
@@ -400,8 +416,11 @@ def _header_tokens(ln: _Line) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", ln.text)]
 
 
-def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
-    """Match a header line to the columns by position; None if it is not a header."""
+def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str], label_starts=frozenset()):
+    """Match a header line to the columns by position; None if it is not a header.
+
+    ``label_starts``: the columns where the words of the rows' labels start (``Test  Metric  Parallelism``
+    titles a label of three fields only if each title starts where a field of the labels does)."""
     n = len(edges)
     starts = [e - cell_w for e in edges]
     toks = _header_tokens(ln)
@@ -415,10 +434,30 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
                                       or (toks[0][0].endswith(":") and n >= 2 and len(toks) == n + 1)):
         label_title = toks[0][0]
         toks = toks[1:]
+        # a label of several fields may have a title per field, each over its field
+        titles = list(itertools.takewhile(lambda t: t[2] <= starts[0] and any(abs(t[1] - x) <= 1 for x in label_starts),
+                                          toks))
+        if titles:
+            label_title = " ".join([label_title] + [t for t, _, _ in titles])
+            toks = toks[len(titles):]
+            notes.append(f"line {ln.no}: the row labels have {len(titles) + 1} fields, titled {label_title!r}")
     if not toks:
         return None
     if any(t.endswith((":", ",", ";")) or t.startswith(("(", "[")) for t, _, _ in toks):
         return None
+    # a hand-typed name with a space in it ('6.9-rc2(with ">")'): words one space apart inside one column's
+    # field are one name; mmtests pads its names apart, so this never joins two of its names
+    cols_of = [[j for j in range(n) if a < edges[j] and b > starts[j]] for _, a, b in toks]
+    k = 0
+    while k + 1 < len(toks):
+        (t1, a1, _), (t2, a2, b2) = toks[k], toks[k + 1]
+        if n >= 2 and a2 - toks[k][2] == 1 and len(cols_of[k]) == 1 and cols_of[k] == cols_of[k + 1]:
+            toks[k:k + 2] = [(f"{t1} {t2}", a1, b2)]
+            cols_of[k:k + 2] = [cols_of[k]]
+        else:
+            k += 1
+    spaced = [t for t, _, _ in toks if " " in t]
+    notes.extend(f"line {ln.no}: header name {t!r} has a space in it; read as one name" for t in spaced)
     if any(re.fullmatch(r"[-=_~*#]{3,}", t) for t, _, _ in toks):
         return None  # a rule ("=====") under a header is not a header: cut into "names" it made nonsense
     out = [""] * n
@@ -462,6 +501,8 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str]):
             return None
         notes.append(f"line {ln.no}: header name {tok!r} overflowed its field; read as {left!r} and {right!r}")
         pending[0:0] = [(left, a, split), (right, split, b)]
+    if spaced and not all(out):
+        return None  # words read as one name only in a header that names every column: else it is prose
     return out, ends, label_title, notes
 
 
@@ -539,7 +580,11 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
         # mmtests of 2011 printed the kernel header above its "MMTests Statistics:" line, not under it
         section, i = lines[i], up(i - 1)
     gap = None
-    if (not section and i >= 1 and lines[i].kind == "blank" and lines[i].depth == block.depth
+    if (not section and i >= 1 and _SUBHEAD_RE.match(lines[i].text.strip()) and lines[i].depth == block.depth
+            and lines[i - 1].kind == "other" and lines[i - 1].depth == block.depth):
+        # "(SNC on)" between header and rows: a sub-heading of the rows, taken across like a blank line
+        gap, i = lines[i], i - 1
+    elif (not section and i >= 1 and lines[i].kind == "blank" and lines[i].depth == block.depth
             and lines[i - 1].kind == "other" and lines[i - 1].depth == block.depth
             and lines[i - 1].text[:1].isspace()):
         # a blank line between an (indented) header and its rows: the header is taken across it only
@@ -556,13 +601,14 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
         j -= 1
     headers: list[tuple[_Line, list[str], list]] = []
     label_title = ""
+    label_starts = {m.start() for r in block.rows for m in re.finditer(r"\S+", r.label)}
     others: list[str] = []
     for ln in cand:
         others.extend(t for t, _, _ in _header_tokens(ln))
     for ln in cand:
         if headers and not ln.text[:1].isspace():
             break  # mmtests indents both header rows: a line at the margin above a header is its title
-        res = _assign_header(ln, edges, cell_w, others)
+        res = _assign_header(ln, edges, cell_w, others, label_starts)
         if res is None:
             break
         names, ends, lt, notes = res
@@ -571,7 +617,9 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
         block.notes.extend(notes)
     if gap is not None:
         if headers:
-            block.notes.append(f"line {gap.no}: a blank line between the header and the rows")
+            block.notes.append(f"line {gap.no}: a blank line between the header and the rows" if gap.kind == "blank"
+                               else f"line {gap.no}: {gap.text.strip()!r} between the header and the rows, a "
+                                    f"sub-heading of the rows")
         else:
             cand, i = [], i + 1  # no header across the blank line: as if none had been looked for
     if not headers and cand:
@@ -795,12 +843,37 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
             continue  # a lone line with a "(x%)" in it is prose
         if block.kind == "plain" and not block.header and block.ncols >= 2 and not block.kernels:
             _inherit(block, tables)
+        if not block.header and block.kind in ("compare", "plain"):
+            _continue_under_subheading(block, lines, start, tables)
         tables.append(block)
 
     _check_dangling_headers(lines, tables, src)
     tables = _merge_vmstat(tables)
     tables.sort(key=lambda b: b.first)
+    for t in tables:
+        _warn_unnamed(t, lines, src)
     return _to_frame(tables, src)
+
+
+def _warn_unnamed(t: _Block, lines: list[_Line], src: str) -> None:
+    """A table of several columns whose columns have no names is kept, its kernels empty, but never silently:
+    its columns cannot be told apart without them.  A table of one column (a perf stat block, a /proc/vmstat
+    dump) is one run: nothing to tell apart, no warning."""
+    if t.ncols < 2 or (t.kernels and all(t.kernels)):
+        return
+    above = lines[t.first - 2] if t.first >= 2 else None
+    if above is None or above.kind != "other" or above.depth != t.depth or not above.text.strip():
+        why = "there is no header above it"
+    elif re.fullmatch(r"[-=_~*#]{3,}", above.text.strip()):
+        why = f"line {above.no} above it is a rule; a header above a rule is not read"
+    elif above.no == t.title_line and (_SECTION_RE.match(above.text.strip()) or not above.text[:1].isspace()):
+        why = f"there is no header above it, only its title on line {above.no} ({above.text.strip()[:60]!r})"
+    else:
+        why = f"line {above.no} above it ({above.text.strip()[:60]!r}) does not line up with the columns as a header"
+    empty = [str(j + 1) for j, k in enumerate(t.kernels or [""] * t.ncols) if not k]
+    warnings.warn(UnnamedColumnsWarning(
+        f"{src}:{t.first}: the table at lines {t.first}-{t.last} has no kernel name for column(s) "
+        f"{', '.join(empty)} of {t.ncols}: {why}; its kernels are left empty"), stacklevel=4)
 
 
 def _only_cells(text: str) -> bool:
@@ -970,6 +1043,22 @@ def _inherit(block: _Block, tables: list[_Block]) -> None:
             )
             return
     block.kernels = [""] * block.ncols
+
+
+def _continue_under_subheading(block: _Block, lines, start, tables) -> None:
+    """Rows under a sub-heading ("(SNC off)") right after the rows of a table in the same columns: the same
+    kernels in another setting, so they keep the names of that table's header."""
+    sub = lines[start - 1] if start else None
+    prev = tables[-1] if tables else None
+    if (sub is None or not _SUBHEAD_RE.match(sub.text.strip()) or prev is None or not prev.header
+            or prev.kind != block.kind or len({prev.depth, block.depth, sub.depth}) > 1 or prev.ncols != block.ncols
+            or prev.last != sub.no - 1 or not all(prev.kernels)
+            or any(abs(a - b) > 2 for a, b in zip(_col_edges(prev), _col_edges(block)))):
+        return
+    block.kernels = list(prev.kernels)
+    block.kernels_from = prev.header[0].no
+    block.notes.append(f"line {sub.no}: {sub.text.strip()!r} heads more rows of the table above in the same "
+                       f"columns; kernel names taken from its header at line {prev.header[0].no}")
 
 
 def _merge_vmstat(tables: list[_Block]) -> list[_Block]:
