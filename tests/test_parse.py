@@ -888,3 +888,48 @@ def test_titles_that_do_not_sit_over_the_label_fields_make_no_header():
     with pytest.warns(UnnamedColumnsWarning, match=r"<text>:2: the table at lines 2-3 has no kernel name.* line 1"):
         df = parse_text(t)
     assert kernel_names(df, 1) == ["", ""]
+
+
+# --- blank cells: mmtests prints an undefined value as spaces ---------------------------------------------
+
+def _blank(raw, cell):
+    """The text with one printed cell replaced by spaces of its width, as mmtests' printRow does for undef."""
+    assert raw.count(cell) == 1
+    return raw.replace(cell, " " * len(cell))
+
+
+def test_a_blank_inner_cell_is_a_missing_value_where_the_columns_line_up():
+    """The real thp-2020 Ops table with kernel 2's Swap Ins undefined: '3 value cells' error before."""
+    raw = (MAIL_TABLES / "thp-2020-quoted-four-kernels.txt").read_text()
+    df = parse_text(_blank(raw, "    644.00"))
+    ops = in_table(df, 2)
+    c = cell(ops, "Ops Swap Ins", "thp base2")
+    assert math.isnan(c.value) and c.text == "" and c.col == 1 and c.line == 13
+    assert list(ops[ops["row"] == "Ops Swap Ins"]["value"].iloc[[0, 2, 3]]) == [676.0, 656.0, 760.0]
+    assert "line 13: column(s) 2 of 4 blank" in notes(df, 2)
+    # the first column blank too: the rest still line up
+    df = parse_text(_blank(_blank(raw, "    644.00"), "676.00"))
+    assert list(in_table(df, 2).query("row == 'Ops Swap Ins'")["text"]) == ["", "", "656.00", "760.00"]
+
+
+def test_a_blank_value_and_pct_cell_of_a_compare_table():
+    """The real uclamp-2020 table (eight kernels) with kernel 3 of send-128 printed blank."""
+    raw = (MAIL_TABLES / "uclamp-2020-eight-kernels.txt").read_text()
+    df = parse_text(_blank(raw, "      329.05 *   4.51%*"))
+    c = cell(df, "send-128", "uclam uclamp", stat="Hmean")
+    assert math.isnan(c.value) and math.isnan(c.pct) and not c.sig and c.col == 2
+    c = cell(df, "send-128", "uclamp uclamp2", stat="Hmean")
+    assert (c.value, c.pct, c.sig) == (322.88, 2.55, True)
+    assert "line 9: column(s) 3 of 8 blank" in notes(df, 1)
+
+
+def test_blank_cells_that_cannot_be_placed_are_still_an_error():
+    raw = (MAIL_TABLES / "thp-2020-quoted-four-kernels.txt").read_text()
+    # the last column blank looks like a row cut short: no telling them apart
+    with pytest.raises(WorkbookParseError, match="4 value cells") as e:
+        parse_text(_blank(raw, "        760.00"))
+    assert e.value.line == 13
+    # a cell off the column edges: no telling which column is blank
+    with pytest.raises(WorkbookParseError, match="4 value cells") as e:
+        parse_text(raw.replace("644.00         656.00", "    656.00           "))
+    assert e.value.line == 13

@@ -40,6 +40,9 @@ printed in any era and what people pasted around it:
   several fields (``Test  Metric  Parallelism  tip  sis_short``), noted;
 * a sub-heading such as ``(SNC on)`` between header and rows (taken across like a blank line), and between
   rows (``(SNC off)``): the rows under it, in the same columns, keep the names of the header above, noted;
+* blank cells (mmtests prints an undefined value as spaces of the field's width): where the other rows line
+  up and each cell of the short row ends on a column edge, the blank columns are missing values (NaN,
+  ``text`` empty), noted; a blank last column looks like a row cut short and stays an error;
 * an author's annotation after a row (``<-- this one``, ``# note``, ``(!)``),
   kept in the table's ``annotations`` (``[{"line": n, "text": ...}]``) and in
   no value.
@@ -412,6 +415,36 @@ def _repair_row(ln: _Line, n: int, block: _Block) -> None:
     block.notes.append(f"line {ln.no}: value {num!r} glued to the label {last.group(0)!r} by the archive; split off")
 
 
+def _fill_blank_cells(ln: _Line, n: int, block: _Block) -> None:
+    """mmtests prints an undefined value as spaces as wide as the field.  A row short of cells whose cells
+    each end on a column edge of the other rows (which all line up) has blank columns there: they are read as
+    missing (NaN) and noted.  The last column must be there: a row cut short looks like blank last columns."""
+    if ln.kind not in ("compare", "plain") or not ln.cells or len(ln.cells) >= n:
+        return
+    full = [r for r in block.rows if len(r.cells) == n]
+    if len(full) < 2:
+        return
+    edges = _col_edges(block)
+    if any(abs(c["end"] - e) > 1 for r in full for c, e in zip(r.cells, edges)):
+        return  # the other rows do not line up: no telling which column is blank
+    cols = []
+    for c in ln.cells:
+        at = [j for j, e in enumerate(edges) if abs(c["end"] - e) <= 1]
+        if len(at) != 1 or (cols and at[0] <= cols[-1]):
+            return
+        cols.append(at[0])
+    if cols[-1] != n - 1:
+        return
+    blank = [j for j in range(n) if j not in cols]
+    cells = dict(zip(cols, ln.cells))
+    nan = float("nan")
+    ln.cells = [cells.get(j) or {"value": nan, "pct": nan, "sig": False, "unit": "", "text": "", "decimals": 0,
+                                 "start": edges[j], "end": edges[j], "stddev_pct": nan, "blank": True}
+                for j in range(n)]
+    block.notes.append(f"line {ln.no}: column(s) {', '.join(str(j + 1) for j in blank)} of {n} blank (mmtests "
+                       f"prints an undefined value as spaces); read as missing (NaN)")
+
+
 def _header_tokens(ln: _Line) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"\S+", ln.text)]
 
@@ -532,7 +565,7 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
     spacing = [b - a for a, b in zip(cols_sorted, cols_sorted[1:])]
     pct_w = 0
     if block.kind == "compare":
-        widths = [c.get("pct_width", 0) for r in block.rows for c in r.cells]
+        widths = [c.get("pct_width", 0) for r in block.rows for c in r.cells if not c.get("blank")]
         pct_w = statistics.mode(widths) if widths else 6
     if spacing:
         cell_w = int(statistics.median(spacing))
@@ -986,6 +1019,7 @@ def _settle_columns(block: _Block, lines, start, src, tables) -> None:
     for r in block.rows:
         if len(r.cells) != n:
             _repair_row(r, n, block)
+            _fill_blank_cells(r, n, block)
         if len(r.cells) != n:
             raise _err(src, r, f"{n} value cells, as the other rows of the table starting at line {block.rows[0].no} "
                                f"(found {len(r.cells)})")
@@ -1007,6 +1041,7 @@ def _settle_plain(block: _Block, lines, start, src, tables) -> None:
         for r in block.rows:
             if len(r.cells) != n:
                 _repair_row(r, n, block)
+                _fill_blank_cells(r, n, block)
         _find_header(block, lines, start, src, _known_headers(tables))
         n = block.ncols
         for r in block.rows:
