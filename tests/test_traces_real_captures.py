@@ -514,3 +514,37 @@ def test_vmstat_t_numeric_zone_gives_the_epoch_and_an_ambiguous_one_does_not():
     from kernel_workbook.traces import parse_proc_vmstat
 
     assert parse_proc_vmstat("Wed Nov 25 07:03:53 +03 2026\npgfault 1\n")["time"].tolist() == [1795579433.0]
+
+
+# ------------------------------------------------------------------ a run killed mid-line, then another appended
+
+def test_vmstat_run_killed_mid_line_then_another_appended():
+    """`vmstat 1 >> log` killed while writing a line, then run again: the new header is glued to the cut line
+    (' 2  0 ... 193536 procs -----memory-----'). That line was an error; the cut record is now dropped with a
+    warning naming its line, and both runs' complete records are kept."""
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    with pytest.warns(TruncatedTraceWarning, match=r"killed-then-appended.txt:4: a record cut short"):
+        df = load(REAL / "damaged-vmstat-procps4-killed-then-appended.txt")
+    assert df["free"].tolist() == [19547640, 19234896, 19234896, 19234896] and df["bi"].tolist()[:2] == [199, 186]
+
+
+def test_iostat_run_killed_mid_line_then_another_appended():
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    with pytest.warns(TruncatedTraceWarning, match=r"killed-then-appended.txt:13: a record cut short"):
+        df = load(REAL / "damaged-iostat-12.6.1-xt-killed-then-appended.txt")
+    # each run's since-boot report (8.97 r/s), then the second run's intervals; the cut report has no row
+    assert df["r/s"].tolist() == [8.97, 8.97, 384.0, 256.0] and df["since_boot"].tolist() == [True, True, False, False]
+
+
+def test_proc_vmstat_snapshot_cut_then_another_run_appended():
+    """The cut snapshot (38 counters of 193, its last line 'n' glued to the next run's 'time:') was kept with
+    155 NaN counters; it is now dropped, with the warning naming the line."""
+    from kernel_workbook.traces import TruncatedTraceWarning
+
+    with pytest.warns(TruncatedTraceWarning, match=r"killed-then-appended.txt:233: a record cut short \('n'\)"):
+        df = load(REAL / "damaged-proc-vmstat-6.18-killed-then-appended.txt")
+    assert len(df) == 3 and not df.isna().any().any()
+    assert df["time"].tolist() == [1795577447.0, 1795577448.0, 1795577449.0]
+    assert df["pgfault"].tolist() == [490307097, 490320737, 490339618]

@@ -500,3 +500,31 @@ def zone_offset(zone: str | None) -> float | None:
 
 
 _NUMERIC_ZONE_RE = re.compile(r"([+-])(\d{2}):?(\d{2})?")
+
+
+# --------------------------------------------------------------------------
+# a run killed mid-line, then another appended to the same log
+
+def unglue_restart(text: str, name: str, marker: str, record: str = r"[^\n]*?\S") -> tuple[str, list[int]]:
+    """Split off a new run glued to the cut last record of the run before (``vmstat 1 >> log`` killed while
+    writing ' 2  0 ... 193536', then run again: ' 2  0 ... 193536 procs -----memory-----').  *marker* is a
+    regex for the start of a run (its first header), *record* one for what a cut record of the format can
+    look like (vmstat's: digits and blanks), so that a header is never taken for one; the cut record is dropped
+    with a
+    :class:`TruncatedTraceWarning` and the run's header keeps the line, so line numbers stay.  Returns the
+    text and the offsets (in it) of the lines where a record was cut."""
+    rx = re.compile(r"^(?P<cut>" + record + r")[ \t]*(?P<run>" + marker + r")", re.M)
+    if not rx.search(text):
+        return text, []
+    cuts = []
+
+    def cut(m):
+        cuts.append(m.start() - sum(len(m0) for m0 in dropped))
+        dropped.append(m.group(0)[:len(m.group(0)) - len(m.group("run"))])
+        warnings.warn(TruncatedTraceWarning(
+            f"{name}:{text.count(chr(10), 0, m.start()) + 1}: a record cut short ({m.group('cut')[:60]!r}) where "
+            f"a new run starts; dropped, and the records around it kept"), stacklevel=5)
+        return m.group("run")
+
+    dropped: list[str] = []
+    return rx.sub(cut, text), cuts

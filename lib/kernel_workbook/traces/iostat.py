@@ -30,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, warn_truncated
+from ._common import (guarded, fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, unglue_restart,
+                      warn_truncated)
 
 _BANNER_RE = re.compile(r"^(\S+) (\S+) \(([^)]*)\)\s+(\S+)\s+(\S+)?\s*(?:\((\d+) CPU\))?")
 _TS_RES = [
@@ -98,6 +99,7 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     text, stamps = strip_latency_prefix(text)
+    text, cuts = unglue_restart(text, name, r"Linux \S+ \([^)\n]*\)", r"[^\n]*?[\d.,]")
     if _PRETTY_RE.search(text):
         text = _unpretty(text, name)
     if text.isascii() and len(text) > FAST_MIN:
@@ -105,6 +107,7 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
         if fast is not None:
             return _finish(name, text, stamps, *fast)
     lines = text.split("\n")
+    restarts = {text.count("\n", 0, c) for c in cuts}
     banner = {}
     report = -1
     opened = False
@@ -125,6 +128,8 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
         if not ln or ln.isspace():
             state = 0
             continue
+        if state and i in restarts:
+            state = 0  # a new run glued to a record cut short (unglue_restart dropped the record, and warned)
         if state == 2:
             # -g prints a device group's line with a leading blank (' ALL  12.12 ...'), a device's without
             group = ln[0] == " " and ln[1:2] not in (" ", "\t", "") and dev_header is not None and \

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ._common import (guarded, fail, read_source, read_stamp, set_attrs, stamp_epoch, strip_latency_prefix,
-                      warn_truncated)
+                      unglue_restart, warn_truncated)
 
 _LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) (-?\d+)[ \t]*$", re.M)
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)[ \t]*$", re.M)
@@ -61,6 +61,7 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     """
     text, name = read_source(src, source, max_bytes)
     text, stamps = strip_latency_prefix(text)
+    text, cuts = unglue_restart(text, name, r"time: *\d", r"[A-Za-z_][A-Za-z0-9_]*(?: -?\d*)?")
     counters = [(m.start(), m.group(1), m.group(2)) for m in _LINE_RE.finditer(text)]
     times = [(m.start(), float(m.group(1))) for m in _TIME_RE.finditer(text)]
     n_lines = sum(1 for _ in _ANY_RE.finditer(text))
@@ -119,6 +120,10 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     order = list(dict.fromkeys(names))
     wide = long.pivot(index="snap", columns="counter", values="value").reindex(columns=order)
     wide.columns.name = None
+    if cuts:
+        # a snapshot cut where a new run starts (its cut line already warned about) is partial: drop it
+        before = np.searchsorted(pos, np.array(cuts, dtype=np.int64)) - 1
+        wide = wide.drop(index=sorted({int(snap[b]) for b in before if b >= 0}), errors="ignore")
     if len(wide) > 1 and wide.iloc[-1].isna().any() and wide.iloc[-2].notna().all():
         # the last snapshot lacks counters the one before had: the file was cut inside it
         missing = wide.columns[wide.iloc[-1].isna().to_numpy()]

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
-                      strip_latency_prefix, token_counts, warn_truncated, zone_offset)
+                      strip_latency_prefix, token_counts, unglue_restart, warn_truncated, zone_offset)
 
 # "procs -----------memory---------- ..." and "--procs-- -----...-----"; the
 # header of names starts with r and b.
@@ -83,6 +83,7 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
         if re.match(r"^ *\d+ disks *$", first):
             return parse_vmstat_disk_summary(text, source=name)
     text, stamps = strip_latency_prefix(text)
+    text, _ = unglue_restart(text, name, r"-*procs-* ", r"[ \t\d]*\d")
     text, localized = delocalize(text)
     text = _zone_on_rows(text)
     if text.isascii() and len(text) > FAST_MIN and not _SUSPECT_RE.search(text):
