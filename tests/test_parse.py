@@ -933,3 +933,26 @@ def test_blank_cells_that_cannot_be_placed_are_still_an_error():
     with pytest.raises(WorkbookParseError, match="4 value cells") as e:
         parse_text(raw.replace("644.00         656.00", "    656.00           "))
     assert e.value.line == 13
+
+
+def test_real_pft_2022_kernel_names_with_a_comma_and_a_space():
+    """'nocg, nopatch': the words ending in ',' made the header prose; all six kernel names were empty."""
+    raw = (MAIL_TABLES / "pft-2022-comma-names.txt").read_text()
+    assert "   nocg, nopatch            cg, nopatch              nocg, patch              cg, patch\n" in raw
+    df = real("pft-2022-comma-names.txt")
+    four = ["nocg, nopatch", "cg, nopatch", "nocg, patch", "cg, patch"]
+    assert kernel_names(df, 1) == four and kernel_names(df, 2) == ["cg, nopatch", "cg, patch"]
+    c = cell(in_table(df, 1), "faults/sec-2", "cg, nopatch", stat="Hmean")
+    assert (c.value, c.pct, c.sig, c.decimals) == (243573.3767, -10.90, True, 4)
+    c = cell(in_table(df, 2), "faults/sec-2", "cg, patch", stat="CoeffVar")
+    assert (c.value, c.pct) == (4.1188, -7.27)
+    assert "line 5: header name 'nocg, nopatch' has a space in it" in notes(df, 1)
+
+
+def test_a_key_value_line_above_a_table_is_not_read_as_kernel_names():
+    t = ("             a: hashed    b: lru\n"
+         "MRU 0 entries =   4667        12\n"
+         "MRU 1 entries =      0         7\n")
+    with pytest.warns(UnnamedColumnsWarning):
+        df = parse_text(t)
+    assert kernel_names(df, 1) == ["", ""]

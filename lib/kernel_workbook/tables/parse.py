@@ -476,8 +476,6 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str], 
             notes.append(f"line {ln.no}: the row labels have {len(titles) + 1} fields, titled {label_title!r}")
     if not toks:
         return None
-    if any(t.endswith((":", ",", ";")) or t.startswith(("(", "[")) for t, _, _ in toks):
-        return None
     # a hand-typed name with a space in it ('6.9-rc2(with ">")'): words one space apart inside one column's
     # field are one name; mmtests pads its names apart, so this never joins two of its names
     cols_of = [[j for j in range(n) if a < edges[j] and b > starts[j]] for _, a, b in toks]
@@ -489,6 +487,10 @@ def _assign_header(ln: _Line, edges: list[int], cell_w: int, others: list[str], 
             cols_of[k:k + 2] = [cols_of[k]]
         else:
             k += 1
+    # a word ending in ':' ',' ';' or opening '(' is prose or a "key: value" line, except inside a name
+    # ("nocg, nopatch"); a name may not hold a "key: value" either
+    if any(t.endswith((":", ",", ";")) or t.startswith(("(", "[")) or re.search(r"[:;]\s", t) for t, _, _ in toks):
+        return None
     spaced = [t for t, _, _ in toks if " " in t]
     notes.extend(f"line {ln.no}: header name {t!r} has a space in it; read as one name" for t in spaced)
     if any(re.fullmatch(r"[-=_~*#]{3,}", t) for t, _, _ in toks):
