@@ -548,3 +548,10 @@ def test_proc_vmstat_snapshot_cut_then_another_run_appended():
     assert len(df) == 3 and not df.isna().any().any()
     assert df["time"].tolist() == [1795577447.0, 1795577448.0, 1795577449.0]
     assert df["pgfault"].tolist() == [490307097, 490320737, 490339618]
+
+
+def test_perf_stat_json_keys_of_later_perfs_are_kept_as_columns():
+    """perf 6.x after 6.1 adds "metric-threshold" (and "cgroup" with -G): kept as columns, not refused or dropped."""
+    line = (REAL / "perf-stat-6.1-j-dd-stderr.txt").read_text().split("\n")[3]
+    df = parse_perf_stat(line[:-1] + ', "metric-threshold" : "good"}\n')
+    assert df["metric_threshold"].tolist() == ["good"] and df["value"].tolist() == [147.691721]

@@ -557,8 +557,10 @@ def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
                 warn_truncated(name, i + 1, "perf stat -j line")
                 break
             raise bad(f"one perf stat -j JSON object per line ({e})") from None
-        if not isinstance(o, dict) or not o.keys() <= _JSON_KEYS and "counter-value" in o:
-            raise bad("a perf stat -j counter object (keys " + ", ".join(sorted(_JSON_KEYS)) + ")")
+        if not isinstance(o, dict):
+            raise bad("a perf stat -j counter object ({\"counter-value\" : ..., \"event\" : ...})")
+        # keys of later perfs ("metric-threshold", "cgroup") become columns of their own, never dropped
+        more = {k.replace("-", "_"): v for k, v in o.items() if k not in _JSON_KEYS}
         t = _json_float(o.get("interval"), "the interval time", bad)
         cpu = ""
         for k in _JSON_AGG:
@@ -571,7 +573,7 @@ def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
             prev = recs[-1]
             recs.append(_metric_of(prev, _json_float(o.get("metric-value"), "the metric value", bad),
                                    str(o.get("metric-unit") or ""), time=prev["time"] if np.isnan(t) else t,
-                                   cpu=cpu or prev["cpu"]))
+                                   cpu=cpu or prev["cpu"], **more))
             continue
         v = str(o["counter-value"]).strip()
         counted = v.strip("<>") if v.startswith("<not") else "counted"
@@ -586,26 +588,24 @@ def _parse_json_lines(text: str, lines: list[str], name: str) -> pd.DataFrame:
                      "enabled_pct": _json_float(o.get("pcnt-running"), "the percentage running", bad),
                      # perf prints metric-value 0 beside an empty unit for a counter it could not count
                      "metric_value": _json_float(o.get("metric-value"), "the metric value", bad) if mu else np.nan,
-                     "metric_unit": mu})
+                     "metric_unit": mu, **more})
     if not recs:
         raise fail(name, text, None, "perf stat -j lines ({\"counter-value\" : ..., \"event\" : ...})", text[:80])
     warn_skipped(name, [i + 1 for i in skipped], [lines[i] for i in skipped],
                  "perf stat -j JSON objects (one a line)")
-    df = pd.DataFrame(recs, columns=COLUMNS)
+    extra = list(dict.fromkeys(k for r in recs for k in r if k not in COLUMNS))
+    df = pd.DataFrame(recs, columns=COLUMNS + extra)
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=True)
 
 
 def _json_float(v, what: str, bad) -> float:
+    """A number of a -j object (perf prints counts as strings, "147.691721"); NaN when absent, else an error."""
     if v is None or v == "":
         return np.nan
-    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)) or (
+            isinstance(v, str) and not _JSON_NUM_RE.fullmatch(v)):
         raise bad(f"{what}: a number")
-    try:
-        return float(v) if not isinstance(v, str) or re.fullmatch(r"\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*", v) \
-            else _raise()
-    except ValueError:
-        raise bad(f"{what}: a number") from None
+    return float(v)
 
 
-def _raise():
-    raise ValueError
+_JSON_NUM_RE = re.compile(r"\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*")
