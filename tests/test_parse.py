@@ -956,3 +956,77 @@ def test_a_key_value_line_above_a_table_is_not_read_as_kernel_names():
     with pytest.warns(UnnamedColumnsWarning):
         df = parse_text(t)
     assert kernel_names(df, 1) == ["", ""]
+
+
+# --- kernel test robot (lkp-tests) comparisons ----------------------------------------------------------
+
+def test_real_lkp_2025_will_it_scale_report_is_read_per_commit():
+    """'%stddev  %change  %stddev' tables were skipped without a word: the robot's numbers were lost."""
+    raw = (MAIL_TABLES / "lkp-2025-will-it-scale-poll2.txt").read_text()
+    assert "    263173           -11.7%     232411        will-it-scale.per_process_ops\n" in raw
+    df = real("lkp-2025-will-it-scale-poll2.txt")
+    two = ["d000e073ca2a08ab", "89359897983825dbfc08578e7ee"]
+    m = df.attrs["tables"][1]
+    assert sorted(df.attrs["tables"]) == [1] and m["kind"] == "lkp" and m["kernels"] == two
+    assert m["header_lines"] == [5, 6, 7, 8] and m["era"] == ""
+    ops = df[df["row"] == "will-it-scale.per_process_ops"]
+    assert list(ops["value"]) == [263173.0, 232411.0] and list(ops["kernel"]) == two
+    assert math.isnan(ops["pct"].iloc[0]) and ops["pct"].iloc[1] == -11.7
+    assert ops["stddev_pct"].isna().all() and set(ops["stat"]) == {""} and set(ops["line"]) == {12}
+    c = cell(df, "numa-meminfo.node0.Shmem", two[0])
+    assert (c.value, c.stddev_pct, c.text) == (21281.0, 147.0, "21281 ±147%")
+    c = cell(df, "perf-sched.wait_and_delay.avg.ms.schedule_hrtimeout_range_clock.ep_poll.do_epoll_wait."
+                 "__x64_sys_epoll_wait", two[1])
+    assert (c.value, c.pct, c.stddev_pct, c.decimals) == (104.10, -61.2, 114.0, 2)
+    assert df["order"].nunique() == 9 and set(df["kind"]) == {"lkp"}
+    assert "kernel test robot" in notes(df, 1) and "not mmtests' + is better" in notes(df, 1)
+
+
+def test_real_lkp_2025_exponent_change_and_a_change_in_points():
+    raw = (MAIL_TABLES / "lkp-2025-pipeherd-abs-change.txt").read_text()
+    assert "      0.20 ±153%  +2.1e+05%     418.07 ±203%  perf-sched.wait_time.max.ms" in raw
+    df = real("lkp-2025-pipeherd-abs-change.txt")
+    new = "ee5eda8ea59546af2e8f192c060"
+    c = cell(df, "perf-sched.wait_time.max.ms.__cond_resched.__mutex_lock.constprop.0.anon_pipe_read", new)
+    assert (c.value, c.pct, c.stddev_pct) == (418.07, 2.1e5, 203.0)
+    c = cell(df, "sched_debug.cfs_rq:/.util_est.avg", new)
+    assert (c.value, c.pct) == (2409.0, 135.0)
+    # '+1.5' without '%': a change in percentage points, not a relative change
+    c = cell(df, "perf-profile.calltrace.cycles-pp.perf_mmap__push.record__mmap_read_evlist.__cmd_record."
+                 "cmd_record.run_builtin", new)
+    assert (c.value, c.stddev_pct) == (4.82, 13.0) and math.isnan(c.pct)
+    assert "line(s) 15: the change is printed in points" in notes(df, 1)
+
+
+def test_real_lkp_2020_quoted_and_unquoted_reports_in_one_reply():
+    df = real("lkp-2020-quoted-context-switch.txt")
+    two = ["c2daff748f0ea954", "bdfcae11403e5099769a7c8dc32"]
+    assert sorted(df.attrs["tables"]) == [1, 2] and all(kernel_names(df, t) == two for t in (1, 2))
+    assert df.attrs["tables"][1]["quote"] == 2 and df.attrs["tables"][2]["quote"] == 0
+    c = cell(in_table(df, 1), "will-it-scale.per_thread_ops", two[1])
+    assert (c.value, c.pct, c.stddev_pct, c.line) == (101819.0, -37.0, 2.0, 11)
+    c = cell(in_table(df, 2), "will-it-scale.workload", two[0])
+    assert (c.value, c.line) == (8402288.0, 25) and math.isnan(c.stddev_pct)
+
+
+def test_real_lkp_2020_table_broken_by_the_mail_software_is_an_error_naming_the_line():
+    """Four commits, every line wrapped at 72 columns (format=flowed): no row can be read whole."""
+    with pytest.raises(WorkbookParseError) as e:
+        real("lkp-2020-four-commits-flowed.txt")
+    assert e.value.line == 11 and "kernel test robot" in str(e.value)
+
+
+def test_lkp_damaged_and_cut_rows():
+    raw = (MAIL_TABLES / "lkp-2025-will-it-scale-poll2.txt").read_text()
+    with pytest.raises(WorkbookParseError, match="kernel test robot row") as e:  # a damaged value
+        parse_text(raw.replace("    263173           -11.7%", "    26x173           -11.7%"))
+    assert e.value.line == 12
+    from kernel_workbook.errors import TruncatedTraceWarning
+    cut = raw[: raw.index("will-it-scale.workload") + 10]  # the last row cut inside its metric name
+    with pytest.warns(TruncatedTraceWarning, match=r"<text>:13: truncated last line"):
+        df = parse_text(cut)
+    assert df["line"].max() == 12 and df["order"].nunique() == 4
+    cut = raw[: raw.index("-11.7%   24170828        will-it-scale.workload") + 9]  # cut inside the row
+    with pytest.warns(TruncatedTraceWarning, match=r"<text>:13: truncated last line"):
+        df = parse_text(cut)
+    assert df["line"].max() == 12

@@ -19,7 +19,8 @@ value : float
     The number, in the unit of ``unit``; durations (``4m04s``) in seconds.
 pct : float
     The printed comparison percentage (mmtests: positive is better), NaN if
-    none was printed.
+    none was printed.  In ``lkp`` tables the kernel test robot's printed
+    ``%change`` against the first commit (positive is a larger value).
 sig : bool
     The percentage was printed as significant (``* -23.82%*``).
 unit : str
@@ -40,9 +41,11 @@ quote : int
 kind : str
     ``compare`` (value and percentage), ``plain`` (values only),
     ``vmstat`` (``name value`` lines of /proc/vmstat), ``perfstat``
-    (``perf stat`` counts with ``( +- x% )``).
+    (``perf stat`` counts with ``( +- x% )``), ``lkp`` (the kernel test
+    robot's ``%stddev  %change  %stddev`` comparison of commits).
 stddev_pct : float
-    ``perf stat -r``'s relative spread ``( +- x% )``, else NaN.
+    ``perf stat -r``'s relative spread ``( +- x% )``, or the kernel test
+    robot's ``± x%``, else NaN.
 """
 
 from __future__ import annotations

@@ -21,6 +21,10 @@ printed in any era and what people pasted around it:
   the next ``#`` line; ``msec`` values are given in seconds) and ``/proc/vmstat`` dumps
   (``name value`` lines, several dumps under ``label:`` lines become one
   table with a column per label);
+* the kernel test robot's (lkp-tests) ``%stddev  %change  %stddev`` comparisons: kind ``lkp``, one column
+  per commit (the heads over the ``----`` rule), ``± x%`` in ``stddev_pct``, the printed ``%change`` in
+  ``pct`` (a change in points, ``+1.5``, leaves it NaN, noted); a header or row the mail software broke is an
+  error naming its line;
 * ``MMTests Statistics: duration`` / ``vmstat`` sections, with the kernel
   header under the section line or (mmtests of 2011) above it;
 * mmtests of 2011's ``+/-`` rows, the spread of the row above (stat ``+/-``);
@@ -821,6 +825,8 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     _unwrap(lines)
     _drop_cut_last_row(text, lines, src)
 
+    lkp = _lkp_tables(lines, text, src)
+
     blocks: list[tuple[_Block, int]] = []
     i = 0
     while i < len(lines):
@@ -883,7 +889,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         tables.append(block)
 
     _check_dangling_headers(lines, tables, src)
-    tables = _merge_vmstat(tables)
+    tables = _merge_vmstat(tables) + lkp
     tables.sort(key=lambda b: b.first)
     for t in tables:
         _warn_unnamed(t, lines, src)
@@ -1114,6 +1120,106 @@ def _merge_vmstat(tables: list[_Block]) -> list[_Block]:
     return out
 
 
+# --- kernel test robot (lkp-tests) comparisons ---------------------------------------------------------
+#
+#   d000e073ca2a08ab 89359897983825dbfc08578e7ee          <- the commits compared, one per column
+#   ---------------- ---------------------------
+#            %stddev     %change         %stddev
+#                \          |                \
+#        21281 ±147%    +197.5%      63313 ± 84%  numa-meminfo.node0.Shmem
+#       263173           -11.7%     232411        will-it-scale.per_process_ops
+#         3.32 ± 46%      +1.5        4.82 ± 13%  perf-profile.calltrace...   <- a change in points, no '%'
+
+_LKP_HEAD_RE = re.compile(r"^\s*%stddev\s+%change\b")
+_LKP_VAL = r"[-+]?\d+(?:\.\d+)?(?:e[-+]\d+)?"
+_LKP_CELL = rf"(?P<v{{c}}>{_LKP_VAL})(?:\s*±\s*(?P<sd{{c}}>\d+(?:\.\d+)?)%)?"
+_LKP_CHANGE = rf"(?P<ch{{c}}>[-+]\d+(?:\.\d+)?(?:e[-+]\d+)?%?)"
+
+
+def _lkp_row_re(k: int) -> re.Pattern:
+    cells = _LKP_CELL.format(c=0) + "".join(rf"\s+{_LKP_CHANGE.format(c=c)}\s+{_LKP_CELL.format(c=c)}"
+                                           for c in range(1, k))
+    return re.compile(rf"^\s*{cells}\s+(?P<metric>[A-Za-z]\S*)\s*$", re.I)
+
+
+def _lkp_tables(lines: list[_Line], text: str, src: str) -> list[_Block]:
+    """The kernel test robot's comparison tables, one column per commit.  Their lines become kind ``lkp``,
+    read by no other rule."""
+    out = []
+    for i, head in enumerate(lines):
+        if head.kind != "other" or not _LKP_HEAD_RE.match(head.text):
+            continue
+        if not re.fullmatch(r"\s*%stddev(?:\s+%change\s+%stddev)+\s*", head.text):
+            raise _err(src, head, "a kernel test robot (lkp-tests) header '%stddev  %change  %stddev ...' whole on "
+                                  "one line (the mail software broke it and its rows)")
+        k = head.text.count("%change") + 1
+        row_re = _lkp_row_re(k)
+        block = _Block("lkp", head.depth, [], header=[head], ncols=k)
+        above = [ln for ln in lines[max(0, i - 2): i] if ln.depth == head.depth]
+        if (len(above) == 2 and re.fullmatch(r"\s*-{8,}(?:\s+-{8,})*\s*", above[1].text)
+                and len(above[0].text.split()) == k):
+            block.header = above + [head]
+            block.kernels = above[0].text.split()
+        else:
+            block.kernels = [""] * k  # warned about with every table without names
+        j = i + 1
+        if j < len(lines) and lines[j].depth == head.depth and re.fullmatch(r"\s*\\(?:\s+\|\s+\\)+\s*", lines[j].text):
+            block.header.append(lines[j])
+            j += 1
+        absolute = []
+        while j < len(lines) and lines[j].depth == head.depth:
+            ln = lines[j]
+            m = row_re.match(ln.text)
+            if m is None:
+                nxt = next((x for x in lines[j:] if x.kind != "blank"), None)
+                if ln.kind == "blank" and block.rows and nxt is not None and nxt.depth == head.depth \
+                        and row_re.match(nxt.text):
+                    j += 1  # lkp parts groups of rows (perf-profile ...) by a blank line: still the same commits
+                    continue
+                if ln is lines[-1] and not text.endswith(("\n", "\r")):
+                    break  # the truncation rule (below): a cut last line is no evidence of damage
+                if re.match(r"\s*[-+]?\.?\d", ln.text):  # a row's start: damage, or the table would end unseen
+                    raise _err(src, ln, f"a kernel test robot row ('value [± x%]  change  value [± y%]  metric', "
+                                        f"{k} commits) like the rows under the header at line {head.no}")
+                break
+            cells = []
+            for c in range(k):
+                val, sd, ch = m.group(f"v{c}"), m.group(f"sd{c}"), m.group(f"ch{c}") if c else None
+                if ch and not ch.endswith("%"):
+                    absolute.append(ln.no)
+                cells.append({"value": float(val), "pct": float(ch[:-1]) if ch and ch.endswith("%") else float("nan"),
+                              "sig": False, "unit": "", "text": ln.text[m.start(f"v{c}"): m.end(f"sd{c}") + 1 if sd
+                                                                       else m.end(f"v{c}")],
+                              "decimals": _decimals(val.split("e")[0]), "start": m.start(f"v{c}"),
+                              "end": m.end(f"v{c}"), "stddev_pct": float(sd) if sd else float("nan")})
+            ln.kind, ln.label, ln.cells = "lkp", m.group("metric"), cells
+            block.rows.append(ln)
+            j += 1
+        cut = lines[-1] if not text.endswith(("\n", "\r")) else None
+        if cut is not None and (block.rows[-1:] == [cut] or (lines[j:] == [cut] and cut.depth == head.depth
+                                                             and re.match(r"\s*[-+]?\.?\d", cut.text))):
+            warnings.warn(TruncatedTraceWarning(
+                f"{src}:{cut.no}: truncated last line {cut.raw.strip()[:60]!r} (no newline: the text was cut "
+                f"there), dropped; the rows before it were kept"), stacklevel=4)
+            if block.rows[-1:] == [cut]:
+                block.rows.pop()
+            cut.kind, cut.cells = "other", []
+        if not block.rows:
+            raise _err(src, lines[j] if j < len(lines) else head,
+                       f"kernel test robot rows under the header at line {head.no}")
+        for h in block.header:
+            h.kind = "lkp"
+        block.notes.append(
+            f"line {head.no}: a kernel test robot (lkp-tests) comparison: kernel is the commit over each column, "
+            f"stddev_pct its printed '± x%' (NaN where none is printed), pct the printed %change against the first "
+            f"commit (+ is a larger value, not mmtests' + is better)")
+        if absolute:
+            block.notes.append(f"line(s) {', '.join(map(str, absolute))}: the change is printed in points "
+                               f"(no '%'), pct left NaN")
+        out.append(block)
+    return out
+
+
 def _check_dangling_headers(lines, tables, src) -> None:
     used = {h.no for t in tables for h in t.header} | {t.title_line for t in tables}
     for a, b in zip(lines, lines[1:]):
@@ -1164,7 +1270,7 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
         else:
             above = None
             for order, r in enumerate(t.rows):
-                stat, row = _row_label(r.label) if t.kind != "perfstat" else ("", r.label.strip())
+                stat, row = _row_label(r.label) if t.kind not in ("perfstat", "lkp") else ("", r.label.strip())
                 if row == _SPREAD_LABEL and not stat and above is not None:
                     # mmtests of 2011 printed each row's spread on the line under it, labelled only "+/-"
                     stat, row = _SPREAD_LABEL, above
@@ -1196,7 +1302,7 @@ def _to_frame(tables: list[_Block], src: str) -> pd.DataFrame:
                 [f"lines {', '.join(map(str, spread))}: each '+/-' row is the spread of the row above it "
                  f"(mmtests of 2011); read as stat '+/-' of that row"] if spread else []),
             "annotations": [{"line": r.no, "text": r.annotation} for r in t.rows if r.annotation],
-            "era": _guess_era(stats, t.layout),
+            "era": _guess_era(stats, t.layout) if t.kind != "lkp" else "",
             "row_lines": [r.no for r in t.rows],
         }
     df = cells_frame(records, meta)
