@@ -555,3 +555,17 @@ def test_perf_stat_json_keys_of_later_perfs_are_kept_as_columns():
     line = (REAL / "perf-stat-6.1-j-dd-stderr.txt").read_text().split("\n")[3]
     df = parse_perf_stat(line[:-1] + ', "metric-threshold" : "good"}\n')
     assert df["metric_threshold"].tolist() == ["good"] and df["value"].tolist() == [147.691721]
+
+
+def test_every_input_warning_has_one_base_class_a_user_can_filter():
+    import warnings
+
+    from kernel_workbook import errors, traces
+
+    for name in ("TruncatedTraceWarning", "UndecodableBytesWarning", "SkippedLinesWarning"):
+        cls = getattr(traces, name)
+        assert cls is getattr(errors, name) and issubclass(cls, errors.WorkbookInputWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", traces.WorkbookInputWarning)
+        with pytest.raises(traces.SkippedLinesWarning):
+            warnings.warn(traces.SkippedLinesWarning("x"))

@@ -60,6 +60,23 @@ class WorkbookParameterError(WorkbookError, ValueError):
         return (type(self), (self.name, self.value, self.expected), self.__dict__)
 
 
-class TruncatedTraceWarning(UserWarning):
+class WorkbookInputWarning(UserWarning):
+    """Base class of every warning about input the workbook read only in part (the complete records were
+    kept, what was left out is named by file and line): ``warnings.simplefilter("error",
+    WorkbookInputWarning)`` makes every one of them an error."""
+
+
+class TruncatedTraceWarning(WorkbookInputWarning):
     """Input that ended in the middle of a record (a trace, or a table pasted from mail); the complete
     records were kept.  ``kernel_workbook.traces.TruncatedTraceWarning`` is this class."""
+
+
+class UndecodableBytesWarning(WorkbookInputWarning):
+    """Input with bytes that are not UTF-8 (a Latin-1 name, a damaged copy): they were read as U+FFFD; the message
+    names the file and the line of the first."""
+
+
+class SkippedLinesWarning(WorkbookInputWarning):
+    """Lines a parser left out because they are not the tool's output (a workload's own messages written to the
+    same stream, as ``perf stat -I ... cmd 2> log`` interleaves ``dd``'s ``records in``); the message names the
+    file, the lines and what was expected there."""

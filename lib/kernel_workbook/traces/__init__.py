@@ -49,7 +49,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import WorkbookParseError
+from ..errors import WorkbookInputWarning, WorkbookParseError
 from ._common import (MAX_DECOMPRESSED, SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning, guarded,
                       read_source, strip_latency_prefix)
 from .bundle import Bundle, open_bundle
@@ -235,7 +235,7 @@ def shipped_captures() -> Path:
 
 __all__ = [
     "Bundle", "KINDS", "MAX_DECOMPRESSED", "PARSERS", "PerfScript", "SkippedLinesWarning", "TruncatedTraceWarning",
-    "UndecodableBytesWarning",
+    "UndecodableBytesWarning", "WorkbookInputWarning",
     "compaction_summary", "df_deltas", "df_iostat_await", "df_numa", "df_rates", "df_reclaim",
     "df_reclaim_2007", "fold", "folded_text", "load", "numa_summary", "open_bundle", "parse_buddyinfo",
     "parse_fio_json", "parse_fio_terse", "parse_folded", "parse_iostat", "parse_iostat_cpu", "parse_meminfo",

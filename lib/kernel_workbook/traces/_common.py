@@ -18,19 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-# TruncatedTraceWarning lives with the errors (the lowest layer): tables.parse_text warns with it too
-from ..errors import TruncatedTraceWarning, WorkbookParseError  # noqa: F401
-
-
-class UndecodableBytesWarning(UserWarning):
-    """Input with bytes that are not UTF-8 (a Latin-1 name, a damaged copy): they were read as U+FFFD; the message
-    names the file and the line of the first."""
-
-
-class SkippedLinesWarning(UserWarning):
-    """Lines a parser left out because they are not the tool's output (a workload's own messages written to the
-    same stream, as ``perf stat -I ... cmd 2> log`` interleaves ``dd``'s ``records in``); the message names the
-    file, the lines and what was expected there."""
+# the warnings live with the errors (the lowest layer), under one base class: tables.parse_text warns too
+from ..errors import SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning, WorkbookParseError  # noqa: F401
 
 
 def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str, stacklevel: int = 3) -> None:
