@@ -1030,3 +1030,39 @@ def test_lkp_damaged_and_cut_rows():
     with pytest.warns(TruncatedTraceWarning, match=r"<text>:13: truncated last line"):
         df = parse_text(cut)
     assert df["line"].max() == 12
+
+
+# --- perf stat in a European locale -------------------------------------------------------------------------
+
+def test_real_perf_stat_2022_german_locale_is_read_in_its_locale():
+    """'43.367.405,59 msec task-clock ... ( +-  0,01% )' (pasted with '| ' before each line): both blocks were
+    skipped without a word."""
+    raw = (MAIL_TABLES / "perf-stat-2022-de-locale.txt").read_text()
+    assert "| 103.822.081.026.160      cycles                    #    2,394 GHz" in raw
+    df = real("perf-stat-2022-de-locale.txt")
+    assert sorted(df.attrs["tables"]) == [1, 2] and set(df["kind"]) == {"perfstat"}
+    t1 = in_table(df, 1)
+    c = cell(t1, "cycles", "")
+    assert (c.value, c.text, c.stddev_pct, c.line) == (103822081026160.0, "103.822.081.026.160", 0.01, 13)
+    c = cell(t1, "msec task-clock", "")
+    assert c.value == pytest.approx(43367.40559) and (c.unit, c.decimals) == ("s", 2)
+    c = cell(t1, "instructions", "")  # its spread on the next '#' line, joined
+    assert (c.value, c.stddev_pct) == (69543893308966.0, 0.0)
+    c = cell(in_table(df, 2), "seconds time elapsed", "")
+    assert (c.value, c.stddev_pct, c.text) == (1404.47, 0.08, "1404,47")
+    assert cell(in_table(df, 2), "cpu-migrations", "").stddev_pct == 0.63
+    assert t1["order"].nunique() == 11
+    assert "lines 9-21: perf stat printed in a locale that groups thousands with '.'" in notes(df, 1)
+
+
+def test_perf_stat_grouped_digits_are_never_a_decimal_number():
+    """The brief's line ('12.250.330.486', '19,12%'): never 12.25; a multiplexing share '(0,37%)' is noted."""
+    line = ("    12.250.330.486      cpu_atom/instructions:u/         #    1,10  insn per cycle"
+            "              ( +- 19,12% )  (0,37%)\n")
+    df = parse_text(" Performance counter stats for 'x' (5 runs):\n\n" + line + line.replace("12.250.330.486", "13.148.396.527"))
+    assert list(df["value"]) == [12250330486.0, 13148396527.0] and list(df["stddev_pct"]) == [19.12, 19.12]
+    assert "for 0,37% of the run" in notes(df, 1)
+    # a US-locale line is read as before, and a line of neither locale is no perf stat line
+    assert parse_text(line.replace("12.250.330.486", "12,250,330,486").replace("19,12", "19.12")
+                      .replace("0,37", "0.37") * 2)["value"].tolist() == [12250330486.0] * 2
+    assert parse_text(line.replace("19,12", "19.12") * 2).empty

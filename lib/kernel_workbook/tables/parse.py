@@ -16,6 +16,9 @@ printed in any era and what people pasted around it:
 * spacing the archive collapsed (``0.00 ( 0.00%)38.00 (38.00%)``,
   ``Page Outs8042076``, ``980.6341218.131``, ``contended-v5capture-v5``):
   repaired, and every repair is written into the table's ``notes``;
+* ``perf stat`` in a locale that groups thousands with ``.`` and marks the decimal with ``,``
+  (``43.367.405,59 msec task-clock ... ( +-  0,01% )``: the ``,`` in the spread tells the locale), read
+  so and noted; pasted output marked ``| `` at the start of each line;
 * ``perf stat`` lines with ``( +- x% )`` (also ``137.195 +- 0.419 seconds ...``,
   a multiplexing share ``(66.67%)`` after it, noted, and the spread printed on
   the next ``#`` line; ``msec`` values are given in seconds) and ``/proc/vmstat`` dumps
@@ -110,9 +113,22 @@ _PERF_RE = re.compile(
     r"\s+(?P<event>\S.*?)\s*(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+(?:\.\d+)?)%\s*\)"
     r"(?:\s*\(\s*(?P<mux>\d+(?:\.\d+)?)%\s*\))?\s*$"  # the share of the run a multiplexed counter ran
 )
+# perf in a locale that groups thousands with '.' and marks the decimal with ',' (de_DE): "43.367.405,59 msec
+# task-clock ... ( +-  0,01% )".  perf prints the spread with two decimals, so a ',' in it tells the locale;
+# the line is read in that locale only then (never "12.250.330.486" as 12.25: _PERF_RE needs a space after it)
+_PERF_EU_VAL = r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?"
+_PERF_EU_RE = re.compile(
+    rf"^\s*(?P<val>{_PERF_EU_VAL}|<not counted>|<not supported>)"
+    rf"(?:\s+\+-\s+(?P<abs>{_PERF_EU_VAL}))?"
+    r"\s+(?P<event>\S.*?)\s*(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+,\d+)%\s*\)"
+    r"(?:\s*\(\s*(?P<mux>\d+(?:,\d+)?)%\s*\))?\s*$"
+)
 # a counter whose "( +- x% )" perf printed on the next line, under its second metric ("#  0.78 stalled ...")
-_PERF_HEAD_RE = re.compile(rf"^\s*(?:{_PERF_VAL}|<not counted>|<not supported>)\s+[A-Za-z][\w:/.-]*\s+#")
+_PERF_HEAD_RE = re.compile(
+    rf"^\s*(?:{_PERF_VAL}|{_PERF_EU_VAL}|<not counted>|<not supported>)\s+[A-Za-z][\w:/.-]*\s+#")
 _QUOTE_RE = re.compile(r"^((?:[ \t]{0,2}>[ ]?)+)")
+# "| " before each line of pasted output (perf stat, as some authors mark it): no quote, no part of the text
+_PASTE_RE = re.compile(r"^\|(?: |$)")
 _ELLIPSIS_RE = re.compile(r"^\s*(?:\.\.\.+|\[\s*\.\.\.\s*\]|<snip>|\[\s*snip[^\]]*\])\s*$", re.I)
 _COUNTER_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _STAT_RE = re.compile(
@@ -197,15 +213,15 @@ class _Line:
     note: str = ""
     annotation: str = ""  # an author's note after the row's cells, kept apart from every value
     line_notes: list = field(default_factory=list)  # for the table's notes: damage undone here, perf's extras
+    locale: str = ""  # "eu": a perf stat line printed with '.' thousands and ',' decimals
 
 
 def _dequote(raw: str) -> tuple[int, str]:
     # a tab is read as the mail reader shows it, to the next multiple of 8 columns: tables typed with tabs
     # then line up as they did for the reader (positions decide which header name heads which column)
     m = _QUOTE_RE.match(raw)
-    if not m:
-        return 0, raw.rstrip().expandtabs(8)
-    return m.group(1).count(">"), raw[m.end():].rstrip().expandtabs(8)
+    depth, body = (m.group(1).count(">"), raw[m.end():]) if m else (0, raw)
+    return depth, _PASTE_RE.sub("", body, count=1).rstrip().expandtabs(8)
 
 
 def _classify(ln: _Line) -> None:
@@ -217,11 +233,17 @@ def _classify(ln: _Line) -> None:
         ln.kind = "ellipsis"
         return
     m = _PERF_RE.match(text)
+    eu = m is None and _PERF_EU_RE.match(text)
+    m = m or eu
     if m:
+        def plain(t):  # the number as Python reads it
+            return t.replace(".", "").replace(",", ".") if eu else t.replace(",", "")
+
         val = m.group("val")
         event = m.group("event").strip()
         unit = "s" if event.startswith(("seconds", "msec")) else "events"
-        value = float("nan") if val.startswith("<") else float(val.replace(",", ""))
+        value = float("nan") if val.startswith("<") else float(plain(val))
+        ln.locale = "eu" if eu else ""
         if event.startswith("msec"):
             value /= 1000  # "35,107,951.20 msec cpu-clock": a time, and times are in seconds
         ln.kind = "perfstat"
@@ -238,10 +260,10 @@ def _classify(ln: _Line) -> None:
                 "sig": False,
                 "unit": unit,
                 "text": val,
-                "decimals": _decimals(val),
+                "decimals": _decimals(plain(val)),
                 "start": m.start("val"),
                 "end": m.end("val"),
-                "stddev_pct": float(m.group("pct")),
+                "stddev_pct": float(plain(m.group("pct"))),
             }
         ]
         return
@@ -878,6 +900,11 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         elif block.kind == "perfstat":
             block.ncols = 1
             block.kernels = [""]
+            eu = [r.no for r in block.rows if r.locale]
+            if eu:
+                block.notes.append(f"lines {eu[0]}-{eu[-1]}: perf stat printed in a locale that groups "
+                                   f"thousands with '.' and marks the decimal with ',' ('43.367.405,59' is "
+                                   f"43367405.59); read so")
         if block.kind == "plain" and not _plain_is_table(block):
             continue  # lines that merely end in a number are prose
         if block.kind == "compare" and len(block.rows) < 2 and not block.header:
