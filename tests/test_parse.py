@@ -880,6 +880,17 @@ def test_real_amd_unixbench_header_with_a_title_per_label_field():
     assert (c.value, c.pct, c.sig) == (2685044.77, -0.80, True)
 
 
+def test_the_unnamed_columns_warning_is_an_input_warning():
+    """One filter (the errors module's WorkbookInputWarning) turns every input warning into an error."""
+    import warnings
+
+    from kernel_workbook.errors import WorkbookInputWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WorkbookInputWarning)
+        with pytest.raises(UnnamedColumnsWarning, match=r"kernels.txt:25: the table at lines 25-27"):
+            real("netperf-udp-2020-dotslash-kernels.txt")
+
+
 def test_titles_that_do_not_sit_over_the_label_fields_make_no_header():
     """A prose line at the margin is not taken for label titles: the table warns instead."""
     t = ("Results of these two runs         a-1                 b-1\n"
