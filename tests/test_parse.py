@@ -1077,3 +1077,28 @@ def test_perf_stat_grouped_digits_are_never_a_decimal_number():
     assert parse_text(line.replace("12.250.330.486", "12,250,330,486").replace("19,12", "19.12")
                       .replace("0,37", "0.37") * 2)["value"].tolist() == [12250330486.0] * 2
     assert parse_text(line.replace("19,12", "19.12") * 2).empty
+
+
+def test_real_lkp_2025_fail_runs_table_is_not_read_but_named():
+    """'fail:runs  %reproduction  fail:runs' counts failed runs: no values to read, but not skipped silently."""
+    from kernel_workbook.errors import SkippedLinesWarning
+    raw = (MAIL_TABLES / "lkp-2025-fail-runs.txt").read_text()
+    assert "           :6          100%           6:6     stress-ng.fpunch.fail\n" in raw
+    with pytest.warns(SkippedLinesWarning, match=r"fail-runs.txt:7: a kernel test robot fail:runs table \(lines 7-9\)"):
+        df = real("lkp-2025-fail-runs.txt")
+    assert df.empty
+
+
+def test_lkp_fail_runs_above_a_change_table_share_its_commit_heads():
+    """The robot prints a fail:runs table right above the %stddev one under one line of commit heads (as its
+    filebench report on v6.3-rc2 quoted in a cifs thread does): the heads name the %stddev columns.  Built from
+    the two real fixtures, the fail:runs rows put where the robot puts them."""
+    fail = (MAIL_TABLES / "lkp-2025-fail-runs.txt").read_text().splitlines()[6:9]
+    poll = (MAIL_TABLES / "lkp-2025-will-it-scale-poll2.txt").read_text().splitlines()
+    text = "\n".join(poll[:6] + fail + poll[6:]) + "\n"
+    with pytest.warns(Warning) as rec:
+        df = parse_text(text)
+    assert [type(w.message).__name__ for w in rec] == ["SkippedLinesWarning"]
+    assert kernel_names(df, 1) == ["d000e073ca2a08ab", "89359897983825dbfc08578e7ee"]
+    assert df.attrs["tables"][1]["header_lines"] == [5, 6, 10, 11]
+    assert cell(df, "will-it-scale.per_process_ops", "89359897983825dbfc08578e7ee").pct == -11.7

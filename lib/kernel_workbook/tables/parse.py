@@ -27,7 +27,8 @@ printed in any era and what people pasted around it:
 * the kernel test robot's (lkp-tests) ``%stddev  %change  %stddev`` comparisons: kind ``lkp``, one column
   per commit (the heads over the ``----`` rule), ``± x%`` in ``stddev_pct``, the printed ``%change`` in
   ``pct`` (a change in points, ``+1.5``, leaves it NaN, noted); a header or row the mail software broke is an
-  error naming its line;
+  error naming its line; its ``fail:runs  %reproduction  fail:runs`` tables count failed runs, no values,
+  and are left out with a :class:`~kernel_workbook.errors.SkippedLinesWarning` naming them;
 * ``MMTests Statistics: duration`` / ``vmstat`` sections, with the kernel
   header under the section line or (mmtests of 2011) above it;
 * mmtests of 2011's ``+/-`` rows, the spread of the row above (stat ``+/-``);
@@ -82,7 +83,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import TruncatedTraceWarning, WorkbookInputWarning, WorkbookParseError
+from ..errors import SkippedLinesWarning, TruncatedTraceWarning, WorkbookInputWarning, WorkbookParseError
 from .cells import cells_frame
 
 
@@ -1173,6 +1174,7 @@ def _lkp_row_re(k: int) -> re.Pattern:
 def _lkp_tables(lines: list[_Line], text: str, src: str) -> list[_Block]:
     """The kernel test robot's comparison tables, one column per commit.  Their lines become kind ``lkp``,
     read by no other rule."""
+    _lkp_fail_tables(lines, src)
     out = []
     for i, head in enumerate(lines):
         if head.kind != "other" or not _LKP_HEAD_RE.match(head.text):
@@ -1183,7 +1185,10 @@ def _lkp_tables(lines: list[_Line], text: str, src: str) -> list[_Block]:
         k = head.text.count("%change") + 1
         row_re = _lkp_row_re(k)
         block = _Block("lkp", head.depth, [], header=[head], ncols=k)
-        above = [ln for ln in lines[max(0, i - 2): i] if ln.depth == head.depth]
+        top = i
+        while top > 0 and lines[top - 1].kind == "lkp-fail" and lines[top - 1].depth == head.depth:
+            top -= 1  # a fail:runs table right above, under the same commit heads
+        above = [ln for ln in lines[max(0, top - 2): top] if ln.depth == head.depth]
         if (len(above) == 2 and re.fullmatch(r"\s*-{8,}(?:\s+-{8,})*\s*", above[1].text)
                 and len(above[0].text.split()) == k):
             block.header = above + [head]
@@ -1246,6 +1251,27 @@ def _lkp_tables(lines: list[_Line], text: str, src: str) -> list[_Block]:
                                f"(no '%'), pct left NaN")
         out.append(block)
     return out
+
+
+_LKP_FAIL_HEAD_RE = re.compile(r"^\s*fail:runs(?:\s+%reproduction\s+fail:runs)+\s*$")
+_LKP_FAIL_ROW_RE = re.compile(r"^\s*(?:\d*:\d+\s+)(?:-?\d+%\s+\d*:\d+\s+)+\S+\s*$")
+
+
+def _lkp_fail_tables(lines: list[_Line], src: str) -> None:
+    """The robot's ``fail:runs  %reproduction  fail:runs`` tables count failed runs (``7:50``), no measured
+    value: not read, but never skipped without a word.  Their lines become kind ``lkp-fail``."""
+    for i, head in enumerate(lines):
+        if head.kind != "other" or not _LKP_FAIL_HEAD_RE.match(head.text):
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].depth == head.depth and (
+                _LKP_FAIL_ROW_RE.match(lines[j].text) or re.fullmatch(r"\s*\|(?:\s+\|)+\s*", lines[j].text)):
+            j += 1
+        for ln in lines[i:j]:
+            ln.kind = "lkp-fail"
+        warnings.warn(SkippedLinesWarning(
+            f"{src}:{head.no}: a kernel test robot fail:runs table (lines {head.no}-{lines[j - 1].no}) is not read: "
+            f"its cells count failed runs ('7:50'), they are no measured values"), stacklevel=5)
 
 
 def _check_dangling_headers(lines, tables, src) -> None:
