@@ -838,6 +838,15 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     WorkbookParseError
         For a row with the wrong number of cells, a non-numeric cell, a row
         cut short, or a table header with no rows.
+
+    Warns
+    -----
+    UnnamedColumnsWarning
+        A table of two or more columns kept without kernel names.
+    ~kernel_workbook.errors.SkippedLinesWarning
+        A kernel test robot ``fail:runs`` table, left out.
+    ~kernel_workbook.errors.TruncatedTraceWarning
+        A table row on a last line without newline, dropped.
     """
     src = source or "<text>"
     lines = []
