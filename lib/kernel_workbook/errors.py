@@ -80,3 +80,8 @@ class SkippedLinesWarning(WorkbookInputWarning):
     """Lines a parser left out because they are not the tool's output (a workload's own messages written to the
     same stream, as ``perf stat -I ... cmd 2> log`` interleaves ``dd``'s ``records in``); the message names the
     file, the lines and what was expected there."""
+
+
+class UnnamedColumnsWarning(WorkbookInputWarning):
+    """A table was read but some of its columns have no kernel name (no header, or one that does not line up
+    with the columns): those cells have ``kernel == ""``.  The message names the table's first line."""

@@ -13,6 +13,7 @@ Every function returns or takes a *cells frame*; its columns are documented in
 :mod:`kernel_workbook.tables.cells`.
 """
 
+from ..errors import UnnamedColumnsWarning
 from .cells import CELL_COLUMNS, cells_frame
 from .compare import compare
 from .eras import ERAS, get_era
@@ -26,5 +27,5 @@ from .stats import pdiff, pndiff, statistic
 __all__ = [
     "CELL_COLUMNS", "ERAS", "baseline_of", "cells_frame", "ci_significant", "compare", "get_era",
     "parse_file", "parse_text", "pdiff", "pndiff", "published", "published_tables", "render",
-    "roundtrip_report", "split_run_name", "statistic", "welch_significant",
+    "roundtrip_report", "split_run_name", "statistic", "UnnamedColumnsWarning", "welch_significant",
 ]

@@ -83,14 +83,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import SkippedLinesWarning, TruncatedTraceWarning, WorkbookInputWarning, WorkbookParseError
+from ..errors import SkippedLinesWarning, TruncatedTraceWarning, UnnamedColumnsWarning, WorkbookParseError
 from .cells import cells_frame
-
-
-class UnnamedColumnsWarning(WorkbookInputWarning):
-    """A table was read but some of its columns have no kernel name (no header, or one that does not line up
-    with the columns): those cells have ``kernel == ""``.  The message names the table's first line.
-    (It belongs in ``kernel_workbook.errors`` with the other input warnings.)"""
 
 # --- tokens -------------------------------------------------------------
 
