@@ -86,3 +86,32 @@ def test_the_2012_tables_match_once_the_archive_collapse_is_ignored():
     text = THREADS["2012-highalloc-compaction"].text()
     r = roundtrip_report(text, "2012", "2014")
     assert (r["spaceless"]).all(), r.to_string()
+
+
+def _mail_table(name: str) -> tuple[list[str], str]:
+    from pathlib import Path
+
+    from kernel_workbook.tables import parse_file
+
+    p = Path(__file__).parent / "fixtures" / "mail-tables" / f"{name}.txt"
+    return [ln.rstrip() for ln in p.read_text().splitlines()], render(parse_file(p))
+
+
+def test_a_kernel_test_robot_table_prints_back_in_the_robots_layout():
+    mail, out = _mail_table("lkp-2025-will-it-scale-poll2")
+    lines = out.splitlines()
+    # the header, the rule, the two heading rows and every row, each as the robot printed it, in order
+    assert len(lines) == 13 and "\n".join(mail).find("\n".join(lines)) >= 0
+    assert "     21281 ±147%    +197.5%      63313 ± 84%  numa-meminfo.node0.Shmem" in lines
+
+
+def test_a_robot_change_in_points_is_left_blank_not_invented():
+    mail, out = _mail_table("lkp-2025-pipeherd-abs-change")
+    lines = out.splitlines()
+    assert "      0.20 ±153%  +2.1e+05%     418.07 ±203%  perf-sched.wait_time.max.ms.__cond_resched.__mutex_lock."\
+           "constprop.0.anon_pipe_read" in lines  # a change past 1e5 % in the robot's exponent form
+    points = [ln for ln in lines if ln.endswith("perf_mmap__push.record__mmap_read_evlist.__cmd_record.cmd_record."
+                                                "run_builtin")]
+    assert points == ["      3.32 ± 46%                  4.82 ± 13%  perf-profile.calltrace.cycles-pp.perf_mmap__push."
+                      "record__mmap_read_evlist.__cmd_record.cmd_record.run_builtin"]
+    assert [ln for ln in lines if ln not in mail] == points  # every other line as the mail printed it

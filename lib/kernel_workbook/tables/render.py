@@ -8,6 +8,9 @@ Text layout, as mmtests ``Compare.pm`` + ``PrintGeneric.pm``:
 * rows: ``%-{stat}s %-{op}s`` then per kernel ``%{field}.2f`` and
   `` (%{compare}.2f%%)``; a significant percentage prints as `` *%7.2f%%*``.
 
+A kernel test robot table (kind ``lkp``) prints in the robot's own layout:
+the first commit's ``value ± x%``, then per commit its ``%change`` and value.
+
 A table that came from :func:`~kernel_workbook.tables.parse.parse_text`
 carries its measured widths (``attrs["tables"][n]["layout"]``), so it prints
 back in the widths the mail showed; a computed table takes the era's widths.
@@ -169,6 +172,9 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
             v = f"{r.value:,.{int(r.decimals)}f}" if r.unit == "events" else f"{r.value:.{int(r.decimals)}f}"
             lines.append(f"{v:>18}      {r.row:<25} ( +- {r.stddev_pct:5.2f}% )")
         return "\n".join(lines)
+    if kind == "lkp":
+        lines.extend(_text_lkp(t))
+        return "\n".join(lines)
     kernels, cols, rows = _ordered(t)
     compare = kind == "compare"
     has_stat = (rows["stat"] != "").any()
@@ -241,6 +247,39 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     if note and t["sig"].any():
         lines.append(sig_note or "* marked significant in the source (the method is not stated there)")
     return "\n".join(lines)
+
+
+def _text_lkp(t: pd.DataFrame) -> list[str]:
+    """The kernel test robot's layout: the first commit's column (value ``± x%``), then per commit the
+    %change against it and its value; the metric last.  A change the mail printed in points (``pct``
+    NaN) is left blank: the cells keep only changes in percent."""
+    kernels, cols, rows = _ordered(t)
+    by = {(r.order, r.col): r for r in t.itertuples()}
+
+    def value(c, width: int) -> str:
+        sd = "" if c.stddev_pct != c.stddev_pct else f" ±{c.stddev_pct:3.0f}%"
+        return f"{fmt_value(c.value, c.unit, int(c.decimals)):>{width}}{sd:<6}"
+
+    def change(c) -> str:
+        if c.pct != c.pct:
+            return " " * 11
+        return f"{c.pct:+.1e}%".rjust(11) if abs(c.pct) >= 1e5 else f"{c.pct:+.1f}%".rjust(11)
+
+    widths = [16] + [27] * (len(cols) - 1)
+    lines = [" ".join(f"{k:<{w}}" for k, w in zip(kernels, widths)),
+             " ".join("-" * w for w in widths),
+             f"{'%stddev':>16}" + f"{'%change':>12}{'%stddev':>16}" * (len(cols) - 1),
+             f"{chr(92):>14}  " + f"{'|':>9}{chr(92):>17}  " * (len(cols) - 1)]
+    for r in rows.itertuples():
+        buf = ""
+        for j, col in enumerate(cols):
+            c = by.get((r.order, col))
+            if c is None:
+                buf += " " * (16 if j == 0 else 28)
+                continue
+            buf += value(c, 10) if j == 0 else change(c) + value(c, 11)
+        lines.append(f"{buf}  {r.row}")
+    return [ln.rstrip() for ln in lines]
 
 
 def _text_vmstat(t: pd.DataFrame) -> list[str]:
