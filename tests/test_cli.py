@@ -32,6 +32,24 @@ def test_kwb_tables_list_and_formats(capsys):
     assert "| Pass 1 |" in out
 
 
+def test_kwb_tables_mail_prints_every_table_of_a_users_mail(capsys, tmp_path):
+    from pathlib import Path
+
+    mail = Path(__file__).parent / "fixtures" / "mail-tables" / "thp-2020-quoted-four-kernels.txt"
+    code, out, _ = run(capsys, "tables", "--mail", str(mail), "--list")
+    assert code == 0 and out.splitlines()[0].split()[:4] == ["1", "plain", "lines", "3-7"]
+    assert "[thp base1, thp base2, thp lru1, thp lru2]" in out and len(out.splitlines()) == 2
+    code, out, _ = run(capsys, "tables", "--mail", str(mail), "--table", "1", "--format", "csv")
+    assert out.splitlines()[1].startswith("1,,Duration User,thp base1,93.79,")
+    code, out, _ = run(capsys, "tables", "--mail", str(mail))
+    assert code == 0 and out.count("== ") == 2 and "/ table 2 (plain, lines 9-16)" in out
+    code, _, err = run(capsys, "tables", "--mail", str(mail), "--table", "9")
+    assert code == 2 and "a table number of" in err and "1, 2" in err
+    (tmp_path / "prose.txt").write_text("No numbers here.\n")
+    code, _, err = run(capsys, "tables", "--mail", str(tmp_path / "prose.txt"))
+    assert code == 1 and "no table found" in err
+
+
 def test_kwb_reproduce_json_schema(capsys):
     code, out, _ = run(capsys, "reproduce", "2007-throttle-vm-writeout", "--json")
     doc = json.loads(out)

@@ -1,6 +1,7 @@
 """``kwb``: the workbook from a shell.
 
     kwb tables [THREAD] [--table ID] [--format text|markdown|html|csv] [--list]
+    kwb tables --mail FILE [--table N] [--format ...] [--list]    (every table in any mail)
     kwb reproduce THREAD [--json] [--seeds N]  |  kwb reproduce --all
     kwb bench [--json] [--suites S,...] [--rigorous]
     kwb report [--out DIR]
@@ -27,10 +28,52 @@ EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_work
                                "kernel_workbook.cli_grade:register", "kernel_workbook.cli_present:register"]
 
 
+def _cmd_mail_tables(a) -> int:
+    """The tables of a mail (or a saved thread) of the user's, as parse_text reads them."""
+    from .tables import parse_file, render
+
+    if a.thread:
+        raise WorkbookParameterError("thread", a.thread, "no thread with --mail (the tables come from the file)")
+    cells = parse_file(a.mail)
+    metas = cells.attrs.get("tables") or {}
+    if a.table is not None:
+        if a.table not in {str(t) for t in metas}:
+            raise WorkbookParameterError("--table", a.table, f"a table number of {a.mail}: "
+                                         + (", ".join(str(t) for t in metas) or "it has none"))
+        metas = {t: m for t, m in metas.items() if str(t) == a.table}
+        cells = cells[cells["table"].astype(str) == a.table]
+    if not metas:
+        print(f"{a.mail}: no table found", file=sys.stderr)
+        return 1
+    if a.format == "csv":
+        cells.to_csv(sys.stdout, index=False)
+        return 0
+    for tid, meta in metas.items():
+        where = f"lines {meta['first_line']}-{meta['last_line']}"
+        kernels = ", ".join(k or "(no name)" for k in meta["kernels"])
+        if a.list:
+            print(f"{tid:>3}  {meta['kind']:8s} {where:16s} {meta['title'] or '(no title)'}  [{kernels}]")
+            continue
+        t = cells[cells["table"] == tid]
+        if a.format == "text":
+            print(f"== {a.mail} / table {tid} ({meta['kind']}, {where}): {meta['title']}")
+            for n in meta.get("notes") or []:
+                print(f"   note: {n}")
+            print()
+            print(render(t))
+        else:
+            print(f"### {a.mail} / table {tid}\n\n{meta['title']}\n")
+            print(render(t, fmt=a.format))
+        print()
+    return 0
+
+
 def _cmd_tables(a) -> int:
     from .tables import published, published_tables, render
     from .threads import THREADS
 
+    if a.mail:
+        return _cmd_mail_tables(a)
     threads = [a.thread] if a.thread else list(THREADS)
     if a.thread and a.thread not in THREADS:
         raise WorkbookParameterError("thread", a.thread, "one of " + ", ".join(THREADS))
@@ -167,9 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="kwb", description="Kernel Heuristics Workbook")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("tables", help="print the published tables of the threads")
+    p = sub.add_parser("tables", help="print the published tables of the threads, or every table of a mail")
     p.add_argument("thread", nargs="?", help="thread id (default: all five)")
-    p.add_argument("--table", help="one table id (see --list)")
+    p.add_argument("--mail", metavar="FILE", help="a mail or a saved thread of yours: every comparison table in it")
+    p.add_argument("--table", help="one table id (see --list); with --mail its number")
     p.add_argument("--format", choices=["text", "markdown", "html", "csv"], default="text")
     p.add_argument("--list", action="store_true", help="list the tables with their provenance")
     p.set_defaults(func=_cmd_tables)
