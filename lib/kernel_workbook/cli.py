@@ -30,7 +30,7 @@ EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_work
 
 def _cmd_mail_tables(a) -> int:
     """The tables of a mail (or a saved thread) of the user's, as parse_text reads them."""
-    from .tables import parse_file, render
+    from .tables import parse_file
 
     if a.thread:
         raise WorkbookParameterError("thread", a.thread, "no thread with --mail (the tables come from the file)")
@@ -54,22 +54,29 @@ def _cmd_mail_tables(a) -> int:
         if a.list:
             print(f"{tid:>3}  {meta['kind']:8s} {where:16s} {meta['title'] or '(no title)'}  [{kernels}]")
             continue
-        t = cells[cells["table"] == tid]
-        if a.format == "text":
-            print(f"== {a.mail} / table {tid} ({meta['kind']}, {where}): {meta['title']}")
-            for n in meta.get("notes") or []:
-                print(f"   note: {n}")
-            print()
-            print(render(t))
-        else:
-            print(f"### {a.mail} / table {tid}\n\n{meta['title']}\n")
-            print(render(t, fmt=a.format))
-        print()
+        _print_table(cells[cells["table"] == tid], a.format, f"{a.mail} / table {tid} ({meta['kind']}, {where})",
+                     meta["title"], [f"note: {n}" for n in meta.get("notes") or []])
     return 0
 
 
+def _print_table(t, fmt: str, head: str, title: str, lines: list[str]) -> None:
+    """One table of ``kwb tables``: a heading with the lines that say where it comes from, then the table."""
+    from .tables import render
+
+    if fmt == "text":
+        print(f"== {head}: {title}")
+        for ln in lines:
+            print(f"   {ln}")
+        print()
+        print(render(t))
+    else:
+        print(f"### {head}\n\n{title}\n")
+        print(render(t, fmt=fmt))
+    print()
+
+
 def _cmd_tables(a) -> int:
-    from .tables import published, published_tables, render
+    from .tables import published, published_tables
     from .threads import THREADS
 
     if a.mail:
@@ -96,20 +103,10 @@ def _cmd_tables(a) -> int:
     for th in threads:
         cells = published(th, a.table)
         for tid, meta in cells.attrs["tables"].items():
-            t = cells[cells["table"] == tid]
-            if a.format == "text":
-                print(f"== {th} / {tid}: {meta['title']}")
-                print(f"   {provenance(meta)}")
-                if meta.get("machine"):
-                    print(f"   machine: {meta['machine']}")
-                if not meta.get("has_header", True):
-                    print(f"   (printed without a header; columns: {', '.join(meta['kernels'])})")
-                print()
-                print(render(t))
-            else:
-                print(f"### {th} / {tid}\n\n{meta['title']}\n")
-                print(render(t, fmt=a.format))
-            print()
+            lines = [provenance(meta)] + ([f"machine: {meta['machine']}"] if meta.get("machine") else [])
+            if not meta.get("has_header", True):
+                lines.append(f"(printed without a header; columns: {', '.join(meta['kernels'])})")
+            _print_table(cells[cells["table"] == tid], a.format, f"{th} / {tid}", meta["title"], lines)
     return 0
 
 
