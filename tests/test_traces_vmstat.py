@@ -6,7 +6,7 @@ import jc
 import numpy as np
 import pytest
 
-from kernel_workbook.errors import WorkbookParseError
+from kernel_workbook.errors import SkippedLinesWarning, WorkbookParseError
 from kernel_workbook.traces import (TruncatedTraceWarning, df_deltas, df_rates, load, parse_proc_vmstat,
                                     parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary,
                                     parse_vmstat_partition, parse_vmstat_summary)
@@ -147,8 +147,14 @@ def test_proc_vmstat_mail_excerpt_needs_lenient():
     with pytest.raises(WorkbookParseError) as e:
         parse_proc_vmstat(text)
     assert e.value.line == 1
-    with pytest.warns(UserWarning, match="skipped 1 lines"):
-        df = parse_proc_vmstat(text, lenient=True)
+    # the warning every parser gives for lines left out: its class, the file and the line, quoted
+    with pytest.warns(SkippedLinesWarning) as rec:
+        df = parse_proc_vmstat(text, lenient=True, source="mail.txt")
+    assert len(rec) == 1
+    msg = str(rec[0].message)
+    assert msg.startswith("mail.txt: skipped 1 line(s)")
+    assert "(lines 1;" in msg and "grep steal /proc/vmstat" in msg
+    assert rec[0].filename == __file__  # points at the caller, not into the library
     assert df["kswapd_steal"].iloc[0] == 1218698
 
 

@@ -20,8 +20,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._common import (guarded, fail, read_source, read_stamp, set_attrs, stamp_epoch, strip_latency_prefix,
-                      unglue_restart, warn_truncated)
+from ._common import (guarded, fail, line_of, read_source, read_stamp, set_attrs, stamp_epoch,
+                      strip_latency_prefix, unglue_restart, warn_skipped, warn_truncated)
 
 _LINE_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) (-?\d+)[ \t]*$", re.M)
 _TIME_RE = re.compile(r"^time: *(\d+(?:\.\d+)?)[ \t]*$", re.M)
@@ -85,9 +85,10 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
                 and re.match(r"^[A-Za-z_][A-Za-z0-9_]*( -?\d*)?$", bad[0].group(0)):
             warn_truncated(name, text.count("\n", 0, bad[0].start()) + 1, "/proc/vmstat line")
         elif lenient:
-            import warnings
-
-            warnings.warn(f"{name}: skipped {len(bad)} lines that are not '<counter> <value>'", stacklevel=2)
+            # the same warning as every other parser's: a caller filters one class, and the message says
+            # which lines were left out, so that nothing is dropped unseen
+            warn_skipped(name, [line_of(text, m.start()) for m in bad], [m.group(0) for m in bad],
+                         "'<counter> <value>' or a time stamp line (/proc/vmstat)", stacklevel=4)
         else:
             raise fail(name, text, bad[0].start(), "'<counter> <value>' or a time stamp line ('time: <epoch>', "
                        "a bare epoch, date's 'Wed Nov 25 03:30:50 UTC 2026', ISO 8601) (/proc/vmstat)")
