@@ -167,6 +167,7 @@ def spawn_proc(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr):
             pr[PR.end_tick, p] = z[Z.tick] + life
             pr[PR.anon_target, p] = pi[I.proc_anon_pages]
             pr[PR.anon_done, p] = 0
+            pr[PR.anon_next_tick, p] = z[Z.tick]
             # page tables and the kernel stack: this zone's share, in thousandths of a page per process
             kp = pi[I.proc_kernel_pages]
             nk = kp // 1000
@@ -192,12 +193,20 @@ def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
             release_owner(pg, fl, nf, pb, lh, oh, z, vm, pi, p)
             pr[PR.alive, p] = 0
             continue
+        if tick < pr[PR.anon_next_tick, p]:
+            continue  # no page due yet (a process faults its anon pages in evenly over its life)
         life = pr[PR.end_tick, p] - pr[PR.start_tick, p]
-        due = pr[PR.anon_target, p] * (tick - pr[PR.start_tick, p] + 1) // life
+        target = pr[PR.anon_target, p]
+        due = target * (tick - pr[PR.start_tick, p] + 1) // life
         while pr[PR.anon_done, p] < due:
             if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.ANON, MT.MIGRATE_MOVABLE, p, 0) < 0:
                 break
             pr[PR.anon_done, p] += 1
+        # the first tick whose due count passes anon_done: a failed fault leaves it at or before this tick
+        if target > 0:
+            pr[PR.anon_next_tick, p] = pr[PR.start_tick, p] - 1 + -(-(pr[PR.anon_done, p] + 1) * life // target)
+        else:
+            pr[PR.anon_next_tick, p] = pr[PR.end_tick, p]
     for _ in range(take(acc, ACC.file_in, pf[F.file_in_per_tick])):
         if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, -1, 0) >= 0:
             vm[VM.pgpgin] += 4

@@ -107,7 +107,7 @@ AUDIT = enum("AUDIT", """AUDIT_OK AUDIT_CONSERVATION AUDIT_FREE_COUNT AUDIT_ALIG
 PHASE = enum("PHASE", "WARMUP PASS_1 PASS_2 GAP RESTED END")
 
 # one row per build process: its life and how much of its anonymous memory it has faulted
-PR = slots("PR", "alive start_tick end_tick anon_target anon_done")
+PR = slots("PR", "alive start_tick end_tick anon_target anon_done anon_next_tick")
 
 # one row per attempt of the test
 ATT = slots("ATT", "phase start_ns end_ns ok path cpu_ns")
