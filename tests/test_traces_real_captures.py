@@ -569,3 +569,64 @@ def test_every_input_warning_has_one_base_class_a_user_can_filter():
         warnings.simplefilter("error", traces.WorkbookInputWarning)
         with pytest.raises(traces.SkippedLinesWarning):
             warnings.warn(traces.SkippedLinesWarning("x"))
+
+
+_D_LOCALES = ["de_DE", "es_ES", "fr_FR", "ka_GE", "ko_KR", "pl_PL", "pt_BR", "ro_RO", "sv_SE", "uk_UA"]
+
+
+@pytest.mark.parametrize("loc", _D_LOCALES)
+def test_vmstat_D_translated_is_read_under_vmstat_names(loc):
+    """LC_ALL=<loc> vmstat -D ('641175 Lesevorgänge gesamt', '10 disques', pl_PL's 'Dysków: 10') was refused at
+    its first translated line, or not recognised at all (fr, pl, sv, uk, ka, ko, ro)."""
+    import re
+
+    from kernel_workbook.traces.vmstat import DISK_SUMMARY_NAMES
+
+    name = f"vmstat-procps4-D-{loc}.txt"
+    df, w = _load(name)
+    assert not w and df.attrs["format"] == "vmstat-D" and df.attrs["language"] == loc.split("_")[0].replace(
+        "pt", "pt_BR")
+    assert df["name"].tolist() == list(DISK_SUMMARY_NAMES) and (df["sample"] == 0).all()
+    # the numbers as printed, in the order printed (no digits in any label of these catalogues)
+    assert df["value"].tolist() == [int(x) for x in re.findall(r"\d+", (REAL / name).read_text())]
+
+
+def test_vmstat_D_translated_listings_are_counted_and_the_same_refusals_hold():
+    """Two runs in one file count as two samples; ka's two lines with the same words keep their own places;
+    a line no catalogue reads is refused with its line number."""
+    from kernel_workbook.traces import parse_vmstat_disk_summary
+
+    ka = (REAL / "vmstat-procps4-D-ka_GE.txt").read_text()
+    two = parse_vmstat_disk_summary(ka * 2)
+    assert two["sample"].tolist() == [0] * 13 + [1] * 13
+    got = two[two["sample"] == 1].set_index("name")["value"]
+    assert got["milli spent IO"] == 276 and got["milli weighted IO"] == 3040
+    fr = (REAL / "vmstat-procps4-D-fr_FR.txt").read_text().replace("secteurs lus", "secteurs perdus")
+    with pytest.raises(WorkbookParseError, match=r"<text>:5: expected '<number> <name>' \(vmstat -D\)"):
+        parse_vmstat_disk_summary(fr)
+
+
+@pytest.mark.parametrize("loc", _D_LOCALES)
+def test_vmstat_p_translated_is_read_under_vmstat_names(loc):
+    """LC_ALL=<loc> vmstat -p vda 1 2 ('vda lectures secteurs lus écritures écritures dem'; de_DE's header on three
+    lines) was not recognised, and parse_vmstat_partition refused its header."""
+    name = f"vmstat-procps4-p-vda-{loc}.txt"
+    text = (REAL / name).read_text()
+    df, w = _load(name)
+    assert not w and df.attrs["format"] == "vmstat-p" and df.attrs["partitions"] == ["vda"]
+    assert df.attrs["localized_header"].startswith("vda ")
+    rows = [[int(x) for x in ln.split()] for ln in text.split("\n") if ln.strip() and ln.split()[0].isdigit()]
+    assert len(rows) == 2
+    assert df[["reads", "read sectors", "writes", "requested writes"]].values.tolist() == rows
+
+
+def test_vmstat_p_translated_header_keeps_line_numbers_and_refuses_a_bad_line():
+    from kernel_workbook.traces import parse_vmstat_partition
+
+    de = (REAL / "vmstat-procps4-p-vda-de_DE.txt").read_text().split("\n")
+    de[4] = de[4].replace("5", "x", 1)
+    with pytest.raises(WorkbookParseError, match=r"<text>:5: expected 4 vmstat -p counters"):
+        parse_vmstat_partition("\n".join(de))
+    es = (REAL / "vmstat-procps4-p-vda-es_ES.txt").read_text().replace("escrituras solicitadas", "escrituras")
+    with pytest.raises(WorkbookParseError, match=r"<text>:1: expected a vmstat -p header"):
+        parse_vmstat_partition(es)

@@ -65,6 +65,7 @@ from .perfstat import parse_perf_stat
 from .procfs import parse_buddyinfo, parse_meminfo, parse_pagetypeinfo, parse_zoneinfo
 from .procvmstat import df_deltas, df_rates, parse_proc_vmstat
 from .pyperf_json import parse_pyperf_json
+from ._vmstat_l10n import delocalize_partition, looks_like_translated_disk_summary
 from .vmstat import (delocalize, parse_vmstat, parse_vmstat_disk, parse_vmstat_disk_summary, parse_vmstat_partition,
                      parse_vmstat_summary)
 
@@ -138,9 +139,10 @@ def sniff(text: str, name: str = "") -> str | None:
             re.match(r"(?: *\d+ +(?:[KMGB]|[KMG]i?B) +\S[^\n]*\n){3}", head):
         # the second: a translated vmstat -s ('24684096 K mémoire totale'), its first lines in kB
         return "vmstat-s"
-    if re.search(r"^ *\d+ disks *\n *\d+ partitions *$", head, re.M):
+    if re.search(r"^ *\d+ disks *\n *\d+ partitions *$", head, re.M) or looks_like_translated_disk_summary(head):
         return "vmstat-D"
-    if re.search(r"^\S+[ \t]+reads[ \t]+read sectors[ \t]+writes[ \t]+requested writes[ \t]*$", head, re.M):
+    if re.search(r"^\S+[ \t]+reads[ \t]+read sectors[ \t]+writes[ \t]+requested writes[ \t]*$", head, re.M) or \
+            delocalize_partition(head)[1] is not None:
         return "vmstat-p"
     if re.search(r"^(avg-cpu:|Device:?\s)", head, re.M) or \
             re.search(r"^[ \t]+(?:tps|r/s|rrqm/s|rkB/s|rMB/s)[ \t][^\n]*[ \t]Device[ \t]*$", head, re.M):

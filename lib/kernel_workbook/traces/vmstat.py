@@ -25,6 +25,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ._vmstat_l10n import delocalize_disk_summary, delocalize_partition, looks_like_translated_disk_summary
 from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
                       strip_latency_prefix, token_counts, unglue_restart, warn_truncated, zone_offset)
 
@@ -78,9 +79,9 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
         return parse_vmstat_disk(text, source=name)
     if not _NAMES_RE.search(text[:4000]):
         first = next((ln for ln in text.split("\n", 50)[:50] if ln.strip()), "")
-        if _partition_header(first) is not None:
+        if _partition_header(first) is not None or delocalize_partition(text[:4000])[1] is not None:
             return parse_vmstat_partition(text, source=name)
-        if re.match(r"^ *\d+ disks *$", first):
+        if re.match(r"^ *\d+ disks *$", first) or looks_like_translated_disk_summary(text[:4000]):
             return parse_vmstat_disk_summary(text, source=name)
     text, stamps = strip_latency_prefix(text)
     text, _ = unglue_restart(text, name, r"-*procs-* ", r"[ \t\d]*\d")
@@ -525,9 +526,13 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
         counters under the names vmstat prints (``reads``, ``read sectors``, ``writes``,
         ``requested writes``: cumulative since boot, as in ``/proc/diskstats``), ``sample`` (row number
         from 0, over the whole file).  The columns come from the header line, never by position; a
-        file holding reports of several partitions keeps each under its own header.
+        file holding reports of several partitions keeps each under its own header.  A translated
+        procps-ng's header (``vda lectures secteurs lus écritures écritures dem``) is read through its
+        catalogue (:data:`~kernel_workbook.traces._vmstat_l10n.PARTITION_LOCALIZED`), and
+        ``attrs["localized_header"]`` keeps it as printed.
     """
     text, name = read_source(src, source, max_bytes)
+    text, localized = delocalize_partition(text)
     recs = []
     cols = None
     part = None
@@ -564,7 +569,8 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
         if df[c].notna().all():
             df[c] = df[c].astype(np.int64)
     df["sample"] = np.arange(len(df))
-    return set_attrs(df, name, "vmstat-p", None, None, partitions=list(dict.fromkeys(df["partition"])))
+    return set_attrs(df, name, "vmstat-p", None, None, partitions=list(dict.fromkeys(df["partition"])),
+                     **({"localized_header": localized} if localized else {}))
 
 
 # ---------------------------------------------------------------- vmstat -D
@@ -592,8 +598,12 @@ def parse_vmstat_disk_summary(src, source: str | None = None, max_bytes: int | N
         names are its header.  No unit is attached: the names say ``milli`` but procps-ng 4.0.2 prints
         ``milli spent IO`` and ``milli weighted IO`` divided by 1000 (58 where ``/proc/diskstats`` says
         58480 ms; ``tests/fixtures/traces/README.md``), so the unit depends on the procps version.
+        A translated procps-ng's lines (``10 disques``, pl_PL's ``Dysków: 10``) are read through its
+        catalogue (:data:`~kernel_workbook.traces._vmstat_l10n.DISK_SUMMARY_LOCALIZED`) under these
+        English names, and ``attrs["language"]`` names the catalogue.
     """
     text, name = read_source(src, source, max_bytes)
+    text, language = delocalize_disk_summary(text, DISK_SUMMARY_NAMES)
 
     def line(ln):
         m = _DSUM_RE.match(ln)
@@ -602,4 +612,4 @@ def parse_vmstat_disk_summary(src, source: str | None = None, max_bytes: int | N
     recs = _listings(text, name, line, "disks", "vmstat -D",
                      "'<number> <name>' (vmstat -D), the name one of " + ", ".join(DISK_SUMMARY_NAMES),
                      "vmstat -D lines ('<number> disks', '<number> total reads' ...)")
-    return set_attrs(pd.DataFrame(recs), name, "vmstat-D")
+    return set_attrs(pd.DataFrame(recs), name, "vmstat-D", **({"language": language} if language else {}))
