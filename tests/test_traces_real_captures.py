@@ -630,3 +630,20 @@ def test_vmstat_p_translated_header_keeps_line_numbers_and_refuses_a_bad_line():
     es = (REAL / "vmstat-procps4-p-vda-es_ES.txt").read_text().replace("escrituras solicitadas", "escrituras")
     with pytest.raises(WorkbookParseError, match=r"<text>:1: expected a vmstat -p header"):
         parse_vmstat_partition(es)
+
+
+def test_vmstat_s_polish_label_first_is_read():
+    """LC_ALL=pl_PL vmstat -s prints the name first ('Pamięć razem:   24684096 K', 'Przerwań:   30749428'): it was
+    not recognised, and parse_vmstat_summary refused its first line."""
+    from kernel_workbook.traces import parse_vmstat_summary
+
+    df, w = _load("vmstat-procps4-s-pl_PL.txt")
+    assert not w and df.attrs["format"] == "vmstat-s" and len(df) == 28 and (df["sample"] == 0).all()
+    assert df.iloc[0][["name", "value", "unit"]].tolist() == ["Pamięć razem", 24684096, "K"]
+    got = df.set_index("name")
+    assert got.loc["Przerwań", "value"] == 30749428 and got.loc["Przerwań", "unit"] == ""
+    assert got.loc["Czas rozruchu", "value"] == 1795536541
+    twice = parse_vmstat_summary((REAL / "vmstat-procps4-s-pl_PL.txt").read_text() * 2)
+    assert twice["sample"].tolist() == [0] * 28 + [1] * 28
+    with pytest.raises(WorkbookParseError, match=r"<text>:2: expected '<number> \[unit\] <name>'"):
+        parse_vmstat_summary("Pamięć razem:  24684096 K\nPamięć użyta:  83x3908 K\n")

@@ -136,8 +136,10 @@ def sniff(text: str, name: str = "") -> str | None:
     if re.search(r"^disk- ", head, re.M) or re.match(r"\S+[ \t]+-{2,}\S[^\n]*\n[ \t]+\D", h):
         return "vmstat-d"  # the second: a translated vmstat -d ('Disk- ---Lesevorgänge--- ...')
     if re.search(r"^ *\d+ +(?:[KMGB]|[KMG]i?B|k|m|g)? *total memory", head, re.M) or \
-            re.match(r"(?: *\d+ +(?:[KMGB]|[KMG]i?B) +\S[^\n]*\n){3}", head):
-        # the second: a translated vmstat -s ('24684096 K mémoire totale'), its first lines in kB
+            re.match(r"(?: *\d+ +(?:[KMGB]|[KMG]i?B) +\S[^\n]*\n){3}", head) or \
+            re.match(r"(?:[^\n:]+: +\d+ +(?:[KMGB]|[KMG]i?B) *\n){3}", head):
+        # the second and third: a translated vmstat -s ('24684096 K mémoire totale', pl_PL's 'Pamięć razem:
+        # 24684096 K'), its first lines in kB
         return "vmstat-s"
     if re.search(r"^ *\d+ disks *\n *\d+ partitions *$", head, re.M) or looks_like_translated_disk_summary(head):
         return "vmstat-D"

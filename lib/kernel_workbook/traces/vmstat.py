@@ -446,6 +446,8 @@ _DISK_GROUP_LINE_RE = re.compile(r"^\S+[ \t]+-{2,}\S")
 
 # the unit is K by default, M/G/B (and KiB/MiB/GiB) under -S/--unit, absent in old procps
 _SUM_RE = re.compile(r"^ *(\d{1,19}) +(?:(K|M|G|B|KiB|MiB|GiB|KB|MB|GB|k|m|g|pages) +)?(\S.*?) *$")
+# pl_PL's catalogue puts the name first: 'Pamięć razem:   24684096 K', 'Przerwań:   30749428'
+_SUM_LABEL_FIRST_RE = re.compile(r"^ *(\S[^:]*?): +(\d{1,19})(?: +(K|M|G|B|KiB|MiB|GiB))? *$")
 
 
 @guarded
@@ -464,7 +466,10 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
 
     def line(ln):
         m = _SUM_RE.match(ln)
-        return m and {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
+        if m:
+            return {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
+        m = _SUM_LABEL_FIRST_RE.match(ln)
+        return m and {"name": m.group(1), "value": int(m.group(2)), "unit": m.group(3) or ""}
 
     recs = _listings(text, name, line, "total memory", "vmstat -s",
                      "'<number> [unit] <name>' (vmstat -s)", "vmstat -s counter lines")
