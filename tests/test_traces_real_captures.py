@@ -647,3 +647,11 @@ def test_vmstat_s_polish_label_first_is_read():
     assert twice["sample"].tolist() == [0] * 28 + [1] * 28
     with pytest.raises(WorkbookParseError, match=r"<text>:2: expected '<number> \[unit\] <name>'"):
         parse_vmstat_summary("Pamięć razem:  24684096 K\nPamięć użyta:  83x3908 K\n")
+
+
+@pytest.mark.parametrize("name, line", [("iostat-12.6.1-x-human.txt", 7), ("iostat-12.6.1-c-human.txt", 4)])
+def test_iostat_human_without_pretty_is_refused_with_the_reason(name, line):
+    """`iostat --human` keeps the device name first, so the -h check (made on the --pretty layout) missed it: the
+    error said 'a device name and 22 numbers' for '510.5k', which does not tell the user what to change."""
+    with pytest.raises(WorkbookParseError, match=rf"{name}:{line}: expected plain numbers: iostat -h \(and --human\)"):
+        load(REAL / name)

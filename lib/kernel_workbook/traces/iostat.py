@@ -217,6 +217,13 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
 # --pretty (and -h) put the device name last, and split -x's columns into groups of lines
 _PRETTY_RE = re.compile(r"^[ \t]+\S[^\n]*[ \t]Device[ \t]*$", re.M)
 _HUMAN_RE = re.compile(r"\d[kMGTPE%]$")
+_HUMAN_EXPECTED = ("plain numbers: iostat -h (and --human) prints values rounded to a unit it picks ('285.9k', "
+                   "'65.8%'); record without -h (--pretty alone is read)")
+
+
+def _expected(plain: str, tokens: list[str]) -> str:
+    # --human without --pretty keeps the usual layout, so only its values say what went wrong
+    return _HUMAN_EXPECTED if any(_HUMAN_RE.search(v) for v in tokens) else plain
 
 
 def _unpretty(text: str, name: str) -> str:
@@ -271,9 +278,7 @@ def _unpretty(text: str, name: str) -> str:
             while j < len(lines) and lines[j].strip():
                 t = lines[j].split()
                 if any(_HUMAN_RE.search(v) for v in t[:-1]):
-                    raise fail(name, text, ("line", j + 1), "plain numbers: iostat -h prints values rounded to a "
-                               "unit it picks ('285.9k', '65.8%'); record without -h (--pretty alone is read)",
-                               lines[j])
+                    raise fail(name, text, ("line", j + 1), _HUMAN_EXPECTED, lines[j])
                 rows.append((j, t[-1], t[:-1]))
                 j += 1
             blocks.append([i, cols, rows])
@@ -281,8 +286,7 @@ def _unpretty(text: str, name: str) -> str:
             continue
         if ln.strip():
             if _HUMAN_RE.search(ln.rstrip()) and blocks == [] and re.match(r"^\s+[\d.]+%", ln):
-                raise fail(name, text, ("line", i + 1), "plain numbers: iostat -h prints values rounded to a "
-                           "unit it picks ('285.9k', '65.8%'); record without -h (--pretty alone is read)", ln)
+                raise fail(name, text, ("line", i + 1), _HUMAN_EXPECTED, ln)
             flush()  # an avg-cpu block, a time or a banner: the report's device groups are over
         i += 1
     flush(final=True)
@@ -463,8 +467,8 @@ def _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma):
             if k == len(rs) - 1 and len(t) < len(cols) and all(not x.strip() for x in lines[ln + 1:]):
                 warn_truncated(name, ln + 1, f"iostat device line ({len(t) + 1} of {len(cols) + 1} fields)")
                 break
-            raise fail(name, text, ("line", ln + 1), f"a device name and {len(cols)} numbers ({' '.join(cols)})",
-                       lines[ln])
+            raise fail(name, text, ("line", ln + 1),
+                       _expected(f"a device name and {len(cols)} numbers ({' '.join(cols)})", t), lines[ln])
         out.append(vals)
         keep.append(j)
     return np.array(out, dtype=float).reshape(len(out), len(cols)), np.array(keep, dtype=np.int64)
@@ -486,7 +490,7 @@ def _cpu_frame(name, text, cols, rows, decimal_comma):
             if k == len(rows) - 1 and (v is None or len(v) < len(cols)) and i >= len(text.split("\n", i + 2)) - 2:
                 warn_truncated(name, i + 1, "avg-cpu line")
                 break
-            raise fail(name, text, ("line", i + 1), f"{len(cols)} numbers ({' '.join(cols)})", ln)
+            raise fail(name, text, ("line", i + 1), _expected(f"{len(cols)} numbers ({' '.join(cols)})", t), ln)
         vals.append(v)
         reps.append(r)
         lns.append(i)
