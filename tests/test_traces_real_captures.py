@@ -655,3 +655,28 @@ def test_iostat_human_without_pretty_is_refused_with_the_reason(name, line):
     error said 'a device name and 22 numbers' for '510.5k', which does not tell the user what to change."""
     with pytest.raises(WorkbookParseError, match=rf"{name}:{line}: expected plain numbers: iostat -h \(and --human\)"):
         load(REAL / name)
+
+
+def test_perf_stat_I_summary_is_a_report_of_its_own():
+    """`perf stat -I 200 --summary`: the totals after the intervals lost 7 of their 8 counters (left out as lines
+    without an interval time) and 'task-clock 225.64' joined the intervals' block; under -x, the 'summary' in the
+    time column was an error."""
+    import re
+
+    df, w = _load("perf-stat-6.1-I-summary.txt")
+    assert not w and df["block"].unique().tolist() == [0, 1]
+    iv, tot = df[df["block"] == 0], df[df["block"] == 1]
+    assert iv["time"].notna().all() and len(iv) == 4 * 8 and tot["time"].isna().all()
+    assert tot["event"].tolist()[:8] == ["task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
+                                         "instructions", "branches", "branch-misses"]
+    got = tot.set_index("event")["value"]
+    assert got["task-clock"] == 225.64 and got["context-switches"] == 63 and got["page-faults"] == 81
+    assert got["time elapsed"] == 0.685122634
+    x, w = _load("perf-stat-6.1-I-x-summary.txt")
+    assert not w and x["block"].unique().tolist() == [0, 1] and x[x["block"] == 0]["time"].notna().all()
+    xt = x[x["block"] == 1]
+    assert xt["time"].isna().all() and xt["value"].tolist() == [226.37, 50, 81] and xt["unit"].iloc[0] == "msec"
+    dd, w = _load("perf-stat-6.1-I-summary-dd-stderr.txt")
+    sk = [m for m in w if issubclass(m.category, SkippedLinesWarning)]
+    assert len(sk) == 1 and re.search(r"skipped 3 line\(s\).*'400000\+0 records in'", str(sk[0].message))
+    assert dd[dd["block"] == 1]["event"].tolist()[:3] == ["task-clock", "context-switches", "page-faults"]

@@ -109,6 +109,8 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         ``dd``'s ``records in`` lines between the intervals) are left out with a
         :class:`SkippedLinesWarning` naming their lines; ``-j`` (perf 6.x, one JSON object a line) fills
         the same columns, ``cpu`` labelled as the text layout labels it (``CPU0``, ``S0``, ``S0-D0-C1``).
+        ``-I --summary`` prints the run's totals after the intervals (under ``Performance counter stats``, or
+        with ``summary`` for the time under ``-x``): they are the next ``block``, ``time`` NaN.
     """
     text, name = read_source(src, source, max_bytes)
     lines = text.split("\n")
@@ -163,7 +165,13 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             continue
         m = _HDR_RE.search(s)
         if m:
-            block += 1
+            if interval:
+                # -I --summary: the totals after the intervals are a report of their own, not intervals
+                # (their lines carry no time) and not more of the intervals' block
+                block = max(block, 0) + 1
+                interval = False
+            else:
+                block += 1
             strict = True
             target = m.group(1) or m.group(2) or m.group(3)
             runs = int(m.group(4)) if m.group(4) else runs
@@ -305,6 +313,7 @@ def _f(s):
 def _parse_csv(text, lines, name, sep):
     recs = []
     block = 0
+    summary = False  # in the totals -I --summary prints after the intervals
     meta = None  # the --metric-only header, once seen: (has_time, aggregation key, metric names)
     glued = False
     skipped: list[int] = []
@@ -337,7 +346,12 @@ def _parse_csv(text, lines, name, sep):
         k = 0
         t = np.nan
         cpu = ""
-        if len(f) >= 4 and is_number(f[0]) and (_is_val(f[1]) and not _is_val(f[3]) or (
+        if len(f) >= 4 and f[0] == "summary" and recs and not summary:
+            block += 1  # -I --summary: the totals, 'summary' in the time column, are a report of their own
+            summary = True
+        if len(f) >= 4 and f[0] == "summary" and summary:
+            k = 1
+        elif len(f) >= 4 and is_number(f[0]) and (_is_val(f[1]) and not _is_val(f[3]) or (
                 re.fullmatch(r"\d+\.\d+", f[0]) and (_AGG_RE.match(f[1]) or _THREAD_RE.match(f[1])))):
             t = _f(f[0])
             k = 1
