@@ -102,3 +102,18 @@ def test_compare_refuses_a_names_list_of_the_wrong_length(capsys):
     b = "data/traces/memory-pressure/bundle"
     code, _, err = run(capsys, "compare", b, b, "--names", "a")
     assert code == 2 and "2 names" in err
+
+
+def test_kwb_prints_an_input_warning_as_a_tool_does_not_as_python_does(tmp_path):
+    # a vmstat run killed mid-line: the complete rows are read, with a warning naming the file and line
+    log = tmp_path / "vmstat.log"
+    log.write_bytes(b"procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n"
+                    b" r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n"
+                    b" 1  0      0 100000   2000  30000    0    0     1     2   10   20  1  1 98  0  0\n"
+                    b" 2  0      0 100000   2000  30000    0    0     1     2   10   20  1  1 98  0  0\n"
+                    b" 3  0      0 100000   20")
+    p = subprocess.run([sys.executable, "-m", "kernel_workbook.cli", "parse", str(log)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    warned = [ln for ln in p.stderr.splitlines() if ln.startswith("kwb: warning: ")]
+    assert any(f"{log}:5: truncated last line" in ln for ln in warned), p.stderr
+    assert "Warning:" not in p.stderr and ".py:" not in p.stderr, p.stderr  # no Python source line or class

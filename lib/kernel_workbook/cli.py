@@ -19,9 +19,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
-from .errors import WorkbookError, WorkbookParameterError
+from .errors import WorkbookError, WorkbookInputWarning, WorkbookParameterError
 
 # "module:function" that adds subcommands: function(subparsers) -> None
 EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_workbook.cli_sweep:register",
@@ -241,9 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _show_warning(shown):
+    """Warnings about the user's input printed as a command-line tool prints them (no Python source line);
+    any other warning as Python shows it."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, WorkbookInputWarning):
+            print(f"kwb: warning: {message}", file=file or sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    return show
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     a = ap.parse_args(argv)
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning(shown)  # restored below: tests call main() in-process
     try:
         return int(a.func(a) or 0)
     except WorkbookError as e:
@@ -255,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(f"kwb: {where}{e.strerror or e}", file=sys.stderr)
         return 2
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":
