@@ -1102,3 +1102,67 @@ def test_lkp_fail_runs_above_a_change_table_share_its_commit_heads():
     assert kernel_names(df, 1) == ["d000e073ca2a08ab", "89359897983825dbfc08578e7ee"]
     assert df.attrs["tables"][1]["header_lines"] == [5, 6, 10, 11]
     assert cell(df, "will-it-scale.per_process_ops", "89359897983825dbfc08578e7ee").pct == -11.7
+
+
+# --- mmtests --print-ratio (Compare.pm's _generateRenderRatioTable) ------------------------------------------
+
+def test_real_mmtests_print_ratio_table_with_its_gmean_row():
+    """'Ratio copy  1.00 (0.00%) (NaNs)' was read as a damaged row and the whole table dropped without a word;
+    the 'Gmean Higher' row under it, printed without percentages, would then have been an error."""
+    df = real("mmtests-readme-print-ratio-gmean.txt")
+    assert sorted(df.attrs["tables"]) == [1] and kernel_names(df, 1) == ["TEST_RUN", "TEST_RUN_BUSY"]
+    c = cell(df, "copy", "TEST_RUN_BUSY", stat="Ratio")
+    assert (c.value, c.pct, c.text) == (0.80, -20.07, "0.80 (-20.07%)")
+    g = df[df["stat"] == "Gmean"]
+    assert list(g["row"]) == ["Higher", "Higher"] and list(g["value"]) == [1.00, 0.79]
+    assert g["pct"].isna().all() and set(g["line"]) == {7}
+    assert "normalised difference of 'Ratio triad', per column: NaNs, NaNs" in notes(df, 1)
+    assert "'Gmean Higher' is a summary of the --print-ratio table" in notes(df, 1)
+
+
+def test_mmtests_print_ratio_normalised_difference_as_compare_pm_prints_it():
+    # the cell formats of _generateRenderRatioTable: "%12.2f", " (%.2f%%)", " (%+.2fs)" (no width: the ratio
+    # table's compare length is unset); the summary rows print the value and two undefs, as spaces
+    def row(label, cells):
+        return "%-11s" % label + "".join("%12.2f (%.2f%%) (%+.2fs)" % c for c in cells) + "\n"
+    # the header as _generateHeaderTable prints it: "%11s" and "%23s" (field 12 + compare length 7 + 4)
+    text = ("%11s%23s%23s\n" % ("", "base", "new")
+            + row("Ratio tput", [(1.0, 0.0, 0.0), (0.9, -10.0, -1.25)])
+            + row("Ratio lat", [(1.0, 0.0, 0.0), (1.1, 10.0, 0.5)])
+            + "Dmean Higher" + "%12.2f" % 0.0 + " " * 17 + "%12.2f" % -0.38 + "\n")
+    df = parse_text(text)
+    assert kernel_names(df, 1) == ["base", "new"] and cell(df, "lat", "new", stat="Ratio").pct == 10.0
+    d = cell(df, "Higher", "new", stat="Dmean")
+    assert d.value == -0.38 and math.isnan(d.pct)
+    assert "'Ratio tput', per column: +0.00s, -1.25s" in notes(df, 1)
+
+
+def test_real_mmtests_print_ratio_summary_rows_alone():
+    """'Dmin  Higher' (two spaces, as Compare.pm labels it) was read as a row named 'Dmin Higher'."""
+    df = real("mmtests-tutorial-print-ratio-dmean.txt")
+    assert set(df["stat"]) == {"Dmean", "Dmin", "Dmax", "Gmean"} and set(df["row"]) == {"Higher"}
+    assert cell(df, "Higher", "BUSY", stat="Dmin").value == -9.30
+
+
+def test_a_row_without_percentages_under_compare_rows_is_still_an_error():
+    text = ("                         base          new\n"
+            "Amean  tput        1.00 (   0.00%)        0.80 ( -20.07%)\n"
+            "Amean  lat         1.00 (   0.00%)        0.80 ( -20.07%)\n"
+            "Gmean  Whatever    1.00                   0.79\n")
+    with pytest.raises(WorkbookParseError, match="'value \\( pct%\\)' cells like the rows above it") as e:
+        parse_text(text)
+    assert e.value.line == 4
+
+
+def test_mmtests_stat_names_of_stat_pm():
+    # Stat.pm's stat_names: "submean-amean" => "SubAmean", "percentileci_low-" => "Pctile.%d-CI-Low",
+    # "samples-" => "Samples-[%s)", "samplesPct." => "Samples%%-[%s)"
+    text = ("                          base                   new\n"
+            "SubAmean          op1     1.00 (   0.00%)     2.00 ( 100.00%)\n"
+            "Pctile.95-CI-Low  op1     1.00 (   0.00%)     2.00 ( 100.00%)\n"
+            "Samples-[0,10)    op1     1.00 (   0.00%)     2.00 ( 100.00%)\n"
+            "Samples%-[0,10)   op1     1.00 (   0.00%)     2.00 ( 100.00%)\n")
+    df = parse_text(text)
+    assert list(df.drop_duplicates("order")["stat"]) == ["SubAmean", "Pctile.95-CI-Low", "Samples-[0,10)",
+                                                        "Samples%-[0,10)"]
+    assert set(df["row"]) == {"op1"}

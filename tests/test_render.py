@@ -115,3 +115,13 @@ def test_a_robot_change_in_points_is_left_blank_not_invented():
     assert points == ["      3.32 ± 46%                  4.82 ± 13%  perf-profile.calltrace.cycles-pp.perf_mmap__push."
                       "record__mmap_read_evlist.__cmd_record.cmd_record.run_builtin"]
     assert [ln for ln in lines if ln not in mail] == points  # every other line as the mail printed it
+
+
+def test_a_ratio_summary_row_prints_without_a_percentage():
+    from kernel_workbook.tables import parse_text
+    text = ("                         base          new\n"
+            "Ratio tput        1.00 (0.00%) (NaNs)        0.80 (-20.07%) (NaNs)\n"
+            "Ratio lat         1.00 (0.00%) (NaNs)        0.80 (-20.07%) (NaNs)\n"
+            "Gmean Higher       1.00                         0.79\n")
+    out = render(parse_text(text))
+    assert "nan" not in out and re.search(r"^Gmean\s+Higher\s+1\.00\s+0\.79$", out, re.M)

@@ -32,6 +32,9 @@ printed in any era and what people pasted around it:
 * ``MMTests Statistics: duration`` / ``vmstat`` sections, with the kernel
   header under the section line or (mmtests of 2011) above it;
 * mmtests of 2011's ``+/-`` rows, the spread of the row above (stat ``+/-``);
+* mmtests' ``--print-ratio`` tables: ``Ratio op  1.00 (0.00%) (+0.12s)`` cells (the normalised difference,
+  ``(NaNs)`` when not computed, is kept in ``notes``) and the ``Gmean``/``Dmean``/``Dmin``/``Dmax Higher``
+  (or ``Lower``) rows mmtests prints under them without percentages (pct NaN, noted);
 * rows the mail software broke in two (an undecoded quoted-printable ``=`` at
   the end, or a format=flowed line ending in a space): joined, and noted;
 * headers that do not line up with their cells: a blank line between header
@@ -93,8 +96,11 @@ from .cells import cells_frame
 _NUM = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]\d{1,3})?"
 _NANTOK = r"[-+]?(?:nan|inf)"
 # "value ( pct%)" as mmtests prints it; "value (pct pct)" as the AMD scheduler folks' scripts print it
+# mmtests --print-ratio adds a third part to each cell, the normalised difference, printed " (%+.2fs)" in
+# Compare.pm's _generateRenderRatioTable ("0.80 (-20.07%) (-0.45s)", "(NaNs)" when it was not computed)
 _CMP = re.compile(
-    rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})(?:%|\s?pct)\s*(?P<close>[)*])",
+    rf"(?P<val>{_NUM}|{_NANTOK})\s*(?P<open>[(*])\s*(?P<pct>{_NUM}|{_NANTOK})(?:%|\s?pct)\s*(?P<close>[)*])"
+    rf"(?:\s*\(\s*(?P<norm>{_NUM}|{_NANTOK})s\))?",
     re.I,
 )
 _NUM_RE = re.compile(rf"^(?:{_NUM}|{_NANTOK})$", re.I)
@@ -129,6 +135,10 @@ _ELLIPSIS_RE = re.compile(r"^\s*(?:\.\.\.+|\[\s*\.\.\.\s*\]|<snip>|\[\s*snip[^\]
 _COUNTER_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _STAT_RE = re.compile(
     r"^(?:Min|Max|Mean|Amean|Hmean|Gmean|Stddev|HStddev|CoeffVar|HCoeffVar|Median|TrimMean|Range|"
+    # Dmean/Dmin/Dmax: the --print-ratio summary rows; Sub*: setSummarySubselection; Significant:
+    # --print-significance; Samples-[a,b) and Samples%-[a,b): the names in Stat.pm's stat_names
+    r"D(?:mean|min|max)|Significant|Sub[AH]mean(?:CI(?:-Low|-High)?)?|Samples%?-\[[^\]\s]*\)|"
+    r"Pctile[-.][\d.]*\d-CI-(?:Low|High)|"
     r"Time|Ratio|Samples|B[AH]?[Mm]ean[-.]\d+(?:\.\d+)?|Pctile[-.][\d.]+|[AH]meanCI(?:-Low|-High)?|"
     r"(?:Min|Max)-\d+(?:\.\d+)?|Best\d+(?:\.\d+)?%[AHG]?[Mm]ean|Percentile-\d+(?:\.\d+)?)$"
 )
@@ -294,7 +304,7 @@ def _classify(ln: _Line) -> None:
                         "pct": _num(mt.group("pct")),
                         "sig": sig,
                         "unit": "",
-                        "text": mt.group(0).strip(),
+                        "text": text[mt.start(): mt.end("close")].strip(),
                         "decimals": _decimals(mt.group("val")),
                         "start": mt.start(),
                         "end": mt.end(),
@@ -304,6 +314,10 @@ def _classify(ln: _Line) -> None:
                         "stddev_pct": float("nan"),
                     }
                 )
+            norms = [mt.group("norm") for mt in matches]
+            if any(norms):  # kept, in no value column: the frame has no column for it
+                ln.line_notes.append(f"line {ln.no}: mmtests --print-ratio's normalised difference of "
+                                     f"{label.strip()!r}, per column: " + ", ".join(f"{x}s" for x in norms))
             return
         if label.strip() and named:
             ln.kind = "badcmp"
@@ -589,7 +603,8 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
     spacing = [b - a for a, b in zip(cols_sorted, cols_sorted[1:])]
     pct_w = 0
     if block.kind == "compare":
-        widths = [c.get("pct_width", 0) for r in block.rows for c in r.cells if not c.get("blank")]
+        widths = [c.get("pct_width", 0) for r in block.rows for c in r.cells
+                  if not c.get("blank") and not c.get("no_pct")]
         pct_w = statistics.mode(widths) if widths else 6
     if spacing:
         cell_w = int(statistics.median(spacing))
@@ -886,6 +901,10 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
                 continue
             if _BAD_ROW.get(nx.kind, ("",))[0] == block.kind:
                 raise _err(src, nx, f"{_BAD_ROW[nx.kind][1]} like the rows above it: " + nx.note)
+            if block.kind == "compare" and _ratio_summary_row(nx):
+                block.rows.append(nx)
+                i += 1
+                continue
             if block.kind == "compare" and nx.kind == "plain" and len(nx.cells) >= 2:
                 raise _err(src, nx, f"'value ( pct%)' cells like the rows above it (line {block.rows[-1].no})")
             if block.kind in ("compare", "plain") and nx.kind == "other" and _only_cells(nx.text):
@@ -926,6 +945,25 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
     for t in tables:
         _warn_unnamed(t, lines, src)
     return _to_frame(tables, src)
+
+
+# The summary rows mmtests --print-ratio prints under its "Ratio <op>" rows, labelled so in Compare.pm's
+# _generateRenderRatioTable: each value is followed by undef, undef, which PrintGeneric prints as spaces
+_RATIO_SUMMARY_RE = re.compile(r"^\s*(?:Gmean|Dmean|Dmin|Dmax)\s+(?:Higher|Lower)$")
+
+
+def _ratio_summary_row(ln: _Line) -> bool:
+    """A ``Gmean Higher`` row under ``Ratio`` rows: a row of the table whose percentages mmtests leaves blank,
+    taken into it (cells without a percentage, NaN) and noted; any other row of bare numbers there is an
+    error."""
+    if ln.kind != "plain" or not _RATIO_SUMMARY_RE.match(ln.label):
+        return False
+    ln.kind = "compare"
+    for c in ln.cells:
+        c["no_pct"] = True
+    ln.line_notes.append(f"line {ln.no}: {ln.label.strip()!r} is a summary of the --print-ratio table, which mmtests "
+                         f"prints without percentages (pct NaN)")
+    return True
 
 
 def _warn_unnamed(t: _Block, lines: list[_Line], src: str) -> None:

@@ -230,7 +230,7 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
             v = fmt_value(cell.value, cell.unit, int(cell.decimals))
             if cell.unit == "s" and not zero_pad:
                 v = re.sub(r"m0(\d)", r"m\1", v)
-            text = f"{v:>{field_w}}" + (fmt_pct(cell.pct, compare_w, bool(cell.sig), pct_dec) if compare else "")
+            text = f"{v:>{field_w}}" + (_pct_part(cell, compare_w, pct_dec) if compare else "")
             if lay.get("irregular"):
                 buf = buf.rstrip() + " " + text.lstrip()
             elif measured:
@@ -247,6 +247,14 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     if note and t["sig"].any():
         lines.append(sig_note or "* marked significant in the source (the method is not stated there)")
     return "\n".join(lines)
+
+
+def _pct_part(cell, width: int, decimals: int) -> str:
+    # a cell the source printed without its percentage (mmtests' "Gmean Higher" rows of a --print-ratio
+    # table) prints so again, as spaces: "( nan%)" would claim a percentage the source never had
+    if pd.isna(cell.pct) and cell.text and not re.search(r"[(*]", cell.text):
+        return " " * (width + 4)
+    return fmt_pct(cell.pct, width, bool(cell.sig), decimals)
 
 
 def _text_lkp(t: pd.DataFrame) -> list[str]:
