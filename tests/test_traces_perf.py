@@ -2,6 +2,7 @@
 
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -284,3 +285,15 @@ def test_text_metric_line_of_its_own_is_a_row_of_its_counter_as_in_csv():
     assert list(row["metric_unit"]) == ["stalled cycles per insn"] and list(row["enabled_pct"]) == [83.27]
     with pytest.raises(WorkbookParseError, match=":5: expected a metric line"):
         parse_perf_stat(text.replace("#    1.48", "#    1.4x8"))
+
+
+def test_perf_script_without_frames_keeps_a_last_sample_that_ends_in_a_colon(tmp_path):
+    """``perf script -F comm,pid,tid,cpu,time,event`` prints each sample as one line ending in ``event:``.
+    With no frame line anywhere there is no call chain to cut, so the last sample is whole: it was dropped
+    as the head of a cut stack."""
+    f = tmp_path / "perf.script"
+    f.write_text("".join(f"      fio  {100 + i}/{100 + i}  [001]  12.{i:06d}: cpu-clock: \n" for i in range(3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = parse_perf_script(f).samples
+    assert len(s) == 3 and list(s["pid"]) == [100, 101, 102]
