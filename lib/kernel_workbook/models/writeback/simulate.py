@@ -121,6 +121,15 @@ def pack(params: WritebackParams, workload: WritebackLoad, audit: bool = False) 
     return PARAMS.pack(params, **d)
 
 
+def _smallest(u: np.ndarray, k: int) -> np.ndarray:
+    """Indexes of the ``k`` smallest values of ``u``, in no order."""
+    if k <= 0:
+        return np.empty(0, np.int64)
+    if k >= len(u):
+        return np.arange(len(u))
+    return np.argpartition(u, k - 1)[:k]
+
+
 def arrays(params: WritebackParams, w: WritebackLoad, seed=0, audit: bool = False) -> dict:
     """Every array the kernel runs on, fresh: the page table at the start of the run, the uniforms."""
     params.validate()
@@ -153,7 +162,9 @@ def arrays(params: WritebackParams, w: WritebackLoad, seed=0, audit: bool = Fals
         lo, hi = int(zs[z, ZN.start]), int(zs[z, ZN.start] + sizes[z])
         keep = max(0, sizes[z] - wm[z][2] - 1)  # the zone starts just above pages_high
         nfile = min(keep, int(round(sizes[z] * w.file_pct / 100.0)))
-        pfns = lo + np.sort(np.argsort(u_file[lo:hi], kind="stable")[:nfile])
+        # the nfile pages of smallest uniform: the same set a full argsort would take (the draws are distinct
+        # floats), found in linear time -- the sort of every page of the machine was most of a run's cost
+        pfns = lo + np.sort(_smallest(u_file[lo:hi], nfile))
         k = len(pfns)
         pg[pfns, PG.index] = np.arange(idx, idx + k)
         fpfn[idx:idx + k] = pfns
