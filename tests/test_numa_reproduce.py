@@ -137,3 +137,10 @@ def test_a_seed_base_moves_every_seed_and_base_0_is_the_default():
     assert R.Setup.for_mode(True, 0) == R.Setup.for_mode(True)
     a, b = R.Setup.for_mode(True, 1).seeds, R.Setup.for_mode(True, 2).seeds
     assert not set(a) & set(b) and not set(a) & set(R.Setup.for_mode(True).seeds)
+
+
+def test_every_seed_base_is_calibrated_on_base_0():
+    """The machine is fitted once (reproduce.calibration): a moved setup maps back to base 0's seeds."""
+    st = R.Setup.for_mode(True, 3)
+    assert st.seed_base == 3 and st.calibration_setup() == R.Setup.for_mode(True)
+    assert R.Setup.for_mode(True).calibration_setup() == R.Setup.for_mode(True)

@@ -282,14 +282,51 @@ def score_only() -> bool:
     return _SCORE_ONLY.get()
 
 
-def _one_seed(thread: str, base: int, kw: dict) -> tuple:
+# thread id -> "module:function" fitting every calibration its reproduction uses (.calibration): run once per
+# thread by reproduce_many, its fits handed to every seed base's task
+CALIBRATE: dict[str, str] = {
+    "2014-seqread-fairzone-cfq": "kernel_workbook.reproduce.seqread_2014:calibrate_all",
+    "2011-cfq-deep-idle": "kernel_workbook.reproduce.deep_idle_2011:calibrate_all",
+    "2015-numa-slow-scan": "kernel_workbook.reproduce.numa_2015:calibrate_all",
+    "2012-highalloc-compaction": "kernel_workbook.reproduce.highalloc_2012:calibrate_all",
+    "2007-throttle-vm-writeout": "kernel_workbook.reproduce.throttle_2007:calibrate_all",
+}
+
+
+def _kw_for(fn, kw: dict) -> dict:
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    return {k: v for k, v in kw.items() if k in params}
+
+
+def _calibrate_task(thread: str, kw: dict) -> dict:
+    """A worker's fit of one thread: the calibration store's new entries (fitted values, never model arrays)."""
+    from . import calibration
+
+    before = set(calibration.export())
+    target = CALIBRATE.get(thread)
+    if target:
+        mod, fn = target.split(":")
+        f = getattr(importlib.import_module(mod), fn)
+        f(**_kw_for(f, kw))
+    out = {k: v for k, v in calibration.export().items() if k not in before}
+    _forget()
+    return out
+
+
+def _one_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> tuple:
     """A worker's run: only the cells and the fitted parameters travel back, never the arrays."""
+    from . import calibration
+
+    calibration.load(fits or {})
     token = _SCORE_ONLY.set(True)
     try:
         rep = _target(thread)(seed_base=base, **kw)
+        return rep.cells, rep.fitted
     finally:
         _SCORE_ONLY.reset(token)
-    return rep.cells, rep.fitted
+        _forget()
 
 
 def _seed_bases(seeds) -> list[int]:
@@ -305,8 +342,9 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
 
     ``seeds``: how many seed bases (``0..seeds-1``) or which ones; the first
     gives the cells and blocks, the others only their score, so the summary
-    reports the strict score's mean and range over seeds.  The runs of other
-    seed bases go to ``workers`` processes (default: one per core).  A thread
+    reports the strict score's mean and range over seeds.  The machine is
+    fitted once (:mod:`.calibration`); the runs of other seed bases go to
+    ``workers`` processes (default: one per core) with that fit.  A thread
     whose reproduction does not take a seed base yet runs once and says so.
     """
     fn = _target(thread)
@@ -324,34 +362,93 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     if rest:
         import os
 
+        from . import calibration
+
+        fits = calibration.export()
         n = workers or min(len(rest), os.cpu_count() or 1)
         if n <= 1:
             runs = [_one_seed(thread, b, kw) for b in rest]
         else:
             with _pool(n) as ex:
-                runs = list(ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest)))
+                runs = list(ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest), [fits] * len(rest)))
         rep.seed_runs = dict(zip(rest, runs))
     return rep
 
 
+_IN_WORKER = False  # set in the pool's workers (_worker_init): only they forget between tasks
+
+
+def _forget() -> None:
+    """After a task in a worker that runs many: drop the reproductions' caches of runs (never the calibration
+    store, which is small and shared) and give the freed heap back, so a worker does not grow task by task.
+    Nothing in the calling process (a notebook keeps its caches)."""
+    import gc
+    import sys
+
+    if not _IN_WORKER:
+        return
+
+    from .calibration import is_calibration
+
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith(__name__ + ".") or mod is None:
+            continue
+        for f in list(vars(mod).values()):
+            if callable(getattr(f, "cache_clear", None)) and getattr(f, "__module__", None) == name \
+                    and not is_calibration(f):
+                f.cache_clear()
+    seqread = sys.modules.get(__name__ + ".seqread_2014")
+    if seqread is not None:
+        seqread.use_seed_base(0)
+    gc.collect()
+    _malloc_trim()
+
+
+def _malloc_trim() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+def _worker_init() -> None:
+    """A worker's allocator: model arrays above 128 KiB are mapped and unmapped, never kept in a heap that
+    glibc's growing mmap threshold would otherwise let reach the largest run's size (M_MMAP_THRESHOLD = -3)."""
+    global _IN_WORKER
+    _IN_WORKER = True
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-3, 128 * 1024)
+    except (OSError, AttributeError):
+        pass
+
+
 def _pool(n: int):
-    """``n`` worker processes, each running one task and exiting: a process that ran one thread's
-    reproduction keeps that thread's caches and a heap grown to its peak, which the next task would add to
-    (a pool of long-lived workers reached 2.8 GB).  Workers fork from a server that has imported this
-    package once (Python refuses plain fork with ``max_tasks_per_child``)."""
+    """``n`` long-lived worker processes (one per core by default), each running many tasks: it imports the
+    package and loads the compiled models once, and :func:`_forget` empties its caches after every task.
+    Workers fork from a server that has imported this package once."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload([__name__])
-    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, max_tasks_per_child=1)
+    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init)
 
 
-def _first_seed(thread: str, base: int, kw: dict) -> Reproduction:
+def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> Reproduction:
     """A worker's run of a thread's first seed base: the whole reproduction (its frames, no model arrays)."""
-    rep = _target(thread)(seed_base=base, **kw) if takes_seed_base(thread) else _target(thread)(**kw)
-    rep.seed_base = base
-    return rep
+    from . import calibration
+
+    calibration.load(fits or {})
+    try:
+        rep = _target(thread)(seed_base=base, **kw) if takes_seed_base(thread) else _target(thread)(**kw)
+        rep.seed_base = base
+        return rep
+    finally:
+        _forget()
 
 
 # The heaviest reproductions first, so that no core is left with a long one at the end.
@@ -361,37 +458,53 @@ _HEAVIEST_FIRST = ["2014-seqread-fairzone-cfq", "2012-highalloc-compaction", "20
 
 def reproduce_many(threads: list[str], seeds: int | list | None = None, workers: int | None = None,
                    **kw) -> list[Reproduction]:
-    """:func:`reproduce` of several threads at once (``kwb reproduce --all``): every run of every thread and
-    seed base is one task of one process pool (default: one process per core), the heaviest first.
+    """:func:`reproduce` of several threads at once (``kwb reproduce --all``) on one pool of long-lived worker
+    processes (default: one per core): first each thread's calibration (once, :mod:`.calibration`), the
+    heaviest first, then every seed base of every thread as one task with that thread's fit.
 
     Returns the reproductions in the order of ``threads``, each exactly what :func:`reproduce` returns.
     """
     import os
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     bases = _seed_bases(seeds)
-    modelled = [t for t in threads if _target(t) is not None]
+    modelled = sorted((t for t in threads if _target(t) is not None),
+                      key=lambda t: _HEAVIEST_FIRST.index(t) if t in _HEAVIEST_FIRST else -1)
     out = {t: published_only(t) for t in threads if t not in modelled}
-    tasks = []  # (thread, base, first?)
-    for t in sorted(modelled, key=lambda t: _HEAVIEST_FIRST.index(t) if t in _HEAVIEST_FIRST else -1):
-        tasks.append((t, bases[0], True))
-        if takes_seed_base(t):
-            tasks += [(t, b, False) for b in bases[1:]]
-    n = workers or min(len(tasks), os.cpu_count() or 1)
-    if n <= 1 or len(tasks) <= 1:
-        results = [_first_seed(t, b, kw) if first else _one_seed(t, b, kw) for t, b, first in tasks]
+
+    def seed_tasks(t):
+        return [(t, bases[0], True)] + ([(t, b, False) for b in bases[1:]] if takes_seed_base(t) else [])
+
+    n = workers or min(sum(len(seed_tasks(t)) for t in modelled), os.cpu_count() or 1)
+    results = {}  # (thread, base, first) -> result
+    if n <= 1:
+        for t in modelled:
+            fits = _calibrate_task(t, kw)
+            for t_, b, first in seed_tasks(t):
+                results[(t_, b, first)] = (_first_seed if first else _one_seed)(t_, b, kw, fits)
     else:
         with _pool(n) as ex:
-            futs = [ex.submit(_first_seed if first else _one_seed, t, b, kw) for t, b, first in tasks]
-            results = [f.result() for f in futs]
-    for (t, b, first), res in zip(tasks, results):
-        if first:
-            out[t] = res
-            if len(bases) > 1 and not takes_seed_base(t):
-                res.notes.append(f"one seed base only: this reproduction does not take seed bases yet "
-                                 f"({len(bases)} asked)")
-    for (t, b, first), res in zip(tasks, results):
-        if not first:
-            out[t].seed_runs[b] = res
+            pending = {ex.submit(_calibrate_task, t, kw): ("fit", t) for t in modelled}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    what = pending.pop(f)
+                    if what[0] == "fit":
+                        fits = f.result()
+                        for t, b, first in seed_tasks(what[1]):
+                            fut = ex.submit(_first_seed if first else _one_seed, t, b, kw, fits)
+                            pending[fut] = ("run", (t, b, first))
+                    else:
+                        results[what[1]] = f.result()
+    for t in modelled:
+        first = results[(t, bases[0], True)]
+        out[t] = first
+        if len(bases) > 1 and not takes_seed_base(t):
+            first.notes.append(f"one seed base only: this reproduction does not take seed bases yet "
+                               f"({len(bases)} asked)")
+        for b in bases[1:]:
+            if (t, b, False) in results:
+                first.seed_runs[b] = results[(t, b, False)]
     return [out[t] for t in threads]
 
 

@@ -41,6 +41,7 @@ from ..models.cfq import RAID_LSI1078_2011, SERVER_SATA_2011, DiskParams, IOPara
 from ..tables import compare, published
 from ..workloads import aio_stress
 from . import Reproduction
+from .calibration import CALIBRATION_BASE, calibration
 from ._side_by_side import make_cell, samples_frame
 from .score import cell_key
 from .seqread_2014 import Part
@@ -112,9 +113,10 @@ def _mean_tput(p: IOParams, w, vi: int, iterations: int, seed_base: int = 0) -> 
                           for i in range(iterations)]))
 
 
-@lru_cache(maxsize=8)
-def calibrate(table: str, small: bool | None = None, seed_base: int = 0) -> dict:
-    """Fit the machine's one free device parameter to its pristine CFQ figure (runs of ``seed_base``).
+@calibration
+def calibrate(table: str, small: bool | None = None) -> dict:
+    """Fit the machine's one free device parameter to its pristine CFQ figure, on the runs of seed base
+    :data:`~.calibration.CALIBRATION_BASE` (every seed base predicts with the same fit).
 
     Returns ``{"parameter", "value", "model", "published", "tried"}``
     (``tried``: every (value, model) evaluated).
@@ -127,17 +129,17 @@ def calibrate(table: str, small: bool | None = None, seed_base: int = 0) -> dict
     tried = []
     if name == "cmd_overhead_us":
         for v in np.arange(20.0, 400.0 + 1e-9, sz.grid_step_us):
-            m = _mean_tput(base.with_(cmd_overhead_us=float(v)), w, 0, sz.iterations, seed_base)
+            m = _mean_tput(base.with_(cmd_overhead_us=float(v)), w, 0, sz.iterations, CALIBRATION_BASE)
             tried.append((float(v), m))
         best = min(tried, key=lambda t: (abs(t[1] - target), t[0]))
     else:
         lo, hi = 64.0, 16384.0
-        m_lo = _mean_tput(base.with_(write_cache_kb=int(lo)), w, 0, sz.iterations, seed_base)
-        m_hi = _mean_tput(base.with_(write_cache_kb=int(hi)), w, 0, sz.iterations, seed_base)
+        m_lo = _mean_tput(base.with_(write_cache_kb=int(lo)), w, 0, sz.iterations, CALIBRATION_BASE)
+        m_hi = _mean_tput(base.with_(write_cache_kb=int(hi)), w, 0, sz.iterations, CALIBRATION_BASE)
         tried += [(lo, m_lo), (hi, m_hi)]
         for _ in range(9):
             mid = float(np.sqrt(lo * hi))
-            m = _mean_tput(base.with_(write_cache_kb=int(round(mid / 4) * 4)), w, 0, sz.iterations, seed_base)
+            m = _mean_tput(base.with_(write_cache_kb=int(round(mid / 4) * 4)), w, 0, sz.iterations, CALIBRATION_BASE)
             tried.append((mid, m))
             if m < target:
                 lo = mid
@@ -152,7 +154,7 @@ def calibrate(table: str, small: bool | None = None, seed_base: int = 0) -> dict
 def machine_params(table: str, variant: str = BASELINE, small: bool | None = None, seed_base: int = 0) -> IOParams:
     """The calibrated machine of ``table`` under one of its variants (published column label)."""
     disk, _, variants, name = MACHINES[table]
-    cal = calibrate(table, small, seed_base)
+    cal = calibrate(table, small)
     p = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=disk.with_(**{name: cal["value"]}))
     return p.with_(**variants[variant]) if variants[variant] else p
 
@@ -198,14 +200,14 @@ def fidelity_2011(table: str, small: bool | None = None, seed_base: int = 0) -> 
             "pairs_in_order": in_order, "pairs": len(pairs), "ratios": ratios}
 
 
-def df_fitted(small: bool | None = None, seed_base: int = 0) -> pd.DataFrame:
+def df_fitted(small: bool | None = None) -> pd.DataFrame:
     """What is fitted on each machine, and to what.
 
     Columns: ``table, machine, parameter, value, data_sheet, fitted_to, model, published``.
     """
     rows = []
     for table, (disk, _, _, name) in MACHINES.items():
-        cal = calibrate(table, small, seed_base)
+        cal = calibrate(table, small)
         rows.append({"table": table, "machine": disk.name, "parameter": name, "value": cal["value"],
                      "data_sheet": getattr(disk, name), "fitted_to": BASELINE, "model": round(cal["model"], 2),
                      "published": cal["published"]})
@@ -234,10 +236,10 @@ def df_targets(table: str, small: bool | None = None, seed_base: int = 0) -> pd.
 def cfq_part(small: bool | None = None, seed_base: int = 0) -> Part:
     part = Part("cfq")
     sz = sizes(small)
-    fit = df_fitted(small, seed_base)
+    fit = df_fitted(small)
     for table in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
         disk, usleep, variants, name = MACHINES[table]
-        cal = calibrate(table, small, seed_base)
+        cal = calibrate(table, small)
         pub = published(THREAD, table)
         part.add(f"{table}/fitted", f"{table}: what was fitted, and to what (nothing else is fitted; workload: "
                  f"{workload(table, small).description}; {sz.iterations} iterations (seeds) per variant, "
@@ -379,8 +381,15 @@ def short_name(kernel: str) -> str:
     return SHORT_NAMES.get(kernel, kernel)
 
 
+def calibrate_all(small: bool | None = None) -> None:
+    """Both machines' fits (``reproduce_many`` runs this once and hands the result to every seed base)."""
+    for table in MACHINES:
+        calibrate(table, small)
+
+
 def reproduce(small: bool | None = None, seed_base: int = 0) -> Reproduction:
-    """``kwb reproduce 2011-cfq-deep-idle``; ``seed_base`` moves every run's seed (calibration included), so
+    """``kwb reproduce 2011-cfq-deep-idle``; ``seed_base`` moves every prediction's seed (the calibration is fitted
+    once, on seed base 0: :mod:`.calibration`), so
     each base is a fresh set of mmtests iterations."""
     rep = Reproduction.from_parts(THREAD, PARTS, small=small, seed_base=int(seed_base))
     rep.seed_base = int(seed_base)

@@ -72,7 +72,9 @@ from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
 from . import Reproduction, _sign, score_only, summarise
 from ._side_by_side import make_cell, samples_frame
-from .seqread_2014 import Part, calibrate_media_rate, seqread_throughput, shift_seed, use_seed_base
+from .calibration import CALIBRATION_BASE, calibration
+from .seqread_2014 import (Part, at_seed_base, calibrate_media_rate, seed_base, seqread_throughput, shift_seed,
+                           use_seed_base)
 
 THREAD = "2014-seqread-fairzone-cfq"
 ITERATIONS = 3  # tiobench runs per thread count in Mel's spread run (assumption, see module doc)
@@ -151,8 +153,14 @@ def _spread_workload(small: bool | None):
                     read_mb_s=110.0, random_read_ms=RANDOM_READ_MS, other_jitter_mb=OTHER_JITTER_MB)
 
 
-@lru_cache(maxsize=64)
 def _spread_run(variant: str, dma32_mb: float, other_mb: float, awake: bool, small: bool | None) -> dict:
+    return _spread_run_at(variant, dma32_mb, other_mb, awake, small, seed_base())
+
+
+@lru_cache(maxsize=64)
+def _spread_run_at(variant: str, dma32_mb: float, other_mb: float, awake: bool, small: bool | None,
+                   base: int) -> dict:
+    # the seed base is in the key: the calibration's runs (base 0) and a prediction's may share arguments
     p = variant_params(variant, "desktop-2014", dma32_mb=float(dma32_mb), other_mb=float(other_mb),
                        kswapd_stays_awake=awake)
     r = simulate(p, _spread_workload(small), seed=shift_seed(11), verbose=False)
@@ -168,12 +176,18 @@ def _seqread_hit_pct(r) -> float:
     return float(100.0 * s["hits"].sum() / max(s["pages"].sum(), 1))
 
 
-@lru_cache(maxsize=4)
+@calibration
 def calibrate_desktop(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> dict:
-    """Fit DMA32's size and ``other_mb`` of Mel's desktop on the vanilla spread counts.
+    """Fit DMA32's size and ``other_mb`` of Mel's desktop on the vanilla spread counts (on the runs of the
+    calibration's seed base, once: :mod:`.calibration`).
 
     Returns ``{"dma32_mb", "other_mb", "model": {row: count}, "published": {row: count}}``.
     """
+    with at_seed_base(CALIBRATION_BASE):
+        return _calibrate_desktop(small, awake)
+
+
+def _calibrate_desktop(small: bool | None, awake: bool) -> dict:
     pub = _pub("fairzone-spread")
     van = VANILLA["mel"]
     d_pub = _val(pub, "DMA32 allocs", van)
@@ -254,10 +268,17 @@ def _disk_rates(machine_key: str, small: bool | None) -> dict:
                                   mb_total=sz.cfq_mb) for n in sz.seqread_threads}
 
 
-@lru_cache(maxsize=32)
 def seqread_run(machine_key: str, variant: str, small: bool | None = None, awake: bool = KSWAPD_AWAKE,
                 dma32_mb: float | None = None):
     """tiobench at 2 x RAM on the allocator model: SeqWrite, RandWrite, SeqRead, RandRead for 1..16 threads."""
+    if machine_key == "johannes" and dma32_mb is None:  # the fitted machine, by value: one run, not two
+        dma32_mb = calibrate_johannes(small, awake)["dma32_mb"]
+    return _seqread_run_at(machine_key, variant, small, awake, dma32_mb, seed_base())
+
+
+@lru_cache(maxsize=32)
+def _seqread_run_at(machine_key: str, variant: str, small: bool | None, awake: bool, dma32_mb: float | None,
+                    base: int):
     m = _alloc_machine(machine_key, small, awake, dma32_mb)
     p = variant_params(variant, m, kswapd_stays_awake=awake)
     w = tiobench(ram_mb=m.ram_mb, size_fraction=SEQREAD_FRACTION, threads=sizes(small).seqread_threads,
@@ -267,9 +288,15 @@ def seqread_run(machine_key: str, variant: str, small: bool | None = None, awake
     return simulate(p, w, seed=shift_seed(21), verbose=False).lean()
 
 
-@lru_cache(maxsize=4)
+@calibration
 def calibrate_johannes(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> dict:
-    """DMA32's size on Johannes's machine from his vanilla velocity split, and the velocity time scale."""
+    """DMA32's size on Johannes's machine from his vanilla velocity split, and the velocity time scale (on the
+    runs of the calibration's seed base, once)."""
+    with at_seed_base(CALIBRATION_BASE):
+        return _calibrate_johannes(small, awake)
+
+
+def _calibrate_johannes(small: bool | None, awake: bool) -> dict:
     pub = _pub("bigbatches-velocity")
     van = VANILLA["johannes"]
     vn = _val(pub, "Zone normal velocity", van)
@@ -318,8 +345,12 @@ def _compose(d_mb_s: float, hits: int, misses: int) -> float:
     return pages / PAGES_PER_MB / t if t > 0 else float("nan")
 
 
-@lru_cache(maxsize=512)
 def _disk(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None) -> float:
+    return _disk_at(machine_key, kernel, n, cpu_us, seed, small, seed_base())
+
+
+@lru_cache(maxsize=512)
+def _disk_at(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None, base: int) -> float:
     p = _io_params(machine_key, kernel, small)
     return seqread_throughput(p, n, cpu_cost_per_page=round(cpu_us, 4), seeds=(shift_seed(seed),),
                               ram_mb=_ram(machine_key),
@@ -646,6 +677,16 @@ def df_zone_setup(machine: Machine, variants=("3.16-rc1", "fairzone")) -> pd.Dat
     df = pd.DataFrame(rows)
     df.attrs["min_free_kbytes"] = zs.min_free_kbytes
     return df
+
+
+def calibrate_all(small: bool | None = None) -> None:
+    """The allocator half's calibrations: each machine's disk, Mel's desktop, Johannes's machine (and both
+    machines under the kswapd-awake what-if, which the first seed base prints)."""
+    for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
+        _io_params(mkey, VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla", small)
+    for awake in (KSWAPD_AWAKE, not KSWAPD_AWAKE):
+        calibrate_desktop(small, awake)
+        calibrate_johannes(small, awake)
 
 
 @lru_cache(maxsize=2)

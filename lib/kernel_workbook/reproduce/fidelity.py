@@ -205,13 +205,20 @@ def fitted_cells_scored(df: pd.DataFrame) -> pd.DataFrame:
 
 def store(thread: str, seeds: int = STORED_SEEDS, workers: int | None = None) -> Path:
     """Run ``kwb reproduce THREAD --json --seeds N`` in this process's mode and store it (``data/fidelity``)."""
-    from . import reproduce
+    return store_many([thread], seeds, workers)[0]
 
-    rep = reproduce(thread, seeds=seeds, workers=workers)
+
+def store_many(threads: list[str], seeds: int = STORED_SEEDS, workers: int | None = None) -> list[Path]:
+    """:func:`store` of several threads on one pool of processes (what ``kwb reproduce --all`` runs)."""
+    from . import reproduce_many
+
     fidelity_dir().mkdir(parents=True, exist_ok=True)
-    p = fidelity_dir() / f"{thread}.json"
-    p.write_text(rep.to_json() + "\n")
-    return p
+    out = []
+    for th, rep in zip(threads, reproduce_many(threads, seeds=seeds, workers=workers)):
+        p = fidelity_dir() / f"{th}.json"
+        p.write_text(rep.to_json() + "\n")
+        out.append(p)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,10 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kernel_workbook.reproduce.fidelity", description=main.__doc__)
     ap.add_argument("threads", nargs="*", help="threads (default: every thread with a model)")
     ap.add_argument("--seeds", type=int, default=STORED_SEEDS, help=f"seed bases (default {STORED_SEEDS})")
-    ap.add_argument("--workers", type=int, default=None, help="processes for the other seed bases")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     a = ap.parse_args(argv)
-    for th in a.threads or list(REGISTRY):
-        p = store(th, a.seeds, a.workers)
+    threads = a.threads or list(REGISTRY)
+    for th, p in zip(threads, store_many(threads, a.seeds, a.workers)):
         print(f"{th}: {score_text(th)} -> {p.relative_to(fidelity_dir().parent.parent)}")
     readme = fidelity_dir().parent.parent / "README.md"
     if readme.is_file() and write_readme_section(readme):
@@ -237,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
 
 __all__ = ["load_fidelity", "df_fidelity", "fidelity_markdown", "readme_section", "write_readme_section",
            "df_misses", "stored_threads", "df_seed_scores", "stored_differences", "df_fitted_cells",
-           "df_fitted_of", "fitted_cells_scored", "score_text", "store", "STORED_SEEDS",
+           "df_fitted_of", "fitted_cells_scored", "score_text", "store", "store_many", "STORED_SEEDS",
            "README_BEGIN", "README_END"]
 
 

@@ -43,6 +43,7 @@ from ..models.compaction import VARIANT_NOTES, VMSTAT_ROWS, params_for, simulate
 from ..tables import published
 from ..workloads import stress_highalloc as sh
 from . import Reproduction
+from .calibration import CALIBRATION_BASE, calibration
 from ._side_by_side import make_cell
 from .score import cell_key
 
@@ -53,7 +54,8 @@ REFERENCE = ["3.3.6", "akpm tree"]
 SUCCESS_ROWS = {"Pass 1": "Pass 1", "Pass 2": "Pass 2", "while Rested": "while Rested"}
 UNMOVABLE_BOUNDS = (0.0, 400.0)  # KiB/s, fixed before any prediction was looked at
 FIT_STEPS = 5
-SEED0 = 1000  # seed of seed base 0; seed base b runs seed SEED0 + b for every kernel (common random numbers)
+SEED0 = 1000  # seed of seed base 0; seed base b runs seed SEED0 + b for every kernel (common random numbers);
+# the calibration runs seed base 0's seed (.calibration)
 
 
 def pub(table: str, row: str, kernel: str) -> float:
@@ -98,18 +100,19 @@ def _bisect(f, lo: float, hi: float, target: float, increasing: bool, steps: int
     return x, fx
 
 
-def calibrate(seed_base: int = 0, zone_mb: float | None = None) -> dict:
-    """Fit the machine and the build load on revert-v5 (see the module docstring).
+def calibrate(zone_mb: float | None = None) -> dict:
+    """Fit the machine and the build load on revert-v5 (see the module docstring), on the runs of seed base
+    :data:`~.calibration.CALIBRATION_BASE`: every seed base predicts with the same fit.
 
     Returns ``{"workload": StressHighalloc, "fitted": [{parameter, value, unit, fitted_to}], "log": [...],
-    "seed", "quality": [{parameter, target, model}]}``.  Cached per (seed base, zone).
+    "seed" (the fit's runs'), "quality": [{parameter, target, model}]}``.  Fitted once per zone size.
     """
-    return _calibrate(int(seed_base), float(zone_mb or sh.zone_mb()))
+    return _calibrate(float(zone_mb or sh.zone_mb()))
 
 
-@lru_cache(maxsize=16)
-def _calibrate(seed_base: int, zone_mb: float) -> dict:
-    seed = SEED0 + seed_base
+@calibration
+def _calibrate(zone_mb: float) -> dict:
+    seed = SEED0 + CALIBRATION_BASE
     prior = sh.stress_highalloc(zone_mb=zone_mb)
     mem = machine_mb(prior)
     w = prior.with_(machine_mb=float(mem))
@@ -181,10 +184,10 @@ def runs(seed_base: int = 0, zone_mb: float | None = None) -> dict:
 
 @lru_cache(maxsize=32)
 def _runs(seed_base: int, zone_mb: float) -> dict:
-    cal = calibrate(seed_base, zone_mb)
+    cal = calibrate(zone_mb)
     out = {}
     for k in KERNELS + REFERENCE:
-        out[k] = _run(k, cal["workload"], cal["seed"])
+        out[k] = _run(k, cal["workload"], SEED0 + seed_base)
     return out
 
 
@@ -285,13 +288,13 @@ def df_vmstat(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["row", "kernel", "published", "model"])
 
 
-def df_fitted(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
+def df_fitted(zone_mb: float | None = None) -> pd.DataFrame:
     """What was fitted, to which revert-v5 cells, and what the calibrated baseline gives there.
 
     Columns: ``parameter, value, unit, fitted_to, target`` (the published figure, or for ``machine_mb`` the
     test's length in seconds), ``model`` (the calibrated revert-v5 run's figure).
     """
-    cal = calibrate(seed_base, zone_mb)
+    cal = calibrate(zone_mb)
     q = {x["parameter"]: x for x in cal["quality"]}
     rows = [{**f, "fitted_to": ", ".join(x.split("|")[2] for x in f["fitted_to"]),
              "target": q[f["parameter"]]["target"], "model": q[f["parameter"]]["model"]} for f in cal["fitted"]]
@@ -323,7 +326,7 @@ def df_compaction(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFr
     return pd.DataFrame(rows, columns=["kernel"] + keys)
 
 
-def df_gfp_baseline(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
+def df_gfp_baseline(zone_mb: float | None = None) -> pd.DataFrame:
     """Which GFP flags can reproduce the revert-v5 column: the dirty-page bisection run for each.
 
     The mmtests configuration file of today says ``GFP_HIGHUSER_MOVABLE``; its
@@ -335,7 +338,7 @@ def df_gfp_baseline(seed_base: int = 0, zone_mb: float | None = None) -> pd.Data
     column is compared.  Columns: ``highalloc_gfpflags, dirty_pages_s,
     kswapd_reclaimed, published_kswapd_reclaimed, direct_scanned, published_direct_scanned``.
     """
-    cal = calibrate(seed_base, zone_mb)
+    cal = calibrate(zone_mb)
     w0 = cal["workload"]
     target = pub("highalloc-vmstat", "Kswapd pages reclaimed", BASELINE)
     hi = pub("highalloc-vmstat", "Page Outs", BASELINE) / 4.0 / _load_s(w0)
@@ -405,12 +408,12 @@ def df_reference_april(seed_base: int = 0, zone_mb: float | None = None) -> pd.D
     flags, which wake kswapd at order 9.  This was examined after the first predictions of 3.3.6 had
     been seen, so it stays out of the score.  Columns: ``kernel, row, published, model``.
     """
-    cal = calibrate(seed_base, zone_mb)
+    cal = calibrate(zone_mb)
     w = cal["workload"].with_(highalloc_gfpflags="GFP_HIGHUSER_MOVABLE")
     p = published(THREAD, "reference-3.3.6")
     rows = []
     for k in REFERENCE:
-        r = _run(k, w, cal["seed"])
+        r = _run(k, w, SEED0 + int(seed_base))
         for x in p[p["kernel"] == k].itertuples():
             rows.append({"kernel": k, "row": x.row, "published": x.value,
                          "model": round(model_value(r, x.table, x.row), 2)})
@@ -423,6 +426,11 @@ def _pivot(df: pd.DataFrame, index: str, col: str = "kernel") -> pd.DataFrame:
     return t
 
 
+def calibrate_all(zone_mb: float | None = None) -> None:
+    """The fit (``reproduce_many`` runs this once and hands the result to every seed base)."""
+    calibrate(zone_mb)
+
+
 def reproduce(seed_base: int = 0, zone_mb: float | None = None) -> Reproduction:
     """The reproduction: calibrate on revert-v5, run every kernel, published beside model."""
     rep = copy.copy(_reproduction(int(seed_base), float(zone_mb or sh.zone_mb())))
@@ -432,14 +440,15 @@ def reproduce(seed_base: int = 0, zone_mb: float | None = None) -> Reproduction:
 
 @lru_cache(maxsize=16)
 def _reproduction(seed_base: int, zone_mb: float | None) -> Reproduction:
-    cal = calibrate(seed_base, zone_mb)
+    cal = calibrate(zone_mb)
     rep = Reproduction(THREAD)
     rep.seed_base = seed_base
     rep.cells = cells(seed_base, zone_mb)
     rep.fitted = [dict(f) for f in cal["fitted"]]
     w = cal["workload"]
     rep.add("fitted", f"what was fitted, and to which revert-v5 cells (nothing else is fitted; a {w.zone_mb:g} MB "
-                      f"zone of a {w.machine_mb:g} MB machine, seed {cal['seed']})", df_fitted(seed_base, zone_mb))
+                      f"zone of a {w.machine_mb:g} MB machine, fitted on seed {cal['seed']}, runs of seed "
+                      f"{SEED0 + seed_base})", df_fitted(zone_mb))
     succ = df_success(seed_base, zone_mb)
     vm = df_vmstat(seed_base, zone_mb)
     for table in ("highalloc-success", "highalloc-vmstat", "reference-3.3.6"):

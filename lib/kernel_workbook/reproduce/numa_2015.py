@@ -53,6 +53,7 @@ from ..tables import compare, published
 from ..workloads.autonumabench import autonumabench
 from ..workloads.xfs_repair import xfs_repair
 from . import Reproduction, delta_pct, summarise
+from .calibration import CALIBRATION_BASE, calibration
 
 THREAD = "2015-numa-slow-scan"
 MEL = "mel-4socket-48"
@@ -92,16 +93,24 @@ class Setup:
     unit_thps: int = 1  # autonumabench: huge pages per simulated unit (1 = the real granularity)
     xfs_unit_pages: int = 64  # xfs_repair-like: base pages per simulated unit
     xfs_fit_rounds: int = 3
+    seed_base: int = 0  # how far the seeds were moved (for_mode); the calibration always runs base 0's
 
     @classmethod
     def for_mode(cls, small: bool | None = None, seed_base: int = 0) -> "Setup":
-        """The size of ``WORKBOOK_MODE``; ``seed_base`` moves every seed (calibration included) by
-        ``SEED_BASE_STRIDE`` per base, so each base is a fresh set of iterations."""
+        """The size of ``WORKBOOK_MODE``; ``seed_base`` moves every prediction's seed by ``SEED_BASE_STRIDE``
+        per base, so each base is a fresh set of iterations (the calibration stays base 0's:
+        :meth:`calibration_setup`)."""
         small = mode().small if small is None else small
         st = cls(seeds=(1, 2), unit_thps=2, xfs_unit_pages=256, xfs_fit_rounds=2) if small else cls()
         if seed_base:
-            st = replace(st, seeds=tuple(s + SEED_BASE_STRIDE * int(seed_base) for s in st.seeds))
+            st = replace(st, seeds=tuple(s + SEED_BASE_STRIDE * int(seed_base) for s in st.seeds),
+                         seed_base=int(seed_base))
         return st
+
+    def calibration_setup(self) -> "Setup":
+        """This setup at seed base :data:`~.calibration.CALIBRATION_BASE`: what the machine is fitted on."""
+        shift = SEED_BASE_STRIDE * (self.seed_base - CALIBRATION_BASE)
+        return replace(self, seeds=tuple(s - shift for s in self.seeds), seed_base=CALIBRATION_BASE)
 
 
 SEED_BASE_STRIDE = 1009  # seed bases apart by more than the iterations of any one base
@@ -326,9 +335,10 @@ def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, d
     return kw, {**{f"xfs {k} (model)": v for k, v in got.items()}, **{f"xfs {k} (3.19)": v for k, v in target.items()}}
 
 
-@functools.lru_cache(maxsize=4)
+@calibration
 def calibrate(st: Setup = Setup()) -> Calibration:
-    """Fit the cost constants and the workloads on the 3.19 column (see the module docstring)."""
+    """Fit the cost constants and the workloads on the 3.19 column (see the module docstring), on the runs of
+    ``st`` (the reproduction passes ``st.calibration_setup()``: every seed base predicts with one fit)."""
     notes: list[str] = []
     m = MACHINES[MEL]
     p = NumaParams()
@@ -388,8 +398,9 @@ def calibrate(st: Setup = Setup()) -> Calibration:
 
 @functools.lru_cache(maxsize=4)
 def runs(st: Setup = Setup()) -> dict:
-    """Every kernel on every workload: ``{(kernel, workload): [NumaResult per seed]}``."""
-    cal = calibrate(st)
+    """Every kernel on every workload: ``{(kernel, workload): [NumaResult per seed]}``, with the machine fitted
+    on ``st.calibration_setup()``."""
+    cal = calibrate(st.calibration_setup())
     out = {}
     for k in KERNELS:
         p = kernel_params(k, base=cal.params)
@@ -724,11 +735,16 @@ def df_misses(cells: list[dict], cal: Calibration, r: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["table", "row", "kernel", "published_delta_pct", "model_delta_pct", "why"])
 
 
+def calibrate_all(small: bool | None = None) -> None:
+    """The fit on 3.19 (``reproduce_many`` runs this once and hands the result to every seed base)."""
+    calibrate(Setup.for_mode(small).calibration_setup())
+
+
 def reproduce_numa_2015(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     """``kwb reproduce 2015-numa-slow-scan``: published beside model, and the fidelity summary
     (``seed_base``: see :meth:`Setup.for_mode`)."""
     st = Setup.for_mode(small, seed_base)
-    cal = calibrate(st)
+    cal = calibrate(st.calibration_setup())
     r = runs(st)
     rep = Reproduction(THREAD, seed_base=int(seed_base))
     rep.cells = reproduction_cells(r)

@@ -36,11 +36,12 @@ from ..tables import published
 from ..traces.derived import df_reclaim_2007
 from ..workloads import writeback_2007 as wl
 from . import Reproduction
+from .calibration import CALIBRATION_BASE, calibration
 from ._side_by_side import make_cell
 from .score import cell_key
 
 THREAD = "2007-throttle-vm-writeout"
-SEED0 = 2007  # seed base b runs seed SEED0 + b for every kernel (common random numbers)
+SEED0 = 2007  # seed base b runs seed SEED0 + b for every kernel (common random numbers); the fit runs base 0
 SCAN_NS_BOUNDS = (100.0, 100000.0)  # fixed before any prediction was looked at
 FIT_STEPS = 8
 DESKTOP_KERNEL = "2.6.23"  # akpm's and Fengguang's desktops ran late-2007 kernels
@@ -83,13 +84,14 @@ def _run(kernel: str, w, seed: int, **knobs):
     return simulate(params_for(kernel, **knobs), w, seed=seed, verbose=False)
 
 
-@lru_cache(maxsize=8)
-def calibrate(seed_base: int = 0) -> dict:
-    """Fit ``disk_write_mb_s`` and ``scan_page_ns`` on the before side (see the module docstring).
+@calibration
+def calibrate() -> dict:
+    """Fit ``disk_write_mb_s`` and ``scan_page_ns`` on the before side (see the module docstring), on the runs
+    of seed base :data:`~.calibration.CALIBRATION_BASE`: every seed base predicts with the same fit.
 
-    Returns ``{"knobs", "fitted", "quality", "seed", "log"}``.
+    Returns ``{"knobs", "fitted", "quality", "seed", "log"}`` (``seed``: the fit's runs').
     """
-    seed = SEED0 + int(seed_base)
+    seed = SEED0 + CALIBRATION_BASE
     w = wl.akpm_test()
     disk = pub("congestion-wait-estimate", "pages freed MB/s", "without congestion_wait")
     target = pub("kswapd-writeback-2002", "kswapd CPU %", "before c4e2d7dd")
@@ -121,8 +123,8 @@ def calibrate(seed_base: int = 0) -> dict:
 @lru_cache(maxsize=8)
 def runs(seed_base: int = 0) -> dict:
     """Every run of the reproduction: kernel name -> Result (akpm's test), and ``"desktop"``."""
-    cal = calibrate(seed_base)
-    w, seed, k = cal["workload"], cal["seed"], cal["knobs"]
+    cal = calibrate()
+    w, seed, k = cal["workload"], SEED0 + int(seed_base), cal["knobs"]
     out = {name: _run(name, w, seed, **k) for name in
            ("before c4e2d7dd", "after c4e2d7dd", "2.6.23", "2.6.23 without congestion_wait", "2.6.23 + nonblocking")}
     out["desktop"] = _run(DESKTOP_KERNEL, wl.desktop_light(), seed, **k)
@@ -207,7 +209,7 @@ def df_fitted(seed_base: int = 0) -> pd.DataFrame:
     """What was fitted, to which 'before' cells.  Columns: ``parameter, value, unit, fitted_to, target, model``
     (``model``: the model's figure at that cell once calibrated; for the disk's rate, taken as stated, the
     pages kswapd frees per second, in MB/s, on 2.6.23 without congestion_wait)."""
-    cal = calibrate(seed_base)
+    cal = calibrate()
     q = {x["parameter"]: x for x in cal["quality"]}
     # the disk's rate was taken as stated, not searched: show what the model then frees at that cell
     freed = figures(runs(seed_base)["2.6.23 without congestion_wait"])["pages freed MB/s"]
@@ -232,6 +234,11 @@ def df_misses(seed_base: int = 0) -> pd.DataFrame:
         drop=True)
 
 
+def calibrate_all() -> None:
+    """The fit (``reproduce_many`` runs this once and hands the result to every seed base)."""
+    calibrate()
+
+
 def reproduce(seed_base: int = 0) -> Reproduction:
     """The reproduction: calibrate on the before side, run every kernel, published beside model."""
     rep = copy.copy(_reproduction(int(seed_base)))
@@ -241,7 +248,7 @@ def reproduce(seed_base: int = 0) -> Reproduction:
 
 @lru_cache(maxsize=8)
 def _reproduction(seed_base: int) -> Reproduction:
-    cal = calibrate(seed_base)
+    cal = calibrate()
     rep = Reproduction(THREAD)
     rep.seed_base = seed_base
     rep.cells = cells(seed_base)
@@ -254,7 +261,8 @@ def _reproduction(seed_base: int) -> Reproduction:
     }
     w = cal["workload"]
     rep.add("fitted", f"what was fitted, and to which 'before' cells (nothing else is; akpm's test on a "
-                      f"{w.machine_mb:g} MB i386 machine, {w.duration_s:g} s after the kill, seed {cal['seed']})",
+                      f"{w.machine_mb:g} MB i386 machine, {w.duration_s:g} s after the kill, fitted on seed {cal['seed']}, "
+                      f"runs of seed {SEED0 + seed_base})",
             df_fitted(seed_base))
     for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency",
                   "fengguang-ratio-script"):

@@ -1,0 +1,80 @@
+"""Calibrations: fitted once, on seed base 0's runs, and shared by every seed base and every process.
+
+A reproduction fits its machine on the baseline column, then predicts the
+other columns.  Each seed base is a fresh set of runs of the *predictions*
+(and of the baseline they are measured against); the machine is measured
+once, as an experimenter measures a machine once and then repeats the
+experiment: a calibration is always run under seed base
+:data:`CALIBRATION_BASE`, whatever base asks for it.  So the spread over seed
+bases is the spread of the predicted changes, not of refitting the machine
+each time, and a worker running seed base 5 needs the calibration, not the
+runs that made it.
+
+:func:`calibration` memoises a calibration function in one store per process,
+keyed by the function and its bound arguments.  :func:`export` takes the
+store's entries (small: fitted values, workloads, logs; never model arrays)
+so that ``reproduce_many`` can fit each thread once in one worker and hand the
+result to every worker that runs a seed base of it (:func:`load`).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+CALIBRATION_BASE = 0
+"""The seed base every calibration runs under."""
+
+_STORE: dict[tuple, object] = {}
+
+
+def calibration(fn):
+    """Memoise ``fn`` (a calibration) in the process's store; ``fn.cache_clear()`` forgets its entries.
+
+    The arguments are bound to ``fn``'s signature with its defaults applied, so ``f(x)`` and ``f(x, small=None)``
+    share an entry; they must be hashable and picklable (they travel between processes with the value).
+    """
+    name = f"{fn.__module__}:{fn.__qualname__}"
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kw):
+        b = sig.bind(*args, **kw)
+        b.apply_defaults()
+        key = (name, tuple(b.arguments.items()))
+        try:
+            return _STORE[key]
+        except KeyError:
+            pass
+        value = fn(*args, **kw)
+        _STORE[key] = value
+        return value
+
+    def cache_clear():
+        for k in [k for k in _STORE if k[0] == name]:
+            del _STORE[k]
+
+    wrapper.cache_clear = cache_clear
+    wrapper.__kwb_calibration__ = name
+    return wrapper
+
+
+def is_calibration(f) -> bool:
+    return hasattr(f, "__kwb_calibration__")
+
+
+def export(modules: tuple[str, ...] | None = None) -> dict:
+    """The store's entries (of functions in ``modules``, by module name prefix; all when None)."""
+    return {k: v for k, v in _STORE.items() if modules is None or k[0].split(":")[0].startswith(modules)}
+
+
+def load(entries: dict) -> None:
+    """Add ``entries`` (from :func:`export` in another process) to this process's store."""
+    _STORE.update(entries)
+
+
+def clear() -> None:
+    _STORE.clear()
+
+
+__all__ = ["CALIBRATION_BASE", "calibration", "is_calibration", "export", "load", "clear"]
