@@ -63,9 +63,17 @@ def published(thread: str | None = None, table: str | None = None) -> pd.DataFra
     author, date, machine, baseline, layout...), so :func:`render` prints it
     the way the thread did.
     """
-    threads = [thread] if thread else list(THREADS)
     if thread:
         _check_thread(thread)
+    # a copy of the frame read once: reproductions look numbers up thousands of times, and building the frame
+    # (concatenation, the metadata's JSON) cost ~3 ms a call; the copy deep-copies attrs, so no caller can
+    # change what the next one gets
+    return _published(thread, table).copy()
+
+
+@lru_cache(maxsize=128)
+def _published(thread: str | None, table: str | None) -> pd.DataFrame:
+    threads = [thread] if thread else list(THREADS)
     parts = [_cells(t) for t in threads]
     df = pd.concat(parts, ignore_index=True)
     meta = published_tables(thread)
