@@ -88,6 +88,8 @@ def test_user_errors_exit_2_with_one_line_and_no_argument_is_ignored(capsys, tmp
         (["parse", fix, "--out", str(tmp_path / "no" / "such" / "x.csv")], "kwb: "),
         (["tables", "--table", "nosuch"], "--table"),
         (["reproduce", "--all", "2007-throttle-vm-writeout"], "not both"),
+        (["reproduce", "--all", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"], "workers"),
+        (["reproduce", "--all", "--scheduler", "nowhere"], "scheduler"),
         (["bench", "--suites", "nosuch"], "--suites"),
     ]
     for args, says in cases:

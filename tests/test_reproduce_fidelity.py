@@ -126,3 +126,20 @@ def test_another_seed_base_runs_score_only_and_the_first_does_not(monkeypatch):
     rep = r.reproduce("2011-cfq-deep-idle", seeds=[0, 1], workers=1)
     assert seen == [(0, False), (1, True)] and sorted(rep.seed_runs) == [1]
     assert r.score_only() is False  # reset after the seed run
+
+
+def test_where_reproduce_many_runs(monkeypatch):
+    """A scheduler address or $DASK_SCHEDULER_ADDRESS means a Dask cluster; a worker count means local
+    processes (it wins over the environment, as for kwb sweep); both at once is an error naming --workers."""
+    from kernel_workbook.errors import WorkbookParameterError
+    from kernel_workbook.reproduce import _cluster_address
+
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    assert _cluster_address(None, None) is None and _cluster_address(None, 2) is None
+    assert _cluster_address("tcp://10.0.0.1:8786", None) == "tcp://10.0.0.1:8786"
+    with pytest.raises(WorkbookParameterError, match="workers"):
+        _cluster_address("tcp://10.0.0.1:8786", 2)
+    with pytest.raises(WorkbookParameterError, match="scheduler"):
+        _cluster_address("not an address", None)
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://10.0.0.2:8786")
+    assert _cluster_address(None, None) == "tcp://10.0.0.2:8786" and _cluster_address(None, 2) is None

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -60,13 +61,13 @@ def wait_for_file(path: Path, proc: subprocess.Popen, log: Path, timeout: float 
     raise AssertionError(f"no scheduler file after {timeout} s: {log.read_text()[-2000:]}")
 
 
-def test_scheduler_and_two_workers_give_the_local_table_bit_for_bit(tmp_path):
+@contextmanager
+def cluster(tmp_path: Path, n: int = 2):
+    """A `dask scheduler` and ``n`` `dask worker` processes on 127.0.0.1: yields (address, worker processes)."""
     # the workers import the toy model from tests/, as a worker on another machine imports the installed package
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
     env.pop("DASK_SCHEDULER_ADDRESS", None)
     procs: list[subprocess.Popen] = []
-    grid = product(MODEL, {"cfq_slice_idle": [0, 4, 8], "elevator": ["noop", "deadline", "cfq"]}, variants="all",
-                   workloads="all", seeds=range(2))  # 72 runs
     try:
         sched_file = tmp_path / "scheduler.json"
         procs.append(start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
@@ -74,22 +75,44 @@ def test_scheduler_and_two_workers_give_the_local_table_bit_for_bit(tmp_path):
                            tmp_path / "scheduler.log", env))
         addr = wait_for_file(sched_file, procs[0], tmp_path / "scheduler.log")["address"]
         assert addr.startswith("tcp://127.0.0.1:")
-        for i in range(2):
+        for i in range(n):
             procs.append(start(["worker", addr, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host",
                                 "127.0.0.1", "--name", f"w{i}", "--local-directory", str(tmp_path / f"w{i}"),
                                 "--death-timeout", "60"], tmp_path / f"worker{i}.log", env))
+        yield addr, procs[1:]
+    finally:
+        stop(procs)
+    assert all(p.poll() is not None for p in procs), "a dask process outlived the test"
+
+
+def test_scheduler_and_two_workers_give_the_local_table_bit_for_bit(tmp_path):
+    grid = product(MODEL, {"cfq_slice_idle": [0, 4, 8], "elevator": ["noop", "deadline", "cfq"]}, variants="all",
+                   workloads="all", seeds=range(2))  # 72 runs
+    with cluster(tmp_path) as (addr, workers):
         with connect(addr, timeout=60) as client:
             client.wait_for_workers(2, timeout=60)
             there = run_sweep(grid, tmp_path / "cluster.parquet", client=client, progress=False, chunk=3)
             stats = worker_stats(client)
         # the two processes that did the work are the ones this test started
-        assert sorted(stats["pid"]) == sorted(p.pid for p in procs[1:]), stats
+        assert sorted(stats["pid"]) == sorted(p.pid for p in workers), stats
         assert (stats["runs"] > 0).all() and stats["runs"].sum() == len(grid), stats
-    finally:
-        stop(procs)
-    assert all(p.poll() is not None for p in procs), "a dask process outlived the test"
 
     here = run_sweep(grid, tmp_path / "local.parquet", workers=0, progress=False)
     pd.testing.assert_frame_equal(there, here, check_exact=True)
     assert pd.util.hash_pandas_object(there).tolist() == pd.util.hash_pandas_object(here).tolist()
     assert (tmp_path / "cluster.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
+
+
+def test_kwb_reproduce_on_a_cluster_gives_the_local_reproduction(tmp_path):
+    """kwb reproduce --scheduler: the calibration task and every seed base run on the cluster's workers, and the
+    cells and the per-seed scores are those of local processes."""
+    from kernel_workbook.reproduce import reproduce_many
+
+    threads, seeds = ["2011-cfq-deep-idle"], [0, 1, 2]  # the quickest reproduction
+    with cluster(tmp_path) as (addr, workers):
+        there = reproduce_many(threads, seeds=seeds, scheduler=addr)
+    here = reproduce_many(threads, seeds=seeds, workers=2)
+    for a, b in zip(there, here):
+        assert a.cells == b.cells
+        assert a.summary()["seeds"]["per_seed"] == b.summary()["seeds"]["per_seed"]
+        assert sorted(a.seed_runs) == [1, 2]

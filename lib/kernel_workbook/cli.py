@@ -126,7 +126,7 @@ def _cmd_reproduce(a) -> int:
     threads = list(THREADS) if a.all else [a.thread]
     docs = []
     # every run of every thread and seed base is one task of one pool: --all uses every core
-    for th, rep in zip(threads, reproduce_many(threads, seeds=a.seeds, workers=a.workers)):
+    for th, rep in zip(threads, reproduce_many(threads, seeds=a.seeds, workers=a.workers, scheduler=a.scheduler)):
         if a.json:
             docs.append(json.loads(rep.to_json()))
             continue
@@ -222,8 +222,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable cells and summary")
     p.add_argument("--seeds", type=_positive_int, default=8,
                    help="seed bases to score (0..N-1; the strict score's mean and range); default 8")
-    p.add_argument("--workers", type=_positive_int, default=None, help="processes for the other seed bases "
-                   "(default: one per core)")
+    p.add_argument("--workers", type=_positive_int, default=None, help="local worker processes (default: one per "
+                   "core)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on the workers of a Dask cluster (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS when "
+                        "no --workers is given)")
     p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("bench", help="run the pyperf benchmarks")

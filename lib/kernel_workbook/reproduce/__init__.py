@@ -25,10 +25,12 @@ older direction agreement, kept beside it and labelled so.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import importlib
 import json
 import math
+import os
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -360,8 +362,6 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     rep.seed_base = bases[0]
     rest = bases[1:]
     if rest:
-        import os
-
         from . import calibration
 
         fits = calibration.export()
@@ -457,14 +457,16 @@ _HEAVIEST_FIRST = ["2014-seqread-fairzone-cfq", "2012-highalloc-compaction", "20
 
 
 def reproduce_many(threads: list[str], seeds: int | list | None = None, workers: int | None = None,
-                   **kw) -> list[Reproduction]:
+                   scheduler: str | None = None, **kw) -> list[Reproduction]:
     """:func:`reproduce` of several threads at once (``kwb reproduce --all``) on one pool of long-lived worker
-    processes (default: one per core): first each thread's calibration (once, :mod:`.calibration`), the
-    heaviest first, then every seed base of every thread as one task with that thread's fit.
+    processes: first each thread's calibration (once, :mod:`.calibration`), the heaviest first, then every seed
+    base of every thread as one task with that thread's fit.
 
-    Returns the reproductions in the order of ``threads``, each exactly what :func:`reproduce` returns.
+    The pool is ``workers`` local processes (default: one per core), or the workers of a running Dask
+    cluster: ``scheduler="tcp://host:8786"``, or ``$DASK_SCHEDULER_ADDRESS`` when no worker count is given (the
+    workers must have this package installed).  Returns the reproductions in the order of ``threads``, each
+    exactly what :func:`reproduce` returns.
     """
-    import os
     from concurrent.futures import FIRST_COMPLETED, wait
 
     bases = _seed_bases(seeds)
@@ -475,15 +477,16 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     def seed_tasks(t):
         return [(t, bases[0], True)] + ([(t, b, False) for b in bases[1:]] if takes_seed_base(t) else [])
 
+    addr = _cluster_address(scheduler, workers)
     n = workers or min(sum(len(seed_tasks(t)) for t in modelled), os.cpu_count() or 1)
     results = {}  # (thread, base, first) -> result
-    if n <= 1:
+    if addr is None and n <= 1:
         for t in modelled:
             fits = _calibrate_task(t, kw)
             for t_, b, first in seed_tasks(t):
                 results[(t_, b, first)] = (_first_seed if first else _one_seed)(t_, b, kw, fits)
     else:
-        with _pool(n) as ex:
+        with (_cluster_pool(addr) if addr else _pool(n)) as ex:
             pending = {ex.submit(_calibrate_task, t, kw): ("fit", t) for t in modelled}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -506,6 +509,34 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
             if (t, b, False) in results:
                 first.seed_runs[b] = results[(t, b, False)]
     return [out[t] for t in threads]
+
+
+def _cluster_address(scheduler: str | None, workers: int | None) -> str | None:
+    """The Dask scheduler to run on: ``scheduler``, else ``$DASK_SCHEDULER_ADDRESS`` when no worker count was
+    given (as ``kwb sweep`` does), else None (local processes)."""
+    from ..sweep.cluster import ENV, scheduler_address
+
+    if scheduler is None and (workers is not None or not os.environ.get(ENV)):
+        return None
+    if scheduler is not None and workers is not None:
+        raise WorkbookParameterError("workers", workers, f"no worker count with a scheduler ({scheduler}): its "
+                                     "cluster has the workers it has")
+    return scheduler_address(scheduler)
+
+
+@contextlib.contextmanager
+def _cluster_pool(addr: str):
+    """An executor on a running Dask cluster (``concurrent.futures``-compatible), its workers set up as
+    :func:`_pool`'s (they live for many tasks and forget after each)."""
+    from ..sweep.cluster import connect
+
+    with connect(addr) as client:
+        client.run(_worker_init)
+        ex = client.get_executor(pure=False)
+        try:
+            yield ex
+        finally:
+            ex.shutdown(wait=True)
 
 
 def format_summary(rep: Reproduction) -> str:
