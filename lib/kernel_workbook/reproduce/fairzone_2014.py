@@ -259,9 +259,10 @@ def _ram(machine_key: str) -> int:
     return 4096 if machine_key == "laptop" else 8192
 
 
-@lru_cache(maxsize=16)
+@calibration
 def _disk_rates(machine_key: str, small: bool | None) -> dict:
-    """The vanilla disk/CFQ SeqRead rate per reader count: the allocator model's time per missed page."""
+    """The vanilla disk/CFQ SeqRead rate per reader count: the allocator model's time per missed page.  A
+    property of the machine, from runs of fixed seeds: computed once, with the calibrations."""
     p = _io_params(machine_key, VANILLA["johannes"] if machine_key == "johannes" else "3.16.0-rc1 vanilla", small)
     sz = sizes(small)
     return {n: seqread_throughput(p, n, cpu_cost_per_page=BASE_CPU_US, seeds=sz.cfq_seeds, ram_mb=_ram(machine_key),
@@ -684,6 +685,7 @@ def calibrate_all(small: bool | None = None) -> None:
     machines under the kswapd-awake what-if, which the first seed base prints)."""
     for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
         _io_params(mkey, VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla", small)
+        _disk_rates(mkey, small)
     for awake in (KSWAPD_AWAKE, not KSWAPD_AWAKE):
         calibrate_desktop(small, awake)
         calibrate_johannes(small, awake)
