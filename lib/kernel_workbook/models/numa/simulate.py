@@ -107,6 +107,17 @@ def workload_arrays(w: NumaWorkload) -> Workload:
 
 def pool_bounds(p: NumaParams, w: NumaWorkload, sweep_us: float, nsteps: int) -> tuple[int, int]:
     """Upper bounds on the random draws one chunk can consume (migration draws, random accesses per task)."""
+    return _pool_bounds(p, w, sweep_us, nsteps, _task_kinds(w))
+
+
+def _task_kinds(w: NumaWorkload) -> tuple[int, int]:
+    """How many tasks have a RANDOM phase, and how many a SWEEP phase: what bounds a chunk's accesses (counted
+    once per run, not per chunk)."""
+    kinds = [w.phase_kind[a: a + n] for a, n in zip(w.task_phase0, w.task_nphases)]
+    return sum(bool((k == RANDOM).any()) for k in kinds), sum(bool((k == SWEEP).any()) for k in kinds)
+
+
+def _pool_bounds(p: NumaParams, w: NumaWorkload, sweep_us: float, nsteps: int, kinds: tuple[int, int]):
     chunk_us = nsteps * p.tick_ms * 1000.0
     acc = 1
     if (w.phase_kind == RANDOM).any():
@@ -117,14 +128,10 @@ def pool_bounds(p: NumaParams, w: NumaWorkload, sweep_us: float, nsteps: int) ->
                    if p.numa_balancing_scan_size_mb < p.MAX_SCAN_WINDOW else 1000)
     scans = w.nr_mm * (min(nsteps, nsteps * p.tick_ms // floor_ms + 1) + 1)
     marks = w.nr_units + scans * min(scan_units + 2 * HPAGE_PMD_NR // w.unit_pages + 2, w.nr_units)
-    # ... and <= accesses
-    accesses = 0
-    for t in range(w.nr_tasks):
-        kinds = w.phase_kind[w.task_phase0[t]: w.task_phase0[t] + w.task_nphases[t]]
-        if (kinds == RANDOM).any():
-            accesses += acc
-        if (kinds == SWEEP).any():
-            accesses += int(chunk_us / max(sweep_us, 1e-9)) + 2
+    # ... and <= accesses: a task with a RANDOM phase draws at most acc, one with a SWEEP phase touches at most
+    # a unit per sweep_us
+    n_random, n_sweep = kinds
+    accesses = n_random * acc + n_sweep * (int(chunk_us / max(sweep_us, 1e-9)) + 2)
     return int(min(marks, accesses) + 16), acc
 
 
@@ -144,14 +151,35 @@ def _check(params, workload, seed, sample_ms, chunk_s, log_migrations) -> None:
                                      "> 0 (with io_us_per_access) for random-access phases")
 
 
-def _draw(g: np.random.Generator, params, workload, T: int, N: int, pool: int, acc: int, nsteps: int,
-          wander: bool) -> Draws:
-    """One chunk's random numbers, in the order every engine consumes them."""
-    rot = g.integers(0, T, size=nsteps).astype(np.int64)
-    ev_u = g.random(pool)
-    acc_u = g.random((T, acc, 2)) if (workload.phase_kind == RANDOM).any() else np.zeros((T, 1, 2))
-    wander_u = g.random((nsteps, T, 2)) if wander else np.zeros((1, 1, 2))
-    return Draws(rot=rot, acc_u=acc_u, ev_u=ev_u, wander_u=wander_u)
+class _Draws:
+    """One chunk's random numbers, in the order every engine consumes them, drawn into buffers kept for the run.
+
+    A fresh array per chunk costs more than its numbers: the allocator hands back new pages, and the first
+    write to each page faults (a megabyte a chunk on the xfs_repair-like load).  ``Generator.random(out=...)``
+    fills the same values as ``Generator.random(size)``.
+    """
+
+    def __init__(self, workload, T: int):
+        self.T = T
+        self.random_phases = bool((workload.phase_kind == RANDOM).any())
+        self.buf = {}
+        self.no_acc = np.zeros((T, 1, 2))
+        self.no_wander = np.zeros((1, 1, 2))
+
+    def _out(self, name: str, shape: tuple) -> np.ndarray:
+        n = int(np.prod(shape))
+        b = self.buf.get(name)
+        if b is None or b.size < n:
+            b = self.buf[name] = np.empty(n)
+        return b[:n].reshape(shape)
+
+    def draw(self, g: np.random.Generator, pool: int, acc: int, nsteps: int, wander: bool) -> Draws:
+        T = self.T
+        rot = g.integers(0, T, size=nsteps).astype(np.int64, copy=False)
+        ev_u = g.random(out=self._out("ev", (pool,)))
+        acc_u = g.random(out=self._out("acc", (T, acc, 2))) if self.random_phases else self.no_acc
+        wander_u = g.random(out=self._out("wander", (nsteps, T, 2))) if wander else self.no_wander
+        return Draws(rot=rot, acc_u=acc_u, ev_u=ev_u, wander_u=wander_u)
 
 
 def _samples(nsteps: int, sample_steps: int, T: int) -> Samples:
@@ -162,13 +190,19 @@ def _samples(nsteps: int, sample_steps: int, T: int) -> Samples:
 
 
 def _collect(smp: Samples, step: int, sample_steps: int, tick_ms: int, smp_rows: list, per_rows: list) -> None:
-    for i in range(int(smp.idx[0])):
-        t_s = ((step // sample_steps) + i + 1) * sample_steps * tick_ms / 1000.0
-        row = np.empty(1 + C_N)
-        row[0] = t_s
-        row[1:] = smp.cnt[i]
-        smp_rows.append(row)
-        per_rows.append((t_s, smp.period[i].copy(), smp.min[i].copy(), smp.max[i].copy(), smp.node[i].copy()))
+    """Append the chunk's samples: one block of rows ``t_s, counters...`` and a ``(t_s, period, min, max, node)``
+    tuple per sample (views of one copy per chunk; the kernel reuses ``smp``)."""
+    n = int(smp.idx[0])
+    if n == 0:
+        return
+    k = np.arange(step // sample_steps + 1, step // sample_steps + 1 + n, dtype=np.int64)
+    t_s = (k * sample_steps * tick_ms) / 1000.0  # as ((step // sample_steps) + i + 1) * sample_steps * tick_ms / 1000
+    rows = np.empty((n, 1 + C_N))
+    rows[:, 0] = t_s
+    rows[:, 1:] = smp.cnt[:n]
+    smp_rows.append(rows)
+    period, lo, hi, node = smp.period[:n].copy(), smp.min[:n].copy(), smp.max[:n].copy(), smp.node[:n].copy()
+    per_rows.extend(zip(t_s.tolist(), period, lo, hi, node))
 
 
 def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=None, *,
@@ -199,15 +233,21 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
     wander = kf[PARAMS.F.wander_p] > 0 and N > 1
     step_fn = KERNEL.function(engine)
     smp_rows, per_rows = [], []
+    kinds = _task_kinds(workload)
+    bounds = {}  # nsteps -> pool_bounds(): only the last chunk differs
+    draws_of = _Draws(workload, T)
+    smp = _samples(chunk_steps, sample_steps, T)  # large enough for every chunk; the kernel appends from idx 0
     t0 = time.perf_counter()
     step, finished = 0, False
     while step < max_steps:
         nsteps = min(chunk_steps, max_steps - step)
-        pool, acc = pool_bounds(params, workload, kf[PARAMS.F.sweep_us], nsteps)
-        draws = _draw(g, params, workload, T, N, pool, acc, nsteps, wander)
+        if nsteps not in bounds:
+            bounds[nsteps] = _pool_bounds(params, workload, kf[PARAMS.F.sweep_us], nsteps, kinds)
+        pool, acc = bounds[nsteps]
+        draws = draws_of.draw(g, pool, acc, nsteps, wander)
         st.ti[:, TI.ridx] = 0
         st.ctr[CT.ev_idx] = 0
-        smp = _samples(nsteps, sample_steps, T)
+        smp.idx[0] = 0
         args = (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog)
         if engine == "jit" and step == 0 and verbose is not False:
             ran = KERNEL.run(*args, engine="jit", verbose=True)
@@ -246,7 +286,7 @@ def _result(params, workload, m, seed, st: State, step: int, finished: bool, smp
         "task_moves": ti[:, TI.moves].copy(), "user_s": tf[:, TF.user] / 1e6, "system_s": tf[:, TF.sys] / 1e6,
         "finish_s": finish / 1e6,
     }
-    sample_rows = np.array(smp_rows, dtype=float).reshape(-1, 1 + C_N)
+    sample_rows = np.concatenate(smp_rows) if smp_rows else np.zeros((0, 1 + C_N))
     log = None
     if log_migrations:
         n = int(cnt[CT.log_idx])
