@@ -27,6 +27,9 @@ CASES = [(v, {}) for v in VARIANTS] + [
     ("3.0", {"kswapd_stays_awake": True}),
     ("fairzone", {"kswapd_stays_awake": True, "fair_depleted_test": "<=0"}),
     ("3.16-rc1", {"NR_ALLOC_BATCH": "custom", "nr_alloc_batch_pages": 7, "kswapd_balance_gap": False}),
+] + [(v, {"pages_per_unit": 32}) for v in VARIANTS] + [  # the unit resolution: every path, in units
+    ("3.16-rc1", {"pages_per_unit": 32, "vm_dirty_bytes": 1 << 20, "kswapd_pages_per_ms": 20.0}),
+    ("3.0", {"pages_per_unit": 8, "kswapd_stays_awake": True}),
 ]
 
 
@@ -54,25 +57,30 @@ def test_deterministic_per_seed():
 
 # --------------------------------------------------------------------------- invariants
 
+UNITS = (1, 32)  # pages_per_unit: the page model, and the reproduction's resolution
+
+
+@pytest.mark.parametrize("upp", UNITS)
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_pages_are_conserved_at_every_step(variant):
+def test_pages_are_conserved_at_every_step(variant, upp):
     """free + file LRU + other = managed in every zone, sampled every simulated microsecond (the clock
     moves at least a microsecond per page), and at the end."""
-    r = simulate(variant_params(variant, TINY), tiny_tiobench(), seed=1, sample_ms=0.001, sample_cap=300_000,
-                 verbose=False)
+    r = simulate(variant_params(variant, TINY, pages_per_unit=upp), tiny_tiobench(), seed=1, sample_ms=0.001,
+                 sample_cap=300_000, verbose=False)
     s = check_conservation(r)
     assert len(s) > 3 * 1000 and s["ok"].all()
     z = r.df_zones()
     assert ((z["free"] + z["nr_inactive_file"] + z["nr_active_file"]) + r.setup.other == z["managed"]).all()
-    # and every cached page is on exactly one list of its zone
+    # and every cached page is on exactly one list of its zone (the arrays hold units of upp pages)
     a = r.arrays
     resident = a.PZ >= 0
-    assert int(resident.sum()) == int(z["nr_inactive_file"].sum() + z["nr_active_file"].sum())
+    assert int(resident.sum()) * upp == int(z["nr_inactive_file"].sum() + z["nr_active_file"].sum())
 
 
+@pytest.mark.parametrize("upp", UNITS)
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_no_zone_below_min_on_the_fast_path(variant):
-    r = simulate(variant_params(variant, TINY), tiny_tiobench(), seed=2, verbose=False)
+def test_no_zone_below_min_on_the_fast_path(variant, upp):
+    r = simulate(variant_params(variant, TINY, pages_per_unit=upp), tiny_tiobench(), seed=2, verbose=False)
     z = r.df_zones()
     assert (z["fastpath_below_min"] == 0).all()
     # the slow path allocates down to min (+ lowmem_reserve), never below; nothing needed ALLOC_NO_WATERMARKS

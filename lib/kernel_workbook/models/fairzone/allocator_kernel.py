@@ -27,6 +27,15 @@ simulated time.  The allocator's own CPU cost does not move the clock: it is
 counted (``ST.zonelist_scanned``, ``ST.watermark_checks``...) and priced outside,
 so that the cost assumptions cannot change what the allocator does.
 
+Resolution: every "page" of these arrays is a unit of ``P[I.pages_per_unit]``
+(U) contiguous pages of one file, allocated, aged, dirtied and written back
+together (docs/models/fairzone.md, "Resolution: pages per unit").  Every
+page count the kernel is given arrives in units (simulate.py, setup.py); where
+a formula of the kernel needs pages (``lru >> priority``, the writeback wait)
+it is computed in pages here and converted, so that U = 1 is the page model
+itself, bit for bit.  Counters are raw counts of units or events; the result
+reports them in pages (layout.COUNTER_UNITS).
+
 The same source runs compiled (Numba) or as plain Python (the shared
 engine's ``"python"``): the tests compare the two exactly.
 """
@@ -34,7 +43,9 @@ engine's ``"python"``): the tests compare the two exactly.
 from __future__ import annotations
 
 from ..engine import borrowed, kernel, leaf
-from .layout import ALLOC, COUNTERS_AT, FP, I, KS, LRU, NC, NZ, OP, PG, PHF, PRF, SMF, ST, TRF, ZF, ZONE
+from .layout import (
+    AC, ALLOC, ALLOC_AT, CORR_AT, COUNTERS_AT, FP, I, KS, LRU, NALLOC, NC, NZ, OP, PG, PHF, PRF, SMF, ST, TRF, ZF, ZONE,
+)
 
 DEF_PRIORITY = 12
 BIG = 1 << 62
@@ -353,9 +364,19 @@ def shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, is_kswapd, now
     while inactive_file_is_low() (active > inactive), and reclaims nothing itself.  So a zone whose file
     pages sit on the active list is scanned in proportion to its *inactive* list, not to all of its pages.
     Returns ``(scanned, reclaimed)`` of the inactive list.
+
+    In units: ``lru >> priority`` is taken in pages (the list's units x U), as the kernel takes it, and
+    scanned in whole units; the pages short of a whole unit are carried to the zone's next scan of that
+    list, so that over a run kswapd scans what the kernel's arithmetic says and not less (2.6's
+    ``nr_saved_scan`` carried scan counts below SWAP_CLUSTER_MAX the same way).  At U = 1 nothing is carried.
     """
-    nr_i = Z[z, ZF.nr_inactive] >> prio
-    nr_a = Z[z, ZF.nr_active] >> prio
+    upp = P[I.pages_per_unit]
+    pages_i = ((Z[z, ZF.nr_inactive] * upp) >> prio) + Z[z, ZF.scan_carry_i]
+    pages_a = ((Z[z, ZF.nr_active] * upp) >> prio) + Z[z, ZF.scan_carry_a]
+    nr_i = pages_i // upp
+    nr_a = pages_a // upp
+    Z[z, ZF.scan_carry_i] = pages_i - nr_i * upp
+    Z[z, ZF.scan_carry_a] = pages_a - nr_a * upp
     chunk = P[I.swap_cluster_max]
     scanned = 0
     reclaimed = 0
@@ -437,7 +458,9 @@ def balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now):
             raise_priority = False
             continue
         # get_scan_count(): each list's size >> priority, nothing at all for a small zone until the priority rises
-        if (Z[z, ZF.nr_inactive] >> prio) == 0 and (Z[z, ZF.nr_active] >> prio) == 0:
+        # (in pages, as the kernel shifts them)
+        if (((Z[z, ZF.nr_inactive] * P[I.pages_per_unit]) >> prio) == 0
+                and ((Z[z, ZF.nr_active] * P[I.pages_per_unit]) >> prio) == 0):
             continue
         sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, True, now)
         scanned += sc
@@ -486,7 +509,8 @@ def kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now):
         if t > now:
             return
         scanned, balanced = balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now)
-        cost = scanned if scanned > 0 else 1
+        # a pass that scanned nothing still takes one page's time (rate is units per ns: a page is 1/U unit)
+        cost = scanned if scanned > 0 else 1.0 / P[I.pages_per_unit]
         t += int(cost / rate)
         S[ST.ks_busy] = t
         if balanced:
@@ -516,7 +540,8 @@ def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
             z = ZL[k]
             if lru_pages(Z, z) == 0:
                 continue
-            if (Z[z, ZF.nr_inactive] >> prio) == 0 and (Z[z, ZF.nr_active] >> prio) == 0:
+            if (((Z[z, ZF.nr_inactive] * P[I.pages_per_unit]) >> prio) == 0
+                    and ((Z[z, ZF.nr_active] * P[I.pages_per_unit]) >> prio) == 0):
                 continue
             sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, False, now)
             got += rc
@@ -528,6 +553,101 @@ def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
     S[ST.direct_stall_ns] += stall
     S[ST.now] += stall
     return got
+
+
+@leaf
+def fast_path_work(Z, LR, S, P, ZL, flags, classzone):
+    """The first pass of get_page_from_freelist() that the next page would make with ``flags``, once kswapd has
+    run: does it find a page, and with what work?
+
+    Returns ``(ok, zonelist entries, watermark checks, batch reads, depleted-flag reads, dirty checks, dirty
+    limits computed, dirty fails)``, counted as get_page_from_freelist() counts them.  The same tests in the
+    same order (fair budget or ZONE_FAIR_DEPLETED, the dirty limit, the watermark), with no side effect: a
+    question the model asks about the rest of a unit, not work the kernel does (:func:`count_unit_rest`).
+
+    A zone below its watermark passes if kswapd is awake and balances it to a level above the mark: in the
+    page model kswapd's next pass (``lru >> priority`` pages at once, a page-time later) restores such a zone
+    before the next page is allocated.  What kswapd does not change -- a dirty limit, a spent budget not reset,
+    a lowmem reserve above kswapd's target -- stays.
+    """
+    fair_mode = fair_mode_of(P)
+    mark = ZF.wlow if (flags & ALLOC.WMARK_LOW) != 0 else ZF.wmin
+    kswapd_on = S[ST.ks_state] == KS.run
+    zl = 0
+    wc = 0
+    br = 0
+    dr = 0
+    dc = 0
+    dl = 0
+    df = 0
+    for k in range(ZL.shape[0]):
+        z = ZL[k]
+        zl += 1
+        if (flags & ALLOC.FAIR) != 0:
+            if fair_mode == 2:
+                if Z[z, ZF.fair_enabled] == 0:
+                    break
+                dr += 1
+                if Z[z, ZF.depleted] != 0:
+                    continue
+            else:
+                br += 1
+                if Z[z, ZF.batch] <= 0:
+                    continue
+        if (flags & ALLOC.CONSIDER_DIRTY) != 0:
+            dc += 1
+            dl += 1
+            if Z[z, ZF.nr_dirty] + Z[z, ZF.nr_writeback] > zone_dirty_limit(Z, P, z):
+                df += 1
+                continue
+        if (flags & ALLOC.DIRTY) != 0:
+            dc += 1
+            if Z[z, ZF.nr_dirty] + Z[z, ZF.nr_writeback] > Z[z, ZF.dirty_limit_cached]:
+                df += 1
+                dl += 1
+                continue
+        wc += 1
+        if watermark_ok(Z, LR, z, mark, classzone):
+            return True, zl, wc, br, dr, dc, dl, df
+        if kswapd_on:
+            # kswapd_shrink_zone()'s target for the zone: high + gap (+ the reserve 3.0 stops at)
+            target = Z[z, ZF.whigh]
+            if P[I.kswapd_balance_gap] != 0:
+                target += Z[z, ZF.gap]
+            if P[I.kswapd_stop_with_reserve] != 0:
+                target += LR[z, S[ST.ks_classzone]]
+            if target > Z[z, mark] + LR[z, classzone]:
+                return True, zl, wc, br, dr, dc, dl, df
+    return False, zl, wc, br, dr, dc, dl, df
+
+
+@leaf
+def count_unit_rest(Z, LR, S, P, ZL, flags, classzone, snap):
+    """What the other U - 1 pages of this allocation's unit do, where it differs from what this page did.
+
+    A unit stands for U pages allocated one after another.  The allocator's counters (layout.ALLOC_COUNTERS)
+    are reported U times, as if every page had done this page's work -- right when this page took the fast
+    path, and right when the state that made it fail persists for the next page (every zone over its dirty
+    limit, below a watermark kswapd is not restoring, or, without a reset, its budget still spent).  But when
+    this page renewed the state -- a reset of spent budgets, kswapd woken to restore a zone -- the rest of the
+    unit takes the fast path: for each counter the correction ``(fast-path work - this page's work)`` is
+    accumulated (``<counter>_unit_corr``), and the result reports ``U x raw + (U - 1) x corr``.  ``snap``
+    holds the counters before this allocation.  At U = 1 nothing reported depends on it.
+    """
+    if (S[ST.fair_pass_fails] == snap[AC.fair_pass_fails] and S[ST.zonelist_rescans] == snap[AC.zonelist_rescans]
+            and S[ST.slowpath] == snap[AC.slowpath]):
+        return  # the fast path served it (a reset never comes without a failed fair pass)
+    ok, zl, wc, br, dr, dc, dl, df = fast_path_work(Z, LR, S, P, ZL, flags, classzone)
+    if not ok:
+        return  # the state persists: every page of the unit does what this one did
+    # in ALLOC_COUNTERS order: a fast-path allocation makes one call and no exceptional work
+    fast = (1, zl, wc, br, dr, dc, dl, df, 1, 0, 0, 0, 0, 0)
+    for i in range(NALLOC):
+        S[CORR_AT[i]] += fast[i] - (S[ALLOC_AT[i]] - snap[i])
+    d = S[ST.batch_resets] - snap[AC.batch_resets]
+    if d > 0:
+        for k in range(ZL.shape[0]):  # a reset writes every populated zone
+            Z[ZL[k], ZF.nr_resets_unit_corr] -= d
 
 
 @leaf
@@ -546,12 +666,18 @@ def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now
         elif P[I.zone_dirty_ok] == 2:
             flags |= ALLOC.DIRTY
     resets0 = S[ST.batch_resets]
+    flags0 = flags
+    # layout.ALLOC_COUNTERS before this allocation (count_unit_rest)
+    snap = (S[ALLOC_AT[0]], S[ALLOC_AT[1]], S[ALLOC_AT[2]], S[ALLOC_AT[3]], S[ALLOC_AT[4]], S[ALLOC_AT[5]],
+            S[ALLOC_AT[6]], S[ALLOC_AT[7]], S[ALLOC_AT[8]], S[ALLOC_AT[9]], S[ALLOC_AT[10]], S[ALLOC_AT[11]],
+            S[ALLOC_AT[12]], S[ALLOC_AT[13]])
     path = 0
     while True:
         z, flags = get_page_from_freelist(Z, LR, S, P, ZL, flags, classzone, now)
         if z >= 0:
             if path == 0:
                 S[ST.fastpath_allocs] += 1
+            count_unit_rest(Z, LR, S, P, ZL, flags0, classzone, snap)
             return z, path, S[ST.batch_resets] != resets0
         if fair_mode == 1 and (flags & ALLOC.FAIR) != 0:
             # 3.14-3.16-rc1: the fair pass failed: reset the local batches, try once more without fairness
@@ -573,6 +699,7 @@ def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now
     while True:
         z, f2 = get_page_from_freelist(Z, LR, S, P, ZL, 0, classzone, now)
         if z >= 0:
+            count_unit_rest(Z, LR, S, P, ZL, flags0, classzone, snap)
             return z, path, S[ST.batch_resets] != resets0
         path = 3
         got = direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now)
@@ -586,8 +713,10 @@ def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now
                     best = zz
             if best >= 0:
                 buffered_rmqueue(Z, LR, S, P, best, 0, classzone)
+                count_unit_rest(Z, LR, S, P, ZL, flags0, classzone, snap)
                 return best, path, S[ST.batch_resets] != resets0
             S[ST.oom] += 1
+            count_unit_rest(Z, LR, S, P, ZL, flags0, classzone, snap)
             return -1, path, S[ST.batch_resets] != resets0
 
 
@@ -746,16 +875,19 @@ def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
     """balance_dirty_pages(): the writer waits while dirty + writeback pages exceed vm_dirty_ratio.
 
     Like balance_dirty_pages_ratelimited(), one pause covers the next
-    SWAP_CLUSTER_MAX (32) pages the writer dirties.
+    ratelimit_pages (32) pages the writer dirties (``P[I.dirty_ratelimit]``, in units).
     """
     rate = F[FP.writeback_mb_s]
     waited = False
     for _ in range(100000):
         thresh = global_dirty_thresh(Z, P)
-        over = S[ST.nr_dirty] + S[ST.nr_writeback] - thresh + P[I.swap_cluster_max]
+        over = S[ST.nr_dirty] + S[ST.nr_writeback] - thresh + P[I.dirty_ratelimit]
         if over < 0:
             break
         waited = True
+        # wait for over + 1 units to complete: writeback completes whole units, so nothing shorter can bring
+        # the count under the limit (at U = 1, over + 1 pages; waiting for one page at U > 1 would only wake
+        # the writer twenty times per unit to find the count unchanged)
         dt = int((over + 1) / rate)
         if dt < 50000:
             dt = 50000
@@ -826,9 +958,10 @@ def free_file_pages(Z, S, PZ, PFL, PPREV, PNEXT, first, count):
 @leaf
 def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM, pid, write, thread,
                 dt_hit, dt_miss, dt_write):
-    """One 4 KiB read() or write() of page ``pid`` by ``thread``: the page cache, the allocator, the clock."""
-    if write and (S[ST.nr_dirtied] & 31) == 0:
-        # balance_dirty_pages_ratelimited(): every 32 pages dirtied, check the limit
+    """One 4 KiB read() or write() of page ``pid`` by ``thread`` (U of them: unit ``pid``): the page cache, the
+    allocator, the clock."""
+    if write and (S[ST.nr_dirtied] % P[I.dirty_ratelimit]) == 0:
+        # balance_dirty_pages_ratelimited(): every 32 pages dirtied (in units), check the limit
         thresh = global_dirty_thresh(Z, P)
         if S[ST.nr_dirty] + S[ST.nr_writeback] >= thresh:
             throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM)
@@ -866,6 +999,13 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
         prev = TL[thread]
         if prev >= 0 and prev != z:
             S[ST.zone_switches] += 1
+        last = S[ST.prev_zone]
+        if last >= 0 and last != z:
+            # the allocator moved from zone `last` to `z`.  At U pages per unit the move falls at a unit's edge;
+            # in the page model it falls inside a unit U - 1 times in U, and this thread's pages there go
+            # last, ..., z: one switch inside, one fewer or more at its edge (layout.COUNTER_UNITS)
+            S[ST.zone_switch_splits] += 1 + (1 if prev != last else 0) - (1 if prev != z else 0)
+        S[ST.prev_zone] = z
         TL[thread] = z
         PZ[pid] = z
         PT[pid] = now

@@ -28,6 +28,7 @@ PAGE_SIZE = 4096  # bytes
 PAGES_PER_MB = 256
 DEF_PRIORITY = 12  # mm/vmscan.c
 SWAP_CLUSTER_MAX = 32  # include/linux/swap.h
+RATELIMIT_PAGES = 32  # mm/page-writeback.c ratelimit_pages: balance_dirty_pages_ratelimited() checks this often
 KSWAPD_ZONE_BALANCE_GAP_RATIO = 100  # mm/vmscan.c (3.x): the gap is at most 1% of the zone
 
 _PAGE_ALLOC = "mm/page_alloc.c"
@@ -35,16 +36,34 @@ _VMSCAN = "mm/vmscan.c"
 _WRITEBACK = "mm/page-writeback.c"
 
 
-def _per_ns_from_per_ms(v, params) -> float:
-    return v / 1e6
+def pages_per_unit_of(params) -> int:
+    """The model's resolution U of a parameter set (1 when a caller hands over something without it)."""
+    return int(getattr(params, "pages_per_unit", 1))
 
 
-def _pages_per_ns_from_mb_s(v, params) -> float:
-    return v * PAGES_PER_MB / 1e9
+def units_from_pages(pages: int, u: int) -> int:
+    """A page count as a count of units of ``u`` pages, to the nearest unit (halves up, for either sign).
+
+    Nearest, not floor or ceil: a unit-level test ``free > mark`` stops allocating at ``mark`` units, within
+    ``u / 2`` pages either side of where the page-level test stops, so no threshold is biased one way.
+    At ``u = 1`` it is the identity.
+    """
+    return (2 * int(pages) + u) // (2 * u)
 
 
-def _ns_from_us(v, params) -> float:
-    return v * 1000.0
+def _units_per_ns_from_per_ms(v, params) -> float:
+    # kswapd's speed is pages per time; a unit is U pages, so it gets through U times fewer units per ns
+    return v / 1e6 / pages_per_unit_of(params)
+
+
+def _units_per_ns_from_mb_s(v, params) -> float:
+    # the device completes U times fewer units than pages per ns
+    return v * PAGES_PER_MB / 1e9 / pages_per_unit_of(params)
+
+
+def _ns_per_unit_from_us(v, params) -> float:
+    # direct reclaim costs its task per page scanned; a unit scanned is U pages scanned
+    return v * 1000.0 * pages_per_unit_of(params)
 
 
 def _ns_from_ms(v, params) -> int:
@@ -55,12 +74,17 @@ def _ns_from_centisecs(v, params) -> int:
     return int(v) * 10_000_000
 
 
-def _pages_from_bytes(v, params) -> int:
-    return -(-int(v) // PAGE_SIZE)  # DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)
+def _units_from_bytes(v, params) -> int:
+    pages = -(-int(v) // PAGE_SIZE)  # DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)
+    if pages == 0:
+        return 0  # 0 is "not set": the ratio rules
+    # a set limit stays set (at least one unit) whatever the resolution
+    return max(1, units_from_pages(pages, pages_per_unit_of(params)))
 
 
-def _pages_from_mb(v, params) -> int:
-    return max(1, int(v * PAGES_PER_MB))
+def _units_from_mb(v, params) -> int:
+    # at least one page (one unit) may be under writeback, or the flusher could never start
+    return max(1, units_from_pages(max(1, int(v * PAGES_PER_MB)), pages_per_unit_of(params)))
 
 
 @dataclass(frozen=True)
@@ -95,19 +119,19 @@ class Machine(Knobs):
                      doc="allocations run on them (per-cpu vmstat drift is not modelled)")
     writeback_mb_s: float = knob(120.0, unit="MB/s", kernel="bdi write bandwidth",
                                  source="mm/page-writeback.c bdi_update_write_bandwidth()", range=(0.001, None),
-                                 widget=(10, 400, 5), to_kernel=_pages_per_ns_from_mb_s, packed="float",
-                                 doc="the device completes writeback at this rate (SeqWrite's); kernel: pages per ns")
+                                 widget=(10, 400, 5), to_kernel=_units_per_ns_from_mb_s, packed="float",
+                                 doc="the device completes writeback at this rate (SeqWrite's); kernel: units per ns")
     kswapd_pages_per_ms: float = knob(1000.0, unit="pages/ms", kernel="kswapd's scan rate",
                                       source="mm/vmscan.c shrink_page_list()", range=(0.001, None),
-                                      widget=(50, 5000, 50), to_kernel=_per_ns_from_per_ms, packed="float",
+                                      widget=(50, 5000, 50), to_kernel=_units_per_ns_from_per_ms, packed="float",
                                       doc="pages kswapd scans per ms of its CPU (clean page cache; a priori ~1 us a "
                                           "page, not fitted: the vanilla column shows no trace of it above ~30 "
-                                          "pages/ms, docs/models/fairzone.md); kernel: per ns")
+                                          "pages/ms, docs/models/fairzone.md); kernel: units per ns")
     direct_reclaim_us_per_page: float = knob(1.0, unit="us/page", kernel="direct reclaim cost",
                                              source="mm/vmscan.c try_to_free_pages()", range=(0.0, None),
-                                             widget=(0, 10, 0.1), to_kernel=_ns_from_us, packed="float",
+                                             widget=(0, 10, 0.1), to_kernel=_ns_per_unit_from_us, packed="float",
                                              doc="time an allocating task spends per page it scans in direct "
-                                                 "reclaim; kernel: ns")
+                                                 "reclaim; kernel: ns per unit")
     note: str = ""
 
     @property
@@ -232,22 +256,39 @@ class FairZoneParams(Knobs):
     # --- dirty limits, mm/page-writeback.c ---
     vm_dirty_ratio: int = knob(20, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(1, 100))
     vm_dirty_bytes: int = knob(0, unit="bytes", source=f"{_WRITEBACK} global_dirty_limits(), zone_dirty_limit()",
-                               range=(0, 1 << 40), widget=(0, 1 << 30, 1 << 22), to_kernel=_pages_from_bytes,
+                               range=(0, 1 << 40), widget=(0, 1 << 30, 1 << 22), to_kernel=_units_from_bytes,
                                packed="int", doc="when set, the dirty limit in bytes instead of vm_dirty_ratio "
-                                                 "(DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)); kernel: pages")
+                                                 "(DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)); kernel: units of it")
     dirty_background_ratio: int = knob(10, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(0, 100))
     dirty_expire_centisecs: int = knob(3000, unit="centisecs", kernel="dirty_expire_interval",
                                        source="fs/fs-writeback.c wb_writeback()", range=(1, 10 ** 7),
                                        to_kernel=_ns_from_centisecs, packed="int", doc="kernel: ns")
     writeback_inflight_mb: float = knob(64.0, unit="MB", kernel="nr_requests x max_sectors",
                                         source="block/blk-core.c get_request()", range=(0.004, None),
-                                        widget=(4, 512, 4), to_kernel=_pages_from_mb, packed="int",
-                                        doc="pages under writeback at once (the device queue); kernel: pages")
+                                        widget=(4, 512, 4), to_kernel=_units_from_mb, packed="int",
+                                        doc="pages under writeback at once (the device queue); kernel: units")
+    # --- the model's resolution (not a kernel variable) ---
+    pages_per_unit: int = knob(1, unit="pages", kernel="(model resolution, not a kernel variable)",
+                               source="the model: one simulated page-cache unit is U contiguous 4 KiB pages of "
+                                      "one file (docs/models/fairzone.md, 'Resolution: pages per unit')",
+                               range=(1, 512), widget=(1, 64, 1),
+                               doc="U: each simulated unit stands for U pages of one file, allocated together from "
+                                   "one zone, on one LRU position, dirtied and written back together; every page "
+                                   "count the kernel uses is converted to units and every counter is reported in "
+                                   "pages again.  Approximates U consecutive order-0 allocations (a read-ahead "
+                                   "window, a SWAP_CLUSTER_MAX batch) as one; 1 is the page model itself")
 
     def check(self) -> None:
         if len(self.lowmem_reserve_ratio) != 3 or any(
                 not (isinstance(r, int) and not isinstance(r, bool) and r >= 1) for r in self.lowmem_reserve_ratio):
             raise WorkbookParameterError("lowmem_reserve_ratio", self.lowmem_reserve_ratio, "three integers >= 1")
+        # a populated zone smaller than one unit would vanish from the node (no page of it could be allocated)
+        u = self.pages_per_unit
+        for name, mb in zip(("dma_mb", "dma32_mb", "normal_mb"), self.machine.managed_mb):
+            pages = int(round(mb * PAGES_PER_MB))
+            if 0 < pages < u:
+                raise WorkbookParameterError("pages_per_unit", u, f"pages per unit, at most the smallest populated "
+                                                                  f"zone ({name}: {pages} pages)")
 
     @property
     def fair_mode(self) -> int:

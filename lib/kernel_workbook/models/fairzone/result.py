@@ -1,4 +1,9 @@
-"""One run of the fair-zone model: counters named as the kernel names them, frames for tables and charts."""
+"""One run of the fair-zone model: counters named as the kernel names them, frames for tables and charts.
+
+The kernel's arrays count units of ``pages_per_unit`` pages; everything this
+result reports is in pages again, converted in one place
+(:meth:`FairZoneResult.in_pages`, by the table ``layout.COUNTER_UNITS``).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .layout import COUNTER_NAMES, COUNTERS_AT, NC, OP, PRF, SMF, ST, TRF, ZF, ZONE, ZONE_NAMES
-from .params import PAGES_PER_MB, AllocatorCosts, FairZoneParams, allocator_cost_ns
+from .layout import (
+    COUNTER_NAMES, COUNTER_UNITS, COUNTERS_AT, EVENTS, INTERNAL, NZ, OP, PAGES, PER_ALLOC, PER_CLUSTER,
+    PER_RATELIMIT, PRF, PRF_PAGES, SMF, SMF_PAGES, SPLIT, ST, ST_PAGES, TIME, TRF, TRF_PAGES, ZF, ZF_PAGES,
+    ZF_PER_ALLOC, ZONE, ZONE_NAMES,
+)
+from .params import PAGES_PER_MB, RATELIMIT_PAGES, SWAP_CLUSTER_MAX, AllocatorCosts, FairZoneParams, \
+    allocator_cost_ns, units_from_pages
 from .setup import ZoneSetup
 from .workload import PHASE_NAMES, PageCacheWorkload
 
@@ -17,6 +27,42 @@ if TYPE_CHECKING:
     from .simulate import Arrays
 
 ZONES = ZONE_NAMES
+_SENTINEL = 1 << 61  # free_min_seen starts at 1 << 62: no fast-path allocation from the zone yet
+
+
+def factors(u: int) -> dict:
+    """What a raw count of each simple kind (layout.COUNTER_UNITS) is multiplied by at ``u`` pages per unit."""
+    scm = max(1, units_from_pages(SWAP_CLUSTER_MAX, u))  # as simulate.pack() gives the kernel
+    rl = max(1, units_from_pages(RATELIMIT_PAGES, u))
+    return {PAGES: u, EVENTS: 1, TIME: 1, PER_CLUSTER: scm * u / SWAP_CLUSTER_MAX,
+            PER_RATELIMIT: rl * u / RATELIMIT_PAGES}
+
+
+def counters_in_pages(raw: dict, u: int) -> dict:
+    """Raw counters (units and events, as the kernel counted them) as the kernel would count them in pages.
+
+    The one place layout.COUNTER_UNITS is applied: ``pages`` x U; ``per allocation`` U x raw + (U - 1) x its
+    ``_unit_corr`` (the rest of a unit whose first page renewed the state takes the fast path); ``events`` and
+    ``ns`` as counted; ``per SWAP_CLUSTER_MAX`` / ``per ratelimit`` x the pages one of them stands for over 32.
+    The corrections themselves are not reported.  At U = 1 every value is the raw one.
+    """
+    f = factors(u)
+    out = {}
+    for name, v in raw.items():
+        kind, _why = COUNTER_UNITS[name]
+        if kind == INTERNAL:
+            continue
+        if u == 1:
+            out[name] = v
+        elif kind == PER_ALLOC:
+            out[name] = int(u * v + (u - 1) * raw[name + "_unit_corr"])
+        elif kind == SPLIT:
+            out[name] = int(round(v + (u - 1) / u * raw["zone_switch_splits"]))
+        elif kind in (PAGES, EVENTS, TIME):
+            out[name] = int(v * f[kind])
+        else:
+            out[name] = int(round(v * f[kind]))
+    return out
 
 
 @dataclass
@@ -50,19 +96,61 @@ class FairZoneResult:
         return float(self.arrays.S[ST.now]) / 1e9
 
     @property
+    def pages_per_unit(self) -> int:
+        """The run's resolution U: the kernel's arrays count units of U pages, this result reports pages."""
+        return int(self.params.pages_per_unit)
+
+    def in_pages(self) -> dict:
+        """The kernel's outputs converted back to pages, once (layout.COUNTER_UNITS and the field lists beside
+        it): ``counters``, ``Z``, ``S_gauges``, ``PR`` (per-phase fields, and ``PR_counters``: one counter dict
+        per phase), ``SM``, ``TR``.  Every frame and counter of this result reads from it."""
+        got = self._cache.get("in_pages")
+        if got is not None:
+            return got
+        a, u = self.arrays, self.pages_per_unit
+        S = a.S
+        raw = {name: int(S[COUNTERS_AT + i]) for i, name in enumerate(COUNTER_NAMES)}
+        raw["oom"] = int(S[ST.oom])
+        raw["direct_reclaim_stall_ns"] = int(S[ST.direct_stall_ns])
+        raw["dirty_throttle_ns"] = int(S[ST.seq_throttle_ns])
+        Z = a.Z.copy()
+        PR = a.PR.copy()
+        SM = a.SM.copy()
+        TR = a.TR.copy()
+        if u != 1:
+            for name, corr in ZF_PER_ALLOC.items():
+                c, cc = getattr(ZF, name), getattr(ZF, corr)
+                Z[:, c] = u * Z[:, c] + (u - 1) * Z[:, cc]
+            for name in ZF_PAGES:
+                c = getattr(ZF, name)
+                keep = Z[:, c] >= _SENTINEL if name == "free_min_seen" else np.zeros(len(Z), bool)
+                Z[:, c] = np.where(keep, Z[:, c], Z[:, c] * u)
+            for name in PRF_PAGES:
+                PR[:, getattr(PRF, name)] *= u
+            for name in SMF_PAGES:
+                c = getattr(SMF, name)
+                w = 1 if name == "writeback" else NZ  # the per-zone fields span the zones
+                SM[:, c:c + w] *= u
+            for name in TRF_PAGES:
+                TR[:, getattr(TRF, name)] *= u
+        PR_counters = [counters_in_pages({n: int(PR[i, PRF.counters + j]) for j, n in enumerate(COUNTER_NAMES)}, u)
+                       for i in range(len(PR))]
+        got = {"counters": counters_in_pages(raw, u), "Z": Z, "S_gauges": {n: int(S[getattr(ST, n)]) * u
+                                                                          for n in ST_PAGES},
+               "PR": PR, "PR_counters": PR_counters, "SM": SM, "TR": TR}
+        self._cache["in_pages"] = got
+        return got
+
+    @property
     def counters(self) -> dict:
-        """Every global counter of ``_fairzone_layout.COUNTER_NAMES``, plus ``oom`` and the stall times."""
-        S = self.arrays.S
-        d = {name: int(S[COUNTERS_AT + i]) for i, name in enumerate(COUNTER_NAMES)}
-        d["oom"] = int(S[ST.oom])
-        d["direct_reclaim_stall_ns"] = int(S[ST.direct_stall_ns])
-        d["dirty_throttle_ns"] = int(S[ST.seq_throttle_ns])
-        return d
+        """Every global counter of ``_fairzone_layout.COUNTER_NAMES``, plus ``oom`` and the stall times, in
+        pages and events as the kernel counts them (layout.COUNTER_UNITS says which is which)."""
+        return dict(self.in_pages()["counters"])
 
     @property
     def vmstat(self) -> dict:
         """/proc/vmstat as the kernel would print it for this run (per-zone counters named per zone)."""
-        Z = self.arrays.Z
+        Z = self.in_pages()["Z"]
         c = self.counters
         d = {}
         for z, zn in enumerate(ZONES):
@@ -79,8 +167,8 @@ class FairZoneResult:
                   "kswapd_low_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly", "nr_dirtied", "nr_written"):
             d[k] = c[k]
         d["nr_alloc_batch"] = int(Z[:, ZF.batch].sum())
-        d["nr_dirty"] = int(self.arrays.S[ST.nr_dirty])
-        d["nr_writeback"] = int(self.arrays.S[ST.nr_writeback])
+        d["nr_dirty"] = self.in_pages()["S_gauges"]["nr_dirty"]
+        d["nr_writeback"] = self.in_pages()["S_gauges"]["nr_writeback"]
         d["nr_free_pages"] = int(Z[:, ZF.free].sum())
         d["nr_inactive_file"] = int(Z[:, ZF.nr_inactive].sum())
         d["nr_active_file"] = int(Z[:, ZF.nr_active].sum())
@@ -98,7 +186,7 @@ class FairZoneResult:
 
     def velocity(self) -> dict:
         """mmtests' "Zone X velocity": pages scanned (kswapd + direct) per second of the run, by zone."""
-        Z = self.arrays.Z
+        Z = self.in_pages()["Z"]
         t = self.elapsed_s
         return {f"Zone {zn.lower()} velocity": (float(Z[z, ZF.pgscan_kswapd] + Z[z, ZF.pgscan_direct]) / t
                                                 if t > 0 else float("nan"))
@@ -110,9 +198,10 @@ class FairZoneResult:
         Columns: ``zone, managed, min, low, high, balance_gap,
         lowmem_reserve_normal, nr_alloc_batch_reset, fair_enabled, free, nr_inactive_file,
         nr_active_file, nr_dirty, nr_writeback, pgalloc, pgscan, pgsteal, velocity,
-        pgactivate, batch_resets, evicted, age_at_eviction_s, free_min_slack, fastpath_below_min``.
+        pgactivate, batch_resets, evicted, age_at_eviction_s, free_min_slack, fastpath_below_min``
+        (pages; the watermarks and sizes as the model resolved them: ``setup``).
         """
-        Z = self.arrays.Z
+        Z = self.in_pages()["Z"]
         zs = self.setup
         t = self.elapsed_s
         rows = []
@@ -157,41 +246,44 @@ class FairZoneResult:
         hit_pct, allocs, allocs_dma32, allocs_normal, pgscan``.  ``MB_s`` is the pages the
         phase touched over its duration (tiobench's figure for the sequential phases).
         """
-        a = self.arrays
+        PR = self.in_pages()["PR"]
         rows = []
         for i, ph in enumerate(self.workload.phases):
             if ph.op == OP.delete:
                 continue
-            t0, t1 = a.PR[i, PRF.t0] / 1e9, a.PR[i, PRF.t1] / 1e9
-            h, m = int(a.PR[i, PRF.hits]), int(a.PR[i, PRF.misses])
+            t0, t1 = PR[i, PRF.t0] / 1e9, PR[i, PRF.t1] / 1e9
+            h, m = int(PR[i, PRF.hits]), int(PR[i, PRF.misses])
             pages = h + m
             rows.append({"run": ph.run, "threads": ph.threads, "phase": PHASE_NAMES.get(ph.kind, "other"),
                          "t0_s": t0, "t1_s": t1, "seconds": t1 - t0, "pages": pages,
                          "MB_s": (pages / PAGES_PER_MB) / (t1 - t0) if t1 > t0 else float("nan"),
                          "hits": h, "misses": m, "hit_pct": 100.0 * h / pages if pages else float("nan"),
-                         "allocs": int(a.PR[i, PRF.allocs]), "allocs_dma32": int(a.PR[i, PRF.alloc_dma32]),
-                         "allocs_normal": int(a.PR[i, PRF.alloc_normal]), "pgscan": int(a.PR[i, PRF.scan])})
+                         "allocs": int(PR[i, PRF.allocs]), "allocs_dma32": int(PR[i, PRF.alloc_dma32]),
+                         "allocs_normal": int(PR[i, PRF.alloc_normal]), "pgscan": int(PR[i, PRF.scan])})
         return pd.DataFrame(rows)
 
     def phase_counters(self, phase: str = "SeqRead", threads: int | None = None) -> dict:
         """The counters of :data:`_fairzone_layout.COUNTER_NAMES`, summed over the phases named ``phase``
         (``SeqWrite``, ``RandWrite``, ``SeqRead``, ``RandRead``), optionally of one thread count."""
-        a = self.arrays
-        tot = np.zeros(NC, np.int64)
+        per = self.in_pages()["PR_counters"]
+        tot = dict.fromkeys(per[0], 0) if per else {}
         for i, ph in enumerate(self.workload.phases):
             if PHASE_NAMES.get(ph.kind) == phase and (threads is None or ph.threads == threads):
-                tot += a.PR[i, PRF.counters:PRF.counters + NC]
-        return {name: int(tot[i]) for i, name in enumerate(COUNTER_NAMES)}
+                for name, v in per[i].items():
+                    tot[name] += v
+        return tot
 
     def df_trace(self) -> pd.DataFrame:
         """The recorded allocations.
 
         Columns: ``t_ms, zone, nr_alloc_batch_dma32, nr_alloc_batch_normal, free_dma32, free_normal,
         reset, path, depleted_dma32, depleted_normal``; ``path`` is ``fast``, ``retry`` (a rescan after
-        a failed fair pass), ``slow`` (the slow path) or ``direct`` (after direct reclaim).
+        a failed fair pass), ``slow`` (the slow path) or ``direct`` (after direct reclaim).  One row per
+        allocation the kernel made: at ``pages_per_unit`` U > 1, one per unit of U pages (batches and free
+        counts in pages).
         """
         n = int(self.arrays.S[ST.trace_n])
-        T = self.arrays.TR[:n]
+        T = self.in_pages()["TR"][:n]
         paths = np.array(["fast", "retry", "slow", "direct"])
         return pd.DataFrame({
             "t_ms": T[:, TRF.ns] / 1e6, "zone": np.array(ZONES)[T[:, TRF.zone]],
@@ -206,8 +298,8 @@ class FairZoneResult:
         """Zone samples in long form: ``t_s, zone, free, nr_alloc_batch, nr_inactive_file, nr_active_file,
         nr_dirty, pgalloc, pgscan, other, managed`` (one row per sample and zone)."""
         n = int(self.arrays.S[ST.sample_n])
-        SM = self.arrays.SM[:n]
-        Z = self.arrays.Z
+        SM = self.in_pages()["SM"][:n]
+        Z = self.in_pages()["Z"]
         frames = []
         for z, zn in enumerate(ZONES):
             frames.append(pd.DataFrame({

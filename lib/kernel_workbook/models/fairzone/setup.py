@@ -4,6 +4,10 @@ What ``init_per_zone_wmark_min()``, ``__setup_per_zone_wmarks()``,
 ``setup_per_zone_lowmem_reserve()``, ``calculate_totalreserve_pages()`` and
 ``build_zonelists_node()`` / ``zoneref_set_zone()`` (patch 3/4) compute for a
 machine (mm/page_alloc.c, 3.16; checked against the source of that release).
+
+Everything is computed in pages, as the kernel computes it; :func:`in_units`
+then converts the result to the model's resolution (``pages_per_unit``), so
+that at one page per unit nothing changes.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .layout import NZ, ZONE
-from .params import KSWAPD_ZONE_BALANCE_GAP_RATIO, PAGES_PER_MB, FairZoneParams, validate
+from .params import KSWAPD_ZONE_BALANCE_GAP_RATIO, PAGES_PER_MB, FairZoneParams, units_from_pages, validate
 
 
 def int_sqrt(x: int) -> int:
@@ -103,3 +107,45 @@ def zone_setup(p: FairZoneParams) -> ZoneSetup:
     return ZoneSetup(managed=managed, min_free_kbytes=mfk, wmark_min=wmin, wmark_low=wlow, wmark_high=whigh,
                      balance_gap=gap, batch=batch, lowmem_reserve=lr, dirty_balance_reserve=dbr, fair_enabled=fair,
                      zonelist=zonelist, other=other, node_present_pages=present)
+
+
+def in_units(zs: ZoneSetup, u: int) -> ZoneSetup:
+    """The zones at a resolution of ``u`` pages per unit: what the kernel's arrays get.
+
+    The kernel's formulas ran in pages (:func:`zone_setup`); each result is converted once here:
+
+    * ``managed`` rounds **down**: a unit is ``u`` contiguous pages, and a zone's last partial unit cannot hold
+      one (so conservation, free + LRU + other = managed, holds in whole units);
+    * watermarks, the balance gap, lowmem reserves, NR_ALLOC_BATCH, dirty_balance_reserve and the memory held
+      outside the LRU round to the **nearest** unit (:func:`~.params.units_from_pages`): the unit-level test
+      stops within ``u / 2`` pages of where the page-level one stops, unbiased either way.  Differences such as
+      ``high - low`` (the 3.16 batch) are taken in pages first, then rounded;
+    * a reserve can never exceed its zone (calculate_totalreserve_pages() caps it the same way);
+    * a zone rounding to no unit at all leaves the zonelist (``FairZoneParams.check`` refuses such a ``u``).
+
+    ``min_free_kbytes`` and ``node_present_pages`` stay in their own units.  ``u = 1`` returns the same values.
+    """
+    if u == 1:
+        return zs
+    cv = np.vectorize(lambda x: units_from_pages(int(x), u), otypes=[np.int64])
+    managed = zs.managed // u
+    dbr = np.minimum(cv(zs.dirty_balance_reserve), managed)
+    other = np.minimum(cv(zs.other), managed)
+    zonelist = np.array([z for z in zs.zonelist if managed[z] > 0], np.int64)
+    fair = np.where(managed > 0, zs.fair_enabled, 0)
+    return ZoneSetup(managed=managed, min_free_kbytes=zs.min_free_kbytes, wmark_min=cv(zs.wmark_min),
+                     wmark_low=cv(zs.wmark_low), wmark_high=cv(zs.wmark_high), balance_gap=cv(zs.balance_gap),
+                     batch=cv(zs.batch), lowmem_reserve=cv(zs.lowmem_reserve), dirty_balance_reserve=dbr,
+                     fair_enabled=fair, zonelist=zonelist, other=other, node_present_pages=zs.node_present_pages)
+
+
+def in_pages(zs: ZoneSetup, u: int) -> ZoneSetup:
+    """A unit-resolution setup read back in pages (every page count x ``u``): what the model ran with, in the
+    units its counters are reported in.  ``in_pages(in_units(zs, 1), 1)`` is ``zs``."""
+    if u == 1:
+        return zs
+    return ZoneSetup(managed=zs.managed * u, min_free_kbytes=zs.min_free_kbytes, wmark_min=zs.wmark_min * u,
+                     wmark_low=zs.wmark_low * u, wmark_high=zs.wmark_high * u, balance_gap=zs.balance_gap * u,
+                     batch=zs.batch * u, lowmem_reserve=zs.lowmem_reserve * u,
+                     dirty_balance_reserve=zs.dirty_balance_reserve * u, fair_enabled=zs.fair_enabled,
+                     zonelist=zs.zonelist, other=zs.other * u, node_present_pages=zs.node_present_pages)

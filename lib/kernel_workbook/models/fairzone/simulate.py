@@ -15,9 +15,11 @@ import numpy as np
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
 from .layout import KS, NPH, NPR, NS, NSM, NT, NZ, NZF, OP, PARAMS, ST, ZF
-from .params import SWAP_CLUSTER_MAX, FairZoneParams, validate
+from dataclasses import replace
+
+from .params import RATELIMIT_PAGES, SWAP_CLUSTER_MAX, FairZoneParams, units_from_pages, validate
 from .result import FairZoneResult
-from .setup import ZoneSetup, zone_setup
+from .setup import ZoneSetup, in_pages, in_units, zone_setup
 from .workload import PageCacheWorkload
 
 KERNEL = KernelGroup("kernel_workbook.models.fairzone", ("allocator_kernel",), "allocator_kernel:run",
@@ -57,11 +59,51 @@ class Arrays:
         return Arrays(**{k: getattr(self, k).copy() for k in self.__dataclass_fields__})
 
 
+def cluster_units(pages: int, u: int) -> int:
+    """One of the kernel's fixed batches of ``pages`` (SWAP_CLUSTER_MAX, the dirty ratelimit) in units: to the
+    nearest unit, at least one (a batch of nothing would stop reclaim or check the dirty limit never)."""
+    return max(1, units_from_pages(pages, u))
+
+
 def pack(params: FairZoneParams, workload: PageCacheWorkload | None = None, trace: int = 0, trace_start: int = 0,
          sample_ms: float = 1000.0, sample_cap: int = 4000) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's int and float parameter arrays: every knob in its declared slot and units."""
-    return PARAMS.pack(params, swap_cluster_max=SWAP_CLUSTER_MAX, trace_cap=trace, trace_start=trace_start,
-                       sample_ns=max(1, int(sample_ms * 1e6)), sample_cap=sample_cap)
+    """The kernel's int and float parameter arrays: every knob in its declared slot and units.
+
+    ``trace_start`` counts allocations (pages); the kernel counts unit allocations, so it gets the unit that
+    holds that page.
+    """
+    u = params.pages_per_unit
+    return PARAMS.pack(params, swap_cluster_max=cluster_units(SWAP_CLUSTER_MAX, u),
+                       dirty_ratelimit=cluster_units(RATELIMIT_PAGES, u), trace_cap=trace,
+                       trace_start=trace_start // u, sample_ns=max(1, int(sample_ms * 1e6)), sample_cap=sample_cap)
+
+
+def workload_in_units(workload: PageCacheWorkload, u: int) -> PageCacheWorkload:
+    """The workload at ``u`` pages per unit (the generators speak pages; the kernel's arrays hold units).
+
+    * file sizes, first ids and the read-ahead chunk round to the nearest unit (at least one unit a file and a
+      chunk): tiobench's files and its 32-page window are whole units at any U dividing them;
+    * random 4 KiB operations: ``round(ops / U)`` unit accesses per thread, each costing U operations' time,
+      so that the pages allocated and the hit rate expected are those of ``ops`` page accesses;
+    * time per page becomes time per unit (U x); an idle phase's duration stays ns;
+    * an ``other`` phase's ``ops`` (a standard deviation in pages) stays in pages: its level is drawn in
+      pages, from the same random numbers as at U = 1, and converted after (:func:`_phases`).
+
+    ``u = 1`` returns the workload itself.
+    """
+    if u == 1:
+        return workload
+    out = []
+    for ph in workload.phases:
+        ch = dict(file_pages=units_from_pages(ph.file_pages, u) if ph.file_pages else 0,
+                  file0=units_from_pages(ph.file0, u), chunk=max(1, units_from_pages(ph.chunk, u)),
+                  dt_miss_ns=ph.dt_miss_ns * u, dt_hit_ns=ph.dt_hit_ns * u, dt_write_ns=ph.dt_write_ns * u)
+        if ph.file_pages:
+            ch["file_pages"] = max(1, ch["file_pages"])
+        if ph.op in (OP.rand_write, OP.rand_read):
+            ch["ops"] = units_from_pages(ph.ops, u)
+        out.append(replace(ph, **ch))
+    return replace(workload, phases=tuple(out))
 
 
 def _zones(zs: ZoneSetup, params: FairZoneParams) -> np.ndarray:
@@ -85,16 +127,17 @@ def _zones(zs: ZoneSetup, params: FairZoneParams) -> np.ndarray:
     return Z
 
 
-def _phases(workload: PageCacheWorkload, zs: ZoneSetup, g: np.random.Generator) -> np.ndarray:
-    """The phase table; an OP.other phase's size is drawn here as a level around other_mb, not a walk."""
+def _phases(workload: PageCacheWorkload, zs: ZoneSetup, g: np.random.Generator, upp: int = 1) -> np.ndarray:
+    """The phase table (``workload`` in units, ``zs`` in pages); an OP.other phase's size is drawn here as a
+    level around other_mb, not a walk: in pages, then converted to units (``upp`` pages per unit)."""
     PH = np.zeros((len(workload.phases), NPH), np.int64)
     u = 0
-    held = 0  # pages the OP.other phases have added so far
+    held = 0  # units the OP.other phases have added so far
     for i, ph in enumerate(workload.phases):
         ops = ph.ops
         if ph.op == OP.other:
             level = int(round(g.normal(0.0, ph.ops)))
-            level = max(level, -int(zs.other.sum()))
+            level = units_from_pages(max(level, -int(zs.other.sum())), upp)
             ops = level - held
             held = level
         PH[i] = [ph.op, ph.threads, ph.file0, ph.file_pages, ops, ph.chunk, ph.dt_miss_ns, ph.dt_hit_ns,
@@ -108,7 +151,7 @@ def _phases(workload: PageCacheWorkload, zs: ZoneSetup, g: np.random.Generator) 
 
 def build_arrays(params: FairZoneParams, workload: PageCacheWorkload, seed=0, trace: int = 0,
                  trace_start: int = 0, sample_ms: float = 1000.0, sample_cap: int = 4000) -> tuple[Arrays, ZoneSetup]:
-    """The kernel's input arrays for one run (validates, draws the random numbers)."""
+    """The kernel's input arrays for one run (validates, draws the random numbers), and the zones in units."""
     validate(params)
     if not isinstance(workload, PageCacheWorkload):
         raise WorkbookParameterError("workload", type(workload).__name__,
@@ -117,16 +160,20 @@ def build_arrays(params: FairZoneParams, workload: PageCacheWorkload, seed=0, tr
         raise WorkbookParameterError("trace", trace, "rows >= 0")
     if not sample_ms > 0:
         raise WorkbookParameterError("sample_ms", sample_ms, "ms > 0")
-    zs = zone_setup(params)
+    upp = params.pages_per_unit
+    zs_pages = zone_setup(params)  # the kernel's formulas, in pages
+    zs = in_units(zs_pages, upp)
+    workload = workload_in_units(workload, upp)
     S = np.zeros(NS, np.int64)
     S[ST.ks_state] = KS.sleep
     S[ST.ks_priority] = 12
     S[ST.ks_classzone] = int(zs.zonelist[0])
+    S[ST.prev_zone] = -1
     S[ST.nr_threads] = workload.max_threads
     P, F = pack(params, workload, trace, trace_start, sample_ms, sample_cap)
     g = rng(seed)
     U = g.random(max(1, workload.random_draws()))
-    PH = _phases(workload, zs, g)
+    PH = _phases(workload, zs_pages, g, upp)
     npages = workload.max_pages
     maxt = max(workload.max_threads, 1)
     arrays = Arrays(
@@ -170,4 +217,4 @@ def simulate(params: FairZoneParams, workload: PageCacheWorkload, seed=0, trace:
     t0 = time.perf_counter()
     KERNEL.run(*a.args(), engine=engine, verbose=verbose)
     return FairZoneResult(params=params, workload=workload, seed=seed if isinstance(seed, int) else -1, arrays=a,
-                          setup=zs, wall_s=time.perf_counter() - t0)
+                          setup=in_pages(zs, params.pages_per_unit), wall_s=time.perf_counter() - t0)
