@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import borrowed, kernel
+from ..engine import borrowed, kernel, leaf
 from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, W
 from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
@@ -30,7 +30,7 @@ MSEC_PER_SEC = 1000
 HPAGE_PAGES = 512  # HPAGE_PMD_NR; task_numa_work() aligns scan chunks to HPAGE_SIZE
 
 
-@kernel
+@leaf
 def _cdiv(a, b):
     """C integer division (truncates toward zero), as in ``diff = (diff * ratio) / NUMA_PERIOD_SLOTS``."""
     q = abs(a) // abs(b)
@@ -38,7 +38,7 @@ def _cdiv(a, b):
 
 
 # ---------------------------------------------------------------- scan window arithmetic
-@kernel
+@leaf
 def task_nr_scan_windows(ki, rss_pages):
     nr_scan_pages = ki[I.scan_size_pages]
     rss = rss_pages if rss_pages > 0 else nr_scan_pages
@@ -46,7 +46,7 @@ def task_nr_scan_windows(ki, rss_pages):
     return rss // nr_scan_pages
 
 
-@kernel
+@leaf
 def task_scan_min(ki, rss_pages):
     windows = 1
     if ki[I.numa_balancing_scan_size_mb] < ki[I.MAX_SCAN_WINDOW]:
@@ -56,7 +56,7 @@ def task_scan_min(ki, rss_pages):
     return max(floor, scan)
 
 
-@kernel
+@leaf
 def task_scan_max(ki, rss_pages):
     smin = task_scan_min(ki, rss_pages)
     smax = ki[I.numa_balancing_scan_period_max_ms] // task_nr_scan_windows(ki, rss_pages)
@@ -88,21 +88,21 @@ def _refresh_gw(ki, gi, gfa, wts, ctr, g):
     ctr[CT.epoch] += 1
 
 
-@kernel
+@leaf
 def _gw_of(ti, wts, t, nid):
     g = ti[t, TI.group]
     return 0 if g < 0 else wts[W.group, g, nid]
 
 
 # ---------------------------------------------------------------- costs
-@kernel
+@leaf
 def _charge(tf, sysb, t, us, cause):
     tf[t, TF.debt] += us
     tf[t, TF.sys] += us
     sysb[cause] += us
 
 
-@kernel
+@leaf
 def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
     """flush_tlb_page()/flush_tlb_range(): IPIs to the other CPUs in mm_cpumask."""
     cpus = ki[I.nr_nodes] * ki[I.cpus_per_node]
@@ -119,7 +119,7 @@ def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
 
 
 # ---------------------------------------------------------------- scheduler placement
-@kernel
+@leaf
 def _nt_remove(ni, n, t):
     c = ni[n, NI.tasks]
     j = 1
@@ -131,7 +131,7 @@ def _nt_remove(ni, n, t):
     ni[n, NI.tasks] = c - 1
 
 
-@kernel
+@leaf
 def _nt_insert(ni, n, t):
     c = ni[n, NI.tasks]
     j = c
@@ -142,7 +142,7 @@ def _nt_insert(ni, n, t):
     ni[n, NI.tasks] = c + 1
 
 
-@kernel
+@leaf
 def _move_task(ti, ni, ctr, t, dst):
     ctr[CT.epoch] += 1
     src = ti[t, TI.node]
@@ -205,7 +205,7 @@ def load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb):
         _charge(tf, sysb, pick, kf[FP.cost_task_move_us], SB.place)
 
 
-@kernel
+@leaf
 def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
     # capacities are equal on every node, so they cancel
     if dst_load < src_load:
@@ -286,7 +286,7 @@ def task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, dst, taskimp, groupimp):
         ctr[CT.best + 2] = dst
 
 
-@kernel
+@leaf
 def _charge_search(ki, kf, tf, ctr, sysb, t, nodes):
     """The CPU time of one task_numa_migrate() call that searched ``nodes`` nodes: update_numa_stats() of the
     source, then update_numa_stats() and task_numa_compare() on every CPU of each node searched."""
@@ -371,7 +371,7 @@ def numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms
 
 
 # ---------------------------------------------------------------- the period controller
-@kernel
+@leaf
 def _check_period(ki, ti, mi, ctr, t):
     rss = mi[ti[t, TI.mm], MI.rss]
     p = ti[t, TI.period]
@@ -563,7 +563,7 @@ def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, la
 
 
 # ---------------------------------------------------------------- mm/swap.c: the per-CPU LRU pagevec
-@kernel
+@leaf
 def lru_cache_add(ki, ti, ua, t, unit):
     """mm/swap.c __lru_cache_add() of 3.19/4.0: ``if (!pagevec_space(pvec)) __pagevec_lru_add(pvec);
     pagevec_add(pvec, page);`` -- a new page waits in its CPU's lru_add_pvec (PageLRU clear, one extra
@@ -576,26 +576,26 @@ def lru_cache_add(ki, ti, ua, t, unit):
     if e >= size:
         ti[t, TI.pvec_gen] += 1
         ti[t, TI.pvec_n] = 0
-        ua[UA.pvec_cpu, unit] = -1
+        ua[unit, UA.pvec_cpu] = -1
         return
     n = ti[t, TI.pvec_n] + e
     if n > size:
         ti[t, TI.pvec_gen] += 1  # __pagevec_lru_add(): every page waiting before this one is on the LRU now
         n = e
     ti[t, TI.pvec_n] = n
-    ua[UA.pvec_cpu, unit] = t
-    ua[UA.pvec_gen, unit] = ti[t, TI.pvec_gen]
+    ua[unit, UA.pvec_cpu] = t
+    ua[unit, UA.pvec_gen] = ti[t, TI.pvec_gen]
 
 
-@kernel
+@leaf
 def _page_lru(ti, ua, unit):
     """PageLRU(page): not waiting in a pagevec, or that pagevec has been drained since the page went in."""
-    c = ua[UA.pvec_cpu, unit]
-    return c < 0 or ti[c, TI.pvec_gen] != ua[UA.pvec_gen, unit]
+    c = ua[unit, UA.pvec_cpu]
+    return c < 0 or ti[c, TI.pvec_gen] != ua[unit, UA.pvec_gen]
 
 
 # ---------------------------------------------------------------- mm/migrate.c
-@kernel
+@leaf
 def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, dst, step, now_ms):
     pages = ki[I.unit_pages]
     huge = ki[I.unit_huge] != 0
@@ -650,10 +650,10 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
         ctr[CT.log_idx] = i + 1
     if not ok:
         return False
-    src = ua[UA.node, unit]
+    src = ua[unit, UA.node]
     ni[src, NI.free] += pages
     ni[dst, NI.free] -= pages
-    ua[UA.node, unit] = dst
+    ua[unit, UA.node] = dst
     ctr[CT.numa_pages_migrated] += pages
     ctr[CT.pgmigrate_success] += pages
     ni[dst, NI.win_migrated] += pages
@@ -663,10 +663,10 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
     # (the pte's write bit at unmap time); migrate_misplaced_transhuge_page() installs
     # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma): writable and dirty (a heap vma is VM_WRITE)
     if huge:
-        ua[UA.dirty, unit] = 1
-        ua[UA.write, unit] = 1
+        ua[unit, UA.dirty] = 1
+        ua[unit, UA.write] = 1
     else:
-        ua[UA.dirty, unit] = 0
+        ua[unit, UA.dirty] = 0
     # "Take an isolate reference and put new page on the LRU": putback_lru_page(new_page) -> lru_cache_add(),
     # into the pagevec of the CPU that migrated it (migrate_misplaced_transhuge_page(); for a base page
     # unmap_and_move() -> putback_lru_page(newpage))
@@ -705,8 +705,8 @@ def task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
             end = start + 1
         updated = 0
         for u in range(u0 + start, u0 + end):
-            if ua[UA.node, u] >= 0 and ua[UA.marked, u] == 0:
-                ua[UA.marked, u] = 1
+            if ua[u, UA.node] >= 0 and ua[u, UA.marked] == 0:
+                ua[u, UA.marked] = 1
                 updated += 1
         if updated > 0:
             nr_pte_updates += updated
@@ -730,7 +730,7 @@ def task_numa_work(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
         _charge(tf, sysb, t, kf[FP.cost_pte_unit_us] * nr_pte_updates, SB.scan)
 
 
-@kernel
+@leaf
 def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms):
     period_us = ti[t, TI.period] * 1000.0
     if tf[t, TF.runtime] - tf[t, TF.node_stamp] > period_us:
@@ -743,7 +743,7 @@ def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
 
 
 # ---------------------------------------------------------------- an access on the slow path
-@kernel
+@leaf
 def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
     """First touch: the page allocator takes the local node, else the next node with room."""
     N = ki[I.nr_nodes]
@@ -762,18 +762,18 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
                 chosen = n
     if chosen != nid:
         ctr[CT.numa_miss_units] += 1
-    ua[UA.node, unit] = chosen
+    ua[unit, UA.node] = chosen
     ni[chosen, NI.free] -= pages
     mi[ti[t, TI.mm], MI.rss] += pages
-    ua[UA.write, unit] = 1
-    ua[UA.dirty, unit] = 1
-    ua[UA.last_nid, unit] = -1  # page_cpupid_reset_last()
-    ua[UA.last_pid, unit] = -1
+    ua[unit, UA.write] = 1
+    ua[unit, UA.dirty] = 1
+    ua[unit, UA.last_nid] = -1  # page_cpupid_reset_last()
+    ua[unit, UA.last_pid] = -1
     # do_anonymous_page() / do_huge_pmd_anonymous_page(): lru_cache_add_active_or_unevictable()
     lru_cache_add(ki, ti, ua, t, unit)
 
 
-@kernel
+@leaf
 def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog, t, unit, write, kind,
            step, now_ms):
     """One access on the slow path: first touch, or a hinting fault (do_numa_page -> task_numa_fault),
@@ -782,37 +782,37 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
     ctr[CT.accesses] += 1
     if kf[FP.sys_per_access] > 0.0:
         _charge(tf, sysb, t, kf[FP.sys_per_access], SB.other)
-    if ua[UA.node, unit] < 0:
+    if ua[unit, UA.node] < 0:
         _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit)
-    elif ua[UA.marked, unit] != 0:
+    elif ua[unit, UA.marked] != 0:
         # ---- do_numa_page() (mm/memory.c) ----
         fpu = int(kf[FP.faults_per_unit])
         ctr[CT.numa_hint_faults] += fpu
-        ua[UA.marked, unit] = 0
+        ua[unit, UA.marked] = 0
         _charge(tf, sysb, t, kf[FP.cost_fault_unit_us], SB.fault)
-        page_nid = ua[UA.node, unit]
+        page_nid = ua[unit, UA.node]
         this_nid = ti[t, TI.node]
         local = 1 if page_nid == this_nid else 0
         if local:
             ctr[CT.numa_hint_faults_local] += fpu
         rule = ki[I.TNF_NO_GROUP]
         if rule == 0:
-            no_group = ua[UA.write, unit] == 0  # !pte_write(pte)
+            no_group = ua[unit, UA.write] == 0  # !pte_write(pte)
         elif rule == 1:
             no_group = True  # pte_write() after pte_modify(pte, vma->vm_page_prot): always false
         elif rule == 2:
-            no_group = ua[UA.dirty, unit] == 0  # !pte_dirty(pte)
+            no_group = ua[unit, UA.dirty] == 0  # !pte_dirty(pte)
         else:
             no_group = False  # !(vma->vm_flags & VM_WRITE): a heap is writable
         if no_group:
             ctr[CT.no_group_faults] += fpu
         if ki[I.numa_hint_pte] != 0:
-            ua[UA.write, unit] = 0  # pte_modify(pte, vma->vm_page_prot): read-only again
-        last_nid = ua[UA.last_nid, unit]
-        last_pid = ua[UA.last_pid, unit]
+            ua[unit, UA.write] = 0  # pte_modify(pte, vma->vm_page_prot): read-only again
+        last_nid = ua[unit, UA.last_nid]
+        last_pid = ua[unit, UA.last_pid]
         # ---- numa_migrate_prep() -> mpol_misplaced() -> should_numa_migrate_memory() ----
-        ua[UA.last_nid, unit] = this_nid  # page_cpupid_xchg_last()
-        ua[UA.last_pid, unit] = t
+        ua[unit, UA.last_nid] = this_nid  # page_cpupid_xchg_last()
+        ua[unit, UA.last_pid] = t
         g = ti[t, TI.group]
         if last_pid >= 0 and last_nid != this_nid:
             move = False  # two-stage filter
@@ -880,18 +880,18 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
         else:
             ti[t, TI.loc0] += pages
     if write != 0:
-        if ua[UA.write, unit] == 0:
+        if ua[unit, UA.write] == 0:
             # do_wp_page(): the write after a PROT_NONE hinting fault (or to a never-written page)
             ctr[CT.wp_faults] += int(kf[FP.faults_per_unit])
             _charge(tf, sysb, t, kf[FP.cost_wp_unit_us], SB.wp)
-            ua[UA.write, unit] = 1
-        ua[UA.dirty, unit] = 1
+            ua[unit, UA.write] = 1
+        ua[unit, UA.dirty] = 1
     node = ti[t, TI.node]
     if kind == SWEEP:
         c = kf[FP.sweep_us] * max(1, ni[node, NI.nr_running])  # the node's bandwidth is shared
     else:
         c = kf[FP.access_us]
-    if ua[UA.node, unit] != node:
+    if ua[unit, UA.node] != node:
         ctr[CT.remote_accesses] += 1
         c = c * kf[FP.remote_cost]
     return c
@@ -933,6 +933,14 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     sweep_us = kf[FP.sweep_us]
     access_us = kf[FP.access_us]
     remote_cost = kf[FP.remote_cost]
+    # read once: the compiler cannot keep them in registers itself, since any store to another int64 or float64
+    # array might alias them
+    numa_on = ki[I.numa_balancing] != 0
+    tick_cost = kf[FP.cost_sched_tick_us]
+    # the scheduler-tick charge of a tick's CPU time: a thread that ran the whole tick used the same CPU time as
+    # the tick before, and the same product and quotient follow (a division per thread and tick saved)
+    last_used = -1.0
+    last_charge = 0.0
     for s in range(nsteps):
         step = step0 + s
         now_ms = step * tick_ms
@@ -956,13 +964,16 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
             load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb)
         alive = 0
         off = rot[s]
+        t = off - 1
         for k in range(T):
-            t = (off + k) % T
+            t += 1  # (off + k) % T, without a division per thread
+            if t == T:
+                t = 0
             if ti[t, TI.done] != 0:
                 continue
             alive += 1
             # task_tick_fair(): task_tick_numa() only while numabalancing_enabled (kernel.numa_balancing)
-            if ki[I.numa_balancing] != 0 and tf[t, TF.runtime] - tf[t, TF.node_stamp] > ti[t, TI.period] * 1000.0:
+            if numa_on and tf[t, TF.runtime] - tf[t, TF.node_stamp] > ti[t, TI.period] * 1000.0:
                 task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms)
             nr = ni[ti[t, TI.node], NI.nr_running]
             share = 1.0 if nr <= cpus else cpus / nr  # CPU share, fixed for the tick
@@ -1039,15 +1050,15 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                         write = 1 if u2 < phase_write[ph] else 0
                     cur = unit
                     ti[t, TI.cur_unit] = unit
-                    if (ua[UA.node, unit] >= 0 and ua[UA.marked, unit] == 0 and (write == 0 or ua[UA.write, unit] != 0)
+                    if (ua[unit, UA.node] >= 0 and ua[unit, UA.marked] == 0 and (write == 0 or ua[unit, UA.write] != 0)
                             and sys_per_access == 0.0):
                         # fast path: resident, no hinting fault, no write-protect fault
                         ctr[CT.accesses] += 1
                         if write != 0:
-                            ua[UA.dirty, unit] = 1
+                            ua[unit, UA.dirty] = 1
                         here = ti[t, TI.node]
                         c = sweep_us * max(1, ni[here, NI.nr_running]) if kind == SWEEP else access_us
-                        if ua[UA.node, unit] != here:
+                        if ua[unit, UA.node] != here:
                             ctr[CT.remote_accesses] += 1
                             c = c * remote_cost
                         frac = c
@@ -1068,14 +1079,19 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                     cur = -1
                     ti[t, TI.cur_unit] = -1
                     io = io_us
-            tf[t, TF.debt] = debt
             tf[t, TF.io] = io
             tf[t, TF.frac] = frac
             tf[t, TF.user] = user
             tf[t, TF.runtime] = runtime
-            if kf[FP.cost_sched_tick_us] > 0.0:
-                # scheduler_tick(), accounting: paid in the next tick, like any kernel debt
-                _charge(tf, sysb, t, kf[FP.cost_sched_tick_us] * cpu_used / 1000.0, SB.other)
+            if tick_cost > 0.0:
+                # scheduler_tick(), accounting: paid in the next tick, like any kernel debt (_charge() written out)
+                if cpu_used != last_used:
+                    last_used = cpu_used
+                    last_charge = tick_cost * cpu_used / 1000.0
+                debt += last_charge
+                tf[t, TF.sys] += last_charge
+                sysb[SB.other] += last_charge
+            tf[t, TF.debt] = debt
         if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp_idx[0] < smp_cnt.shape[0]:
             i = smp_idx[0]
             for c in range(C_N):

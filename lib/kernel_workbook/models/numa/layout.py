@@ -77,7 +77,7 @@ FA = enum("FA", [
 # ---- cached weights, wts int64 [2, T, nodes]: task_weight() and group_weight() (per group id) ----
 W = enum("W", "task group")
 
-# ---- per unit, ua int64 [width(UA), units] ----
+# ---- per unit, ua int64 [units, width(UA)]: one unit's fields side by side, 64 bytes, one cache line ----
 UA = slots("UA", [
     "node",  # page_to_nid() (-1: not yet touched)
     "marked",  # pte is PROT_NONE / _PAGE_NUMA
