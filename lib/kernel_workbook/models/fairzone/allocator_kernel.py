@@ -565,14 +565,17 @@ def fast_path_work(Z, LR, S, P, ZL, flags, classzone):
     same order (fair budget or ZONE_FAIR_DEPLETED, the dirty limit, the watermark), with no side effect: a
     question the model asks about the rest of a unit, not work the kernel does (:func:`count_unit_rest`).
 
-    A zone below its watermark passes if kswapd is awake and balances it to a level above the mark: in the
-    page model kswapd's next pass (``lru >> priority`` pages at once, a page-time later) restores such a zone
-    before the next page is allocated.  What kswapd does not change -- a dirty limit, a spent budget not reset,
-    a lowmem reserve above kswapd's target -- stays.
+    A zone below its watermark passes if kswapd is awake, or will be woken by the next page that fails (the
+    zone is below kswapd's wake mark), and stops only once the zone is above the mark: in the page model
+    kswapd's next pass (``lru >> priority`` pages at once, a page-time later) restores such a zone, and the
+    pages after it take the fast path; the one page that wakes kswapd is the next unit's allocation here.
+    What kswapd does not change -- a dirty limit, a spent budget not reset, a lowmem reserve above the level
+    kswapd stops at -- stays.
     """
     fair_mode = fair_mode_of(P)
     mark = ZF.wlow if (flags & ALLOC.WMARK_LOW) != 0 else ZF.wmin
     kswapd_on = S[ST.ks_state] == KS.run
+    wake_mark = ZF.whigh if P[I.kswapd_wake_at] != 0 else ZF.wlow
     zl = 0
     wc = 0
     br = 0
@@ -609,14 +612,12 @@ def fast_path_work(Z, LR, S, P, ZL, flags, classzone):
         wc += 1
         if watermark_ok(Z, LR, z, mark, classzone):
             return True, zl, wc, br, dr, dc, dl, df
-        if kswapd_on:
-            # kswapd_shrink_zone()'s target for the zone: high + gap (+ the reserve 3.0 stops at)
-            target = Z[z, ZF.whigh]
-            if P[I.kswapd_balance_gap] != 0:
-                target += Z[z, ZF.gap]
+        if kswapd_on or Z[z, ZF.free] <= Z[z, wake_mark]:
+            # where kswapd stops: pgdat_balanced()'s high watermark (3.0: plus lowmem_reserve[classzone])
+            stop = Z[z, ZF.whigh]
             if P[I.kswapd_stop_with_reserve] != 0:
-                target += LR[z, S[ST.ks_classzone]]
-            if target > Z[z, mark] + LR[z, classzone]:
+                stop += LR[z, S[ST.ks_classzone] if kswapd_on else classzone]
+            if stop >= Z[z, mark] + LR[z, classzone]:
                 return True, zl, wc, br, dr, dc, dl, df
     return False, zl, wc, br, dr, dc, dl, df
 

@@ -116,10 +116,14 @@ def in_units(zs: ZoneSetup, u: int) -> ZoneSetup:
 
     * ``managed`` rounds **down**: a unit is ``u`` contiguous pages, and a zone's last partial unit cannot hold
       one (so conservation, free + LRU + other = managed, holds in whole units);
-    * watermarks, the balance gap, lowmem reserves, NR_ALLOC_BATCH, dirty_balance_reserve and the memory held
-      outside the LRU round to the **nearest** unit (:func:`~.params.units_from_pages`): the unit-level test
-      stops within ``u / 2`` pages of where the page-level one stops, unbiased either way.  Differences such as
-      ``high - low`` (the 3.16 batch) are taken in pages first, then rounded;
+    * the balance gap, lowmem reserves, NR_ALLOC_BATCH, dirty_balance_reserve and the memory held outside the
+      LRU round to the **nearest** unit (:func:`~.params.units_from_pages`): a unit-level test stops within
+      ``u / 2`` pages of where the page-level one stops, unbiased either way.  ``high - low`` (the 3.16 batch)
+      is taken in pages first, then rounded;
+    * the watermarks round as ``min``, then ``low - min`` and ``high - low`` each to the nearest unit: what the
+      allocator and kswapd do depends on those steps (a kswapd cycle is ``high - low`` pages of allocation,
+      ``low - min`` the slow path's cushion) more than on the levels, and rounding each level alone could
+      stretch or shrink a step by a whole unit (at 32 pages, DMA32's 125-page step of a 2 GB node became 96);
     * a reserve can never exceed its zone (calculate_totalreserve_pages() caps it the same way);
     * a zone rounding to no unit at all leaves the zonelist (``FairZoneParams.check`` refuses such a ``u``).
 
@@ -133,8 +137,11 @@ def in_units(zs: ZoneSetup, u: int) -> ZoneSetup:
     other = np.minimum(cv(zs.other), managed)
     zonelist = np.array([z for z in zs.zonelist if managed[z] > 0], np.int64)
     fair = np.where(managed > 0, zs.fair_enabled, 0)
-    return ZoneSetup(managed=managed, min_free_kbytes=zs.min_free_kbytes, wmark_min=cv(zs.wmark_min),
-                     wmark_low=cv(zs.wmark_low), wmark_high=cv(zs.wmark_high), balance_gap=cv(zs.balance_gap),
+    wmin = cv(zs.wmark_min)
+    wlow = wmin + cv(zs.wmark_low - zs.wmark_min)
+    whigh = wlow + cv(zs.wmark_high - zs.wmark_low)
+    return ZoneSetup(managed=managed, min_free_kbytes=zs.min_free_kbytes, wmark_min=wmin,
+                     wmark_low=wlow, wmark_high=whigh, balance_gap=cv(zs.balance_gap),
                      batch=cv(zs.batch), lowmem_reserve=cv(zs.lowmem_reserve), dirty_balance_reserve=dbr,
                      fair_enabled=fair, zonelist=zonelist, other=other, node_present_pages=zs.node_present_pages)
 
