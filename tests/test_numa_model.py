@@ -156,9 +156,8 @@ def _sim(rss_pages=0, w=None, **params):
     st = dict(ti=s.ti, tf=s.tf, t_fmem=s.tfa[0], t_fcpu=s.tfa[1], t_bmem=s.tfa[2], t_bcpu=s.tfa[3], gi=s.gi,
               g_faults=s.gfa[0], g_fcpu=s.gfa[1], g_active=s.gi[:, L.GI.active:], ni=s.ni, mi=s.mi, cnt=s.ctr,
               sysb=s.sysb, mlog=np.zeros((0, 5), np.int64), mlog_idx=np.zeros(1, np.int64),
-              **{k: s.ua[:, i] for i, k in enumerate(["u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
-                                                   "u_last_pid", "u_pvec_cpu",
-                                                   "u_pvec_gen"])})
+              **{k: s.ua[:, i] for i, k in enumerate(["u_node", "u_marked", "u_write", "u_dirty"])},
+              **{k: s.ub[:, i] for i, k in enumerate(["u_last_nid", "u_last_pid", "u_pvec_cpu", "u_pvec_gen"])})
     wd = dict(task_mm=w.task_mm, task_phase0=w.task_phase0, task_nphases=w.task_nphases, phase_kind=w.phase_kind,
               phase_start=w.phase_start, phase_end=w.phase_end, phase_reps=w.phase_reps,
               phase_shared=w.phase_shared_frac, phase_write=w.phase_write_frac, mm_start=w.mm_start,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import borrowed, kernel, leaf
-from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, W
+from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, UB, W
 from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
 _borrow = borrowed(__name__)
@@ -564,7 +564,7 @@ def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, la
 
 # ---------------------------------------------------------------- mm/swap.c: the per-CPU LRU pagevec
 @leaf
-def lru_cache_add(ki, ti, ua, t, unit):
+def lru_cache_add(ki, ti, ub, t, unit):
     """mm/swap.c __lru_cache_add() of 3.19/4.0: ``if (!pagevec_space(pvec)) __pagevec_lru_add(pvec);
     pagevec_add(pvec, page);`` -- a new page waits in its CPU's lru_add_pvec (PageLRU clear, one extra
     reference) until the pagevec is full and the next page drains all of them to the LRU.  A THP is one entry
@@ -576,27 +576,27 @@ def lru_cache_add(ki, ti, ua, t, unit):
     if e >= size:
         ti[t, TI.pvec_gen] += 1
         ti[t, TI.pvec_n] = 0
-        ua[unit, UA.pvec_cpu] = -1
+        ub[unit, UB.pvec_cpu] = -1
         return
     n = ti[t, TI.pvec_n] + e
     if n > size:
         ti[t, TI.pvec_gen] += 1  # __pagevec_lru_add(): every page waiting before this one is on the LRU now
         n = e
     ti[t, TI.pvec_n] = n
-    ua[unit, UA.pvec_cpu] = t
-    ua[unit, UA.pvec_gen] = ti[t, TI.pvec_gen]
+    ub[unit, UB.pvec_cpu] = t
+    ub[unit, UB.pvec_gen] = ti[t, TI.pvec_gen]
 
 
 @leaf
-def _page_lru(ti, ua, unit):
+def _page_lru(ti, ub, unit):
     """PageLRU(page): not waiting in a pagevec, or that pagevec has been drained since the page went in."""
-    c = ua[unit, UA.pvec_cpu]
-    return c < 0 or ti[c, TI.pvec_gen] != ua[unit, UA.pvec_gen]
+    c = ub[unit, UB.pvec_cpu]
+    return c < 0 or ti[c, TI.pvec_gen] != ub[unit, UB.pvec_gen]
 
 
 # ---------------------------------------------------------------- mm/migrate.c
 @leaf
-def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, dst, step, now_ms):
+def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog, t, unit, dst, step, now_ms):
     pages = ki[I.unit_pages]
     huge = ki[I.unit_huge] != 0
     ctr[CT.migrate_attempt_pages] += pages
@@ -621,7 +621,7 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
             ctr[CT.migrate_fail_nodefull] += pages
             if huge:
                 ctr[CT.pgmigrate_fail] += pages
-        elif not _page_lru(ti, ua, unit):
+        elif not _page_lru(ti, ub, unit):
             # numamigrate_isolate_page(): isolate_lru_page() fails on a page with PageLRU clear -- one still
             # waiting in a CPU's lru_add_pvec since its allocation or its last migration (which also holds the
             # extra reference a THP's page_count == 3 test would see)
@@ -670,7 +670,7 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t,
     # "Take an isolate reference and put new page on the LRU": putback_lru_page(new_page) -> lru_cache_add(),
     # into the pagevec of the CPU that migrated it (migrate_misplaced_transhuge_page(); for a base page
     # unmap_and_move() -> putback_lru_page(newpage))
-    lru_cache_add(ki, ti, ua, t, unit)
+    lru_cache_add(ki, ti, ub, t, unit)
     _charge(tf, sysb, t, kf[FP.cost_migrate_unit_us], SB.migrate)
     _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], kf[FP.flushes_per_migration])
     return True
@@ -744,7 +744,7 @@ def task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_m
 
 # ---------------------------------------------------------------- an access on the slow path
 @leaf
-def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
+def _alloc_unit(ki, ti, ni, mi, ctr, ua, ub, t, unit):
     """First touch: the page allocator takes the local node, else the next node with room."""
     N = ki[I.nr_nodes]
     pages = ki[I.unit_pages]
@@ -767,14 +767,14 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit):
     mi[ti[t, TI.mm], MI.rss] += pages
     ua[unit, UA.write] = 1
     ua[unit, UA.dirty] = 1
-    ua[unit, UA.last_nid] = -1  # page_cpupid_reset_last()
-    ua[unit, UA.last_pid] = -1
+    ub[unit, UB.last_nid] = -1  # page_cpupid_reset_last()
+    ub[unit, UB.last_pid] = -1
     # do_anonymous_page() / do_huge_pmd_anonymous_page(): lru_cache_add_active_or_unevictable()
-    lru_cache_add(ki, ti, ua, t, unit)
+    lru_cache_add(ki, ti, ub, t, unit)
 
 
 @leaf
-def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog, t, unit, write, kind,
+def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub, ev_u, mlog, t, unit, write, kind,
            step, now_ms):
     """One access on the slow path: first touch, or a hinting fault (do_numa_page -> task_numa_fault),
     or a write-protect fault.  Returns the access's CPU cost.  The kernel functions it runs are written
@@ -783,7 +783,7 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
     if kf[FP.sys_per_access] > 0.0:
         _charge(tf, sysb, t, kf[FP.sys_per_access], SB.other)
     if ua[unit, UA.node] < 0:
-        _alloc_unit(ki, ti, ni, mi, ctr, ua, t, unit)
+        _alloc_unit(ki, ti, ni, mi, ctr, ua, ub, t, unit)
     elif ua[unit, UA.marked] != 0:
         # ---- do_numa_page() (mm/memory.c) ----
         fpu = int(kf[FP.faults_per_unit])
@@ -808,11 +808,11 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
             ctr[CT.no_group_faults] += fpu
         if ki[I.numa_hint_pte] != 0:
             ua[unit, UA.write] = 0  # pte_modify(pte, vma->vm_page_prot): read-only again
-        last_nid = ua[unit, UA.last_nid]
-        last_pid = ua[unit, UA.last_pid]
+        last_nid = ub[unit, UB.last_nid]
+        last_pid = ub[unit, UB.last_pid]
         # ---- numa_migrate_prep() -> mpol_misplaced() -> should_numa_migrate_memory() ----
-        ua[unit, UA.last_nid] = this_nid  # page_cpupid_xchg_last()
-        ua[unit, UA.last_pid] = t
+        ub[unit, UB.last_nid] = this_nid  # page_cpupid_xchg_last()
+        ub[unit, UB.last_pid] = t
         g = ti[t, TI.group]
         if last_pid >= 0 and last_nid != this_nid:
             move = False  # two-stage filter
@@ -831,7 +831,7 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev
         failed = False
         mem_node = page_nid
         if move and page_nid != this_nid:
-            migrated = migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ev_u, mlog, t, unit, this_nid,
+            migrated = migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog, t, unit, this_nid,
                                               step, now_ms)
             if migrated:
                 mem_node = this_nid
@@ -909,8 +909,8 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     phase_start, phase_end, phase_reps, phase_shared = wl.phase_start, wl.phase_end, wl.phase_reps, wl.phase_shared
     phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end = wl.phase_write, wl.mm_start, wl.mm_end, wl.mm_sh_start, \
         wl.mm_sh_end
-    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua = st.ti, st.tf, st.tfa, st.gi, st.gfa, st.wts, st.ni, st.mi, \
-        st.ctr, st.sysb, st.ua
+    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua, ub = st.ti, st.tf, st.tfa, st.gi, st.gfa, st.wts, st.ni, \
+        st.mi, st.ctr, st.sysb, st.ua, st.ub
     rot, acc_u, ev_u, wander_u = draws.rot, draws.acc_u, draws.ev_u, draws.wander_u
     smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx = smp.cnt, smp.period, smp.node, smp.min, smp.max, \
         smp.idx
@@ -920,6 +920,7 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
         _borrow(tfa), _borrow(gi), _borrow(gfa)
     wts, ni, mi, ctr, sysb, ua, ev_u, mlog = _borrow(wts), _borrow(ni), _borrow(mi), _borrow(ctr), _borrow(sysb), \
         _borrow(ua), _borrow(ev_u), _borrow(mlog)
+    ub = _borrow(ub)
     mm_start, mm_end = _borrow(mm_start), _borrow(mm_end)
     T = task_mm.shape[0]
     N = ki[I.nr_nodes]
@@ -1065,7 +1066,7 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                     else:
                         tf[t, TF.debt] = debt
                         tf[t, TF.runtime] = runtime
-                        frac = _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ev_u, mlog,
+                        frac = _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub, ev_u, mlog,
                                       t, unit, write, kind, step, now_ms)
                         debt = tf[t, TF.debt]
                     continue

@@ -77,17 +77,23 @@ FA = enum("FA", [
 # ---- cached weights, wts int64 [2, T, nodes]: task_weight() and group_weight() (per group id) ----
 W = enum("W", "task group")
 
-# ---- per unit, ua int64 [units, width(UA)]: one unit's fields side by side, 64 bytes, one cache line ----
+# ---- per unit, ua int8 [units, width(UA)]: what every access reads, four bytes a unit, so that the table stays in
+# the first-level cache even when accesses jump across the whole address space (the xfs_repair-like load) ----
 UA = slots("UA", [
     "node",  # page_to_nid() (-1: not yet touched)
     "marked",  # pte is PROT_NONE / _PAGE_NUMA
     "write",  # pte_write()
     "dirty",  # pte_dirty()
+])
+UA_N = width(UA)
+
+# ---- per unit, ub int64 [units, width(UB)]: what only a hinting fault or a migration reads ----
+UB = slots("UB", [
     "last_nid", "last_pid",  # page_cpupid_last(): node and task (-1 unset)
     "pvec_cpu", "pvec_gen",  # the lru_add_pvec it waits in (task id standing for its CPU; -1: on the LRU) and
     # that pagevec's drain count when it went in (mm/swap.c __lru_cache_add())
 ])
-UA_N = width(UA)
+UB_N = width(UB)
 
 # ---- per node, int64 [N, NI.tasks + 1 + T] ----
 NI = slots("NI", [
@@ -204,6 +210,6 @@ LG_N = width(LG)
 # ---- the kernel's arguments, bundled: named tuples of arrays (Numba passes each as one argument) ----
 Workload = namedtuple("Workload", "task_mm task_phase0 task_nphases phase_kind phase_start phase_end phase_reps "
                                   "phase_shared phase_write mm_start mm_end mm_sh_start mm_sh_end")
-State = namedtuple("State", "ti tf tfa gi gfa wts ni mi ctr sysb ua")
+State = namedtuple("State", "ti tf tfa gi gfa wts ni mi ctr sysb ua ub")
 Draws = namedtuple("Draws", "rot acc_u ev_u wander_u")  # this chunk's random numbers, drawn by the wrapper
 Samples = namedtuple("Samples", "cnt period node min max idx")  # what the chunk records every sample_steps ticks

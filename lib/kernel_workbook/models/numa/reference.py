@@ -13,7 +13,7 @@ objects from the arrays, runs the ticks, and writes the state back.
 
 from __future__ import annotations
 
-from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, TF, TI, UA
+from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, TF, TI, UA, UB
 from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
 LOAD_AVG_MAX = 47742
@@ -959,7 +959,7 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     phase_start, phase_end, phase_reps, phase_shared = wl.phase_start, wl.phase_end, wl.phase_reps, wl.phase_shared
     phase_write, mm_start, mm_end, mm_sh_start, mm_sh_end = (wl.phase_write, wl.mm_start, wl.mm_end, wl.mm_sh_start,
                                                              wl.mm_sh_end)
-    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua = st
+    ti, tf, tfa, gi, gfa, wts, ni, mi, ctr, sysb, ua, ub = st
     rot, acc_u, ev_u, wander_u = draws
     smp_cnt, smp_period, smp_node, smp_min, smp_max, smp_idx = smp
     w = dict(task_mm=task_mm, task_phase0=task_phase0, task_nphases=task_nphases, phase_kind=phase_kind,
@@ -968,9 +968,9 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     st = dict(ti=ti, tf=tf, t_fmem=tfa[FA.mem], t_fcpu=tfa[FA.cpu], t_bmem=tfa[FA.bufmem],
               t_bcpu=tfa[FA.bufcpu], gi=gi, g_faults=gfa[FA.mem], g_fcpu=gfa[FA.cpu],
               g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[:, UA.node],
-              u_marked=ua[:, UA.marked], u_write=ua[:, UA.write], u_dirty=ua[:, UA.dirty], u_last_nid=ua[:, UA.last_nid],
-              u_last_pid=ua[:, UA.last_pid],
-              u_pvec_cpu=ua[:, UA.pvec_cpu], u_pvec_gen=ua[:, UA.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
+              u_marked=ua[:, UA.marked], u_write=ua[:, UA.write], u_dirty=ua[:, UA.dirty], u_last_nid=ub[:, UB.last_nid],
+              u_last_pid=ub[:, UB.last_pid],
+              u_pvec_cpu=ub[:, UB.pvec_cpu], u_pvec_gen=ub[:, UB.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
     sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)

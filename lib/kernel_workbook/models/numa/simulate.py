@@ -19,7 +19,7 @@ import pandas as pd
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
 from .layout import (
-    C_N, COUNTER_NAMES, CT, GI, LG_N, MEMO_W, MI, MI_N, NI, PARAMS, SB_N, SYS_NAMES, TF, TF_N, TI, TI_N, UA, UA_N, Draws,
+    C_N, COUNTER_NAMES, CT, GI, LG_N, MEMO_W, MI, MI_N, NI, PARAMS, SB_N, SYS_NAMES, TF, TF_N, TI, TI_N, UA, UA_N, UB, UB_N, Draws,
     Samples, State, Workload,
 )
 from .params import HPAGE_PMD_NR, PAGE_SIZE, Machine, NumaParams, machine
@@ -92,12 +92,13 @@ def initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> State:
     mi[:, MI.live] = np.bincount(w.task_mm, minlength=M)
     ctr = np.zeros(CT.memo + MEMO_W * T, np.int64)
     ctr[CT.memo:] = -1
-    ua = np.zeros((U, UA_N), np.int64)  # unit-major: an access reads one cache line, not one per field
-    for f in (UA.node, UA.last_nid, UA.last_pid, UA.pvec_cpu):
-        ua[:, f] = -1
+    ua = np.zeros((U, UA_N), np.int8)  # unit-major: an access reads one cache line, not one per field
+    ua[:, UA.node] = -1
+    ub = np.full((U, UB_N), -1, np.int64)
+    ub[:, UB.pvec_gen] = 0
     return State(ti=ti, tf=np.zeros((T, TF_N), np.float64), tfa=np.zeros((4, T, N, 2), np.int64),
                  gi=np.zeros((T, GI.active + N), np.int64), gfa=np.zeros((2, T, N, 2), np.int64),
-                 wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua)
+                 wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua, ub=ub)
 
 
 def workload_arrays(w: NumaWorkload) -> Workload:
@@ -293,7 +294,7 @@ def _result(params, workload, m, seed, st: State, step: int, finished: bool, smp
         log = pd.DataFrame(mlog[:n], columns=["t_ms", "dst_node", "pages", "admitted", "migrated"])
     notes = [] if finished else [f"stopped at max_seconds={workload.max_seconds} before every thread finished"]
     return NumaResult(params, workload, m, seed if isinstance(seed, (int, np.integer)) else -1, counters, times,
-                      task_arrays, sample_rows, per_rows, st.ua[:, UA.node].copy(), ni[:, NI.free].copy(),
+                      task_arrays, sample_rows, per_rows, st.ua[:, UA.node].astype(np.int64), ni[:, NI.free].copy(),
                       ni[:, NI.win_migrated_max].copy(), log, wall, engine, notes)
 
 
