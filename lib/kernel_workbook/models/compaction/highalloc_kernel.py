@@ -84,18 +84,29 @@ def init_zone(pg, fl, nf, pb, z, pi):
 
 
 @kernel
+def alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt):
+    """What an order-0 allocation does when the low watermark refuses it: wake kswapd, try the min
+    watermark, reclaim directly (at most four times).  Returns the pfn taken off the lists, or -1."""
+    wakeup_kswapd(nf, z, 0)
+    pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+    tries = 0
+    while pfn < 0 and tries < 4:
+        try_to_free_pages_now(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, ACTOR.LOAD, 0)
+        pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+        tries += 1
+    return pfn
+
+
+@leaf
 def alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner, flags):
     """An order-0 allocation of the build load (or boot): fast path, kswapd, the min watermark, direct
-    reclaim.  Returns the pfn, or -1 if memory could not be found (the page is not allocated)."""
+    reclaim.  Returns the pfn, or -1 if memory could not be found (the page is not allocated).
+
+    A leaf, with the slow path a call: the build load makes most of a run's allocations, and a compiled
+    call passing these twelve arrays cost more than the fast path it ran."""
     pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_low])
     if pfn < 0:
-        wakeup_kswapd(nf, z, 0)
-        pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
-        tries = 0
-        while pfn < 0 and tries < 4:
-            try_to_free_pages_now(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, ACTOR.LOAD, 0)
-            pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
-            tries += 1
+        pfn = alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt)
         if pfn < 0:
             return -1
     page_new(pg, lh, oh, z, pfn, 0, kind, owner, flags, z[Z.now])

@@ -49,7 +49,7 @@ def count_kind(z, kind, delta):
         z[Z.nr_huge] += delta
 
 
-@kernel
+@leaf
 def page_new(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp):
     """Set up an allocated block: kind on every page, order/flags/owner on the head, onto its lists."""
     for k in range(1 << order):
@@ -69,7 +69,7 @@ def page_new(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp):
         z[Z.nr_dirty] += 1
 
 
-@kernel
+@leaf
 def page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn):
     """Free an allocated block: off its lists, counters down, back to the buddy allocator."""
     kind = pg[pfn, PG.kind]

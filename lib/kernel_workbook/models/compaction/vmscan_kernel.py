@@ -26,7 +26,7 @@
   LRU pages scanned; :func:`writeback` and :func:`drop_caches`.
 """
 
-from ..engine import kernel, sibling
+from ..engine import kernel, leaf, sibling
 from .layout import (AC, ACTOR, COMPACT, DEF_PRIORITY, F, I, KIND, LRU, MT, PAGE_ALLOC_COSTLY_ORDER, PG, PGF, STEP,
                      STEP_OVERHEAD_NS, SWAP_CLUSTER_MAX, VM, Z)
 
@@ -62,7 +62,7 @@ def write_page(pg, oh, z, vm, pi, pfn):
     vm[VM.nr_written] += 1
 
 
-@kernel
+@leaf
 def reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority):
     """``shrink_page_list()`` for one page taken off the cold end of ``lst``: 1 if it was freed."""
     f = pg[pfn, PG.flags]

@@ -160,7 +160,7 @@ def free_one_page(pg, fl, nf, z, pi, pfn, order, mt):
     fl_add(pg, fl, nf, pfn, order, mt, tail)
 
 
-@kernel
+@leaf
 def free_pages(pg, fl, nf, pb, z, vm, pi, pfn, order):
     """``__free_pages()`` of an allocated block: back to the buddy lists of its pageblock's type."""
     for k in range(1 << order):
@@ -252,7 +252,7 @@ def rmqueue_fallback(pg, fl, nf, pb, vm, pi, order, start_mt):
     return -1
 
 
-@kernel
+@leaf
 def rmqueue(pg, fl, nf, pb, vm, pi, order, mt):
     """``__rmqueue()``: the requested type, then the fallbacks, then MIGRATE_RESERVE."""
     pfn = rmqueue_smallest(pg, fl, nf, order, mt)
@@ -337,7 +337,7 @@ def split_free_page(pg, fl, nf, pb, z, pfn, alloc_order, mt_capture):
     return taken
 
 
-@kernel
+@leaf
 def get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, order, mt, mark):
     """The allocator's zone loop for our one zone: the watermark check, then ``buffered_rmqueue()``."""
     if not zone_watermark_ok(nf, z, order, mark):
