@@ -939,9 +939,9 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     numa_on = ki[I.numa_balancing] != 0
     tick_cost = kf[FP.cost_sched_tick_us]
     # the scheduler-tick charge of a tick's CPU time: a thread that ran the whole tick used the same CPU time as
-    # the tick before, and the same product and quotient follow (a division per thread and tick saved)
-    last_used = -1.0
-    last_charge = 0.0
+    # the thread before (tick_us, on a fault-light load), and the same product and quotient follow.  Kept in an
+    # array: with locals the compiler turns the test into a select and divides every time anyway
+    memo = np.full(2, -1.0)  # cpu_used, its charge
     for s in range(nsteps):
         step = step0 + s
         now_ms = step * tick_ms
@@ -1086,12 +1086,15 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
             tf[t, TF.runtime] = runtime
             if tick_cost > 0.0:
                 # scheduler_tick(), accounting: paid in the next tick, like any kernel debt (_charge() written out)
-                if cpu_used != last_used:
-                    last_used = cpu_used
-                    last_charge = tick_cost * cpu_used / 1000.0
-                debt += last_charge
-                tf[t, TF.sys] += last_charge
-                sysb[SB.other] += last_charge
+                if cpu_used == memo[0]:
+                    charge = memo[1]
+                else:
+                    charge = tick_cost * cpu_used / 1000.0
+                    memo[0] = cpu_used
+                    memo[1] = charge
+                debt += charge
+                tf[t, TF.sys] += charge
+                sysb[SB.other] += charge
             tf[t, TF.debt] = debt
         if sample_steps > 0 and (step + 1) % sample_steps == 0 and smp_idx[0] < smp_cnt.shape[0]:
             i = smp_idx[0]
