@@ -25,6 +25,13 @@ disk/CFQ model when the reproduction supplies it), a hit ``hit_us``, a write
 ``write_cpu_us`` (the writeback throttle slows writers further inside the
 model), a random miss ``random_read_ms``.  Everything else about time
 (kswapd's passes, writeback) happens inside the model.
+
+Everything here is in pages and stays so whatever the model's resolution:
+at ``pages_per_unit`` U > 1 the model converts the phases itself
+(``models.fairzone.simulate.workload_in_units``: files and the read-ahead
+``chunk`` in units, ``random_ops / U`` unit accesses each costing U
+operations' time, time per page x U).  The default ``chunk`` of 32 pages is
+one unit at the reproduction's U = 32.
 """
 
 from __future__ import annotations
