@@ -891,10 +891,9 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub
         c = kf[FP.sweep_us] * max(1, ni[node, NI.nr_running])  # the node's bandwidth is shared
     else:
         c = kf[FP.access_us]
-    if ua[unit, UA.node] != node:
-        ctr[CT.remote_accesses] += 1
-        c = c * kf[FP.remote_cost]
-    return c
+    remote = ua[unit, UA.node] != node  # no branch on this coin either (see run())
+    ctr[CT.remote_accesses] += remote
+    return c * (kf[FP.remote_cost] if remote else 1.0)
 
 
 # ---------------------------------------------------------------- the loop
@@ -1035,20 +1034,23 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                         ti[t, TI.ridx] = r + 1
                         p = phase_shared[ph]
                         mm = task_mm[t]
-                        if u1 < p:
-                            n = mm_sh_end[mm] - mm_sh_start[mm]
-                            kk = int(u1 / p * n)
-                            if kk >= n:
-                                kk = n - 1
-                            unit = mm_sh_start[mm] + kk
-                        else:
-                            n = phase_end[ph] - phase_start[ph]
-                            kk = int((u1 - p) / (1.0 - p) * n)
-                            if kk >= n:
-                                kk = n - 1
-                            unit = phase_start[ph] + kk
+                        # The shared region or the thread's own, by u1 < p: a coin the branch predictor loses
+                        # once in three.  Both units are computed and one is picked, with the same arithmetic as
+                        # each branch had (the clamps to [0, n] before int() only keep the unpicked one finite,
+                        # and leave the picked one as it was: it lies in [0, n] already, or int() gave n - 1).
+                        n_sh = mm_sh_end[mm] - mm_sh_start[mm]
+                        n_own = phase_end[ph] - phase_start[ph]
+                        x_sh = 0.0
+                        if p > 0.0:
+                            x_sh = min(u1 / p * n_sh, float(n_sh))
+                        x_own = 0.0
+                        if p < 1.0:
+                            x_own = min(max((u1 - p) / (1.0 - p) * n_own, 0.0), float(n_own))
+                        unit_sh = mm_sh_start[mm] + min(int(x_sh), n_sh - 1)
+                        unit_own = phase_start[ph] + min(int(x_own), n_own - 1)
+                        unit = unit_sh if u1 < p else unit_own
                         ti[t, TI.rep] += 1
-                        write = 1 if u2 < phase_write[ph] else 0
+                        write = int(u2 < phase_write[ph])
                     cur = unit
                     ti[t, TI.cur_unit] = unit
                     if (ua[unit, UA.node] >= 0 and ua[unit, UA.marked] == 0 and (write == 0 or ua[unit, UA.write] != 0)
@@ -1059,10 +1061,10 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                             ua[unit, UA.dirty] = 1
                         here = ti[t, TI.node]
                         c = sweep_us * max(1, ni[here, NI.nr_running]) if kind == SWEEP else access_us
-                        if ua[unit, UA.node] != here:
-                            ctr[CT.remote_accesses] += 1
-                            c = c * remote_cost
-                        frac = c
+                        # remote or not is a coin too: no branch (c * 1.0 is c)
+                        remote = ua[unit, UA.node] != here
+                        ctr[CT.remote_accesses] += remote
+                        frac = c * (remote_cost if remote else 1.0)
                     else:
                         tf[t, TF.debt] = debt
                         tf[t, TF.runtime] = runtime
