@@ -50,7 +50,9 @@ from .layout import (
 DEF_PRIORITY = 12
 BIG = 1 << 62
 # Views without reference counting (compiled mode; the identity in the pure copy): every call that passes an
-# array would otherwise cost an atomic increment and decrement, most of the fast path's time.
+# array would otherwise cost an atomic increment and decrement, most of the fast path's time.  For the same
+# reason what runs once per unit at 32 pages per unit -- background(), the shrink_* of one SWAP_CLUSTER_MAX
+# chunk, the batch reset, the balance tests -- is a leaf, inlined where it is called.
 borrow = borrowed(__name__)
 
 
@@ -145,7 +147,7 @@ def global_dirtyable(Z):
 
 # ============================================================================ the allocator
 
-@kernel
+@leaf
 def reset_alloc_batches(Z, S, P, ZL, now):
     """reset_alloc_batches(): NR_ALLOC_BATCH back to its reset value.
 
@@ -259,7 +261,7 @@ def get_page_from_freelist(Z, LR, S, P, ZL, flags, classzone, now):
         S[ST.zonelist_rescans] += 1
 
 
-@kernel
+@leaf
 def wakeup_kswapd(Z, LR, S, P, z, classzone, now):
     """wakeup_kswapd(): wake the node's kswapd if it sleeps and zone ``z`` is below its wake mark."""
     if Z[z, ZF.managed] == 0:
@@ -283,7 +285,7 @@ def wakeup_kswapd(Z, LR, S, P, z, classzone, now):
     S[ST.next_bg] = now
 
 
-@kernel
+@leaf
 def shrink_active(Z, S, PFL, PPREV, PNEXT, z, n):
     """shrink_active_list() for file pages: the ``n`` oldest active pages go to the inactive list, unreferenced."""
     nact = Z[z, ZF.nr_active]
@@ -299,7 +301,7 @@ def shrink_active(Z, S, PFL, PPREV, PNEXT, z, n):
     Z[z, ZF.pgdeactivate] += n
 
 
-@kernel
+@leaf
 def shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now):
     """shrink_inactive_list() / shrink_page_list(): scan the oldest inactive pages; returns (scanned, reclaimed)."""
     nin = Z[z, ZF.nr_inactive]
@@ -326,7 +328,7 @@ def shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now):
     return scanned, reclaimed
 
 
-@kernel
+@leaf
 def count_scan(Z, S, z, scanned, reclaimed, is_kswapd):
     if is_kswapd:
         Z[z, ZF.pgscan_kswapd] += scanned
@@ -401,7 +403,7 @@ def lru_pages(Z, z):
     return Z[z, ZF.nr_inactive] + Z[z, ZF.nr_active]
 
 
-@kernel
+@leaf
 def pgdat_balanced(Z, LR, P, classzone):
     """pgdat_balanced() for order 0: every zone up to classzone at its high watermark.
 
@@ -418,7 +420,7 @@ def pgdat_balanced(Z, LR, P, classzone):
     return True
 
 
-@kernel
+@leaf
 def gap_balanced(Z, P, classzone):
     """Every zone with pages on its LRU at high + balance gap (kswapd_shrink_zone()'s target)."""
     for z in range(classzone + 1):
@@ -831,7 +833,7 @@ def sample(Z, S, SM, now):
     S[ST.sample_n] = n + 1
 
 
-@kernel
+@leaf
 def background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now):
     """Everything that runs beside the workload, up to ``now``; sets the time of the next step."""
     st = S[ST.ks_state]
