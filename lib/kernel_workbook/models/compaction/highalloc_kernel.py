@@ -35,11 +35,14 @@ _sk = sibling(__name__, "slowpath_kernel")
 fl_add = _zk.fl_add
 move_freepages_block = _zk.move_freepages_block
 get_page_from_freelist = _zk.get_page_from_freelist
+get_page_from_freelist_cold = _zk.get_page_from_freelist_cold
 nr_free_order = _zk.nr_free_order
 next_u = _zk.next_u
 page_new = _pk.page_new
+page_new_cold = _pk.page_new_cold
 release_owner = _pk.release_owner
 page_release = _pk.page_release
+page_release_cold = _pk.page_release_cold
 wakeup_kswapd = _vk.wakeup_kswapd
 try_to_free_pages_now = _vk.try_to_free_pages_now
 kswapd_step = _vk.kswapd_step
@@ -88,11 +91,11 @@ def alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt):
     """What an order-0 allocation does when the low watermark refuses it: wake kswapd, try the min
     watermark, reclaim directly (at most four times).  Returns the pfn taken off the lists, or -1."""
     wakeup_kswapd(nf, z, 0)
-    pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+    pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
     tries = 0
     while pfn < 0 and tries < 4:
         try_to_free_pages_now(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, ACTOR.LOAD, 0)
-        pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+        pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
         tries += 1
     return pfn
 
@@ -103,7 +106,8 @@ def alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner,
     reclaim.  Returns the pfn, or -1 if memory could not be found (the page is not allocated).
 
     A leaf, with the slow path a call: the build load makes most of a run's allocations, and a compiled
-    call passing these twelve arrays cost more than the fast path it ran."""
+    call passing these twelve arrays cost more than the fast path it ran.  Where allocations are rare,
+    :func:`alloc_small_cold` is called instead (every inlined copy costs compile time)."""
     pfn = get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_low])
     if pfn < 0:
         pfn = alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt)
@@ -114,10 +118,16 @@ def alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner,
 
 
 @kernel
+def alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner, flags):
+    """:func:`alloc_small` compiled once, called for the rare allocations (kernel memory, slab, THP fallback)."""
+    return alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner, flags)
+
+
+@kernel
 def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
     """What the kernel holds after boot: unmovable pages, allocated one by one as early boot does."""
     for _ in range(pi[I.boot_unmovable]):
-        alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
+        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
     # the page cache earlier tests left behind (clean), with its dentries and inodes
     slab = 0.0
     for _ in range(pi[I.prefill_pages]):
@@ -127,7 +137,8 @@ def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
         slab += pf[F.slab_per_file]
         while slab >= 1.0:
             slab -= 1.0
-            alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE, -1, 0)
+            alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE,
+                             -1, 0)
     shuffle_lru(pg, lh, z, rnd, tmp, LRU.LRU_FILE)
     z[Z.kswapd_awake] = 0
     z[Z.kswapd_order] = 0
@@ -185,12 +196,13 @@ def spawn_proc(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr):
             if next_u(z, rnd) * 1000 < kp % 1000:
                 nk += 1
             for _ in range(nk):
-                alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, p, 0)
+                alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
+                                 p, 0)
             return p
     return -1
 
 
-@kernel
+@leaf
 def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
     """One tick of the kernel builds."""
     now = z[Z.now]
@@ -218,19 +230,23 @@ def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
             pr[PR.anon_next_tick, p] = pr[PR.start_tick, p] - 1 + -(-(pr[PR.anon_done, p] + 1) * life // target)
         else:
             pr[PR.anon_next_tick, p] = pr[PR.end_tick, p]
-    for _ in range(take(acc, ACC.file_in, pf[F.file_in_per_tick])):
-        if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, -1, 0) >= 0:
-            vm[VM.pgpgin] += 4
-        for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
-            alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE, -1, 0)
+    # files read (clean page cache), then files written (dirty, on the dirty list), each with its share of
+    # dentries and inodes; one loop, so that the inlined allocation is compiled once for both
     dirty_list = pi[I.procs_max] + 1
-    for _ in range(take(acc, ACC.file_out, pf[F.file_out_per_tick])):
-        alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, dirty_list,
-                    PGF.dirty)
-        for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
-            alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE, -1, 0)
+    for written in range(2):
+        if written:
+            n, owner, flags = take(acc, ACC.file_out, pf[F.file_out_per_tick]), dirty_list, PGF.dirty
+        else:
+            n, owner, flags = take(acc, ACC.file_in, pf[F.file_in_per_tick]), -1, 0
+        for _ in range(n):
+            if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, owner,
+                           flags) >= 0 and not written:
+                vm[VM.pgpgin] += 4
+            for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
+                alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE,
+                                 MT.MIGRATE_RECLAIMABLE, -1, 0)
     for _ in range(take(acc, ACC.unmovable, pf[F.unmovable_per_tick])):
-        alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
+        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
     n = pi[I.nr_pages]
     for _ in range(take(acc, ACC.hot, pf[F.hot_per_tick])):
         p = int(next_u(z, rnd) * n)
@@ -271,14 +287,15 @@ def thp_done(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, a):
     alive = p >= 0 and pr[PR.alive, p] != 0
     if pfn >= 0:
         vm[VM.thp_fault_alloc] += 1
-        page_new(pg, lh, oh, z, pfn, PAGEBLOCK_ORDER, KIND.HUGE, p if alive else -1, 0, z[Z.now])
+        page_new_cold(pg, lh, oh, z, pfn, PAGEBLOCK_ORDER, KIND.HUGE, p if alive else -1, 0, z[Z.now])
         if not alive:
-            page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
+            page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
     else:
         vm[VM.thp_fault_fallback] += 1
         if alive:
             for _ in range(PAGEBLOCK_NR_PAGES):
-                if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.ANON, MT.MIGRATE_MOVABLE, p, 0) < 0:
+                if alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.ANON, MT.MIGRATE_MOVABLE, p,
+                                    0) < 0:
                     break
     ac[AC.step, a] = STEP.IDLE
 
@@ -304,7 +321,7 @@ def is_compacting(ac, a):
     return s == STEP.ASYNC_COMPACT or s == STEP.SYNC_COMPACT or s == STEP.KSWAPD_COMPACT
 
 
-@kernel
+@leaf
 def run_tasks(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, tr, budget):
     """Every task with work runs in turns, one step each, until its CPU for this tick is used."""
     na = pi[I.nr_actors]
@@ -371,7 +388,7 @@ def sample(pg, nf, pb, z, vm, pi, bud, ptf, ptb, vms, smp, pbs):
     _ = pg
 
 
-@kernel
+@leaf
 def test_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, ac, att):
     """Start the test's next attempt when it is due (``msdelay`` after the previous one started)."""
     a = ACTOR.TEST
@@ -400,7 +417,7 @@ def test_done(pg, lh, oh, z, pi, ac, att):
     pfn = ac[AC.page, a]
     att[ATT.ok, k] = 1 if pfn >= 0 else 0
     if pfn >= 0:
-        page_new(pg, lh, oh, z, pfn, ac[AC.order, a], KIND.HUGE, pi[I.procs_max], 0, z[Z.now])
+        page_new_cold(pg, lh, oh, z, pfn, ac[AC.order, a], KIND.HUGE, pi[I.procs_max], 0, z[Z.now])
         z[Z.test_ok] += 1
     z[Z.att_n] = k + 1
     z[Z.test_done] += 1

@@ -89,6 +89,18 @@ def page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn):
 
 
 @kernel
+def page_new_cold(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp):
+    """:func:`page_new` compiled once, called where it runs rarely (huge pages)."""
+    page_new(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp)
+
+
+@kernel
+def page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn):
+    """:func:`page_release` compiled once, called where it runs rarely (huge pages)."""
+    page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
+
+
+@kernel
 def isolate_lru(pg, lh, z, pfn):
     """Take an LRU page off its list for migration (``__isolate_lru_page()`` + ``del_page_from_lru_list()``)."""
     lru_del(pg, lh, z, lru_of(pg[pfn, PG.kind]), pfn)
@@ -161,5 +173,5 @@ def count_lists(pg, lh, lst, n_expected):
     return c
 
 
-__all__ = ["own_add", "own_del", "page_new", "page_release", "isolate_lru", "putback_lru", "migrate_page_move",
+__all__ = ["own_add", "own_del", "page_new", "page_release", "page_new_cold", "page_release_cold", "isolate_lru", "putback_lru", "migrate_page_move",
            "release_owner", "count_lists", "LRU"]

@@ -28,7 +28,7 @@ from .layout import AC, COMPACT, I, KIND, MT, PAGE_ALLOC_COSTLY_ORDER, PATH, STE
 _zk = sibling(__name__, "zone_kernel")
 _ck = sibling(__name__, "compaction_kernel")
 _vk = sibling(__name__, "vmscan_kernel")
-get_page_from_freelist = _zk.get_page_from_freelist
+get_page_from_freelist = _zk.get_page_from_freelist_cold  # the slow path runs rarely: called, not inlined
 compaction_deferred = _ck.compaction_deferred
 defer_compaction = _ck.defer_compaction
 compaction_defer_reset = _ck.compaction_defer_reset

@@ -38,6 +38,7 @@ lru_del = _zk.lru_del
 lru_add = _zk.lru_add
 next_u = _zk.next_u
 page_release = _pk.page_release
+page_release_cold = _pk.page_release_cold
 own_del = _pk.own_del
 compaction_suitable = _ck.compaction_suitable
 compaction_deferred = _ck.compaction_deferred
@@ -65,32 +66,40 @@ def write_page(pg, oh, z, vm, pi, pfn):
 @leaf
 def reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority):
     """``shrink_page_list()`` for one page taken off the cold end of ``lst``: 1 if it was freed."""
+    # one place that keeps the page and one that frees it: this leaf is inlined, and every inlined copy of a
+    # leaf costs compile time
     f = pg[pfn, PG.flags]
+    keep = True
     if lst == LRU.LRU_FILE:
         if f & PGF.referenced:
-            pg[pfn, PG.flags] = f & ~PGF.referenced
-            lru_add(pg, lh, z, lst, pfn)  # activated: back to the young end
+            pg[pfn, PG.flags] = f & ~PGF.referenced  # activated: back to the young end
             z[Z.rs_rotated_file] += 1
-            return 0
-        if (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.now]:
-            lru_add(pg, lh, z, lst, pfn)
-            return 0
-        if f & PGF.dirty:
+        elif (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.now]:
+            pass
+        elif f & PGF.dirty:
             if is_kswapd and priority < DEF_PRIORITY - 2:
                 write_page(pg, oh, z, vm, pi, pfn)  # kswapd's pageout(); the page is reclaimed later
-            lru_add(pg, lh, z, lst, pfn)
-            return 0
-        page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
-        return 1
-    # anonymous: page_referenced() of a build's page, or out to swap
-    if next_u(z, rnd) < pf[F.anon_hot]:
+        else:
+            keep = False
+    else:
+        # anonymous: page_referenced() of a build's page, or out to swap
+        if next_u(z, rnd) < pf[F.anon_hot]:
+            z[Z.rs_rotated_anon] += 1
+        else:
+            vm[VM.pswpout] += 1
+            vm[VM.pgpgout] += 4
+            keep = False
+    if keep:
         lru_add(pg, lh, z, lst, pfn)
-        z[Z.rs_rotated_anon] += 1
         return 0
-    vm[VM.pswpout] += 1
-    vm[VM.pgpgout] += 4
     page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
     return 1
+
+
+@kernel
+def reclaim_page_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority):
+    """:func:`reclaim_page` compiled once, for lumpy reclaim (3.3.6 only)."""
+    return reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority)
 
 
 @kernel
@@ -122,7 +131,7 @@ def shrink_list(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, lst, nr_to_scan, is_
                     break
                 lru_del(pg, lh, z, lst, c)
                 scanned += 1
-                reclaimed += reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, c, lst, is_kswapd, priority)
+                reclaimed += reclaim_page_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, c, lst, is_kswapd, priority)
     if lst == LRU.LRU_FILE:
         z[Z.rs_scanned_file] += scanned
     else:
@@ -167,7 +176,7 @@ def shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, scanned):
         if head < 0:
             break
         pfn = pg[head, PG.lru_prev]
-        page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
+        page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
         freed += 1
     return freed
 
@@ -397,7 +406,7 @@ def kswapd_balanced(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, order):
 # ----------------------------------------------------------------------------------------- writeback, drop_caches
 
 
-@kernel
+@leaf
 def writeback(pg, oh, z, vm, pi, all_pages):
     """The flusher: write dirty pages older than ``dirty_expire_centisecs``, or the oldest while
     dirty pages exceed ``dirty_background_ratio`` of the dirtyable memory (``all_pages``: sync)."""
@@ -421,7 +430,7 @@ def drop_caches(pg, fl, nf, pb, lh, oh, z, vm, pi):
         while lh[lst] >= 0:
             pfn = lh[lst]
             pg[pfn, PG.flags] &= ~PGF.writeback
-            page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
+            page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
 
 
 __all__ = ["shrink_zone_round", "shrink_list", "get_scan_count", "shrink_slab", "should_continue_reclaim",

@@ -266,7 +266,7 @@ def rmqueue(pg, fl, nf, pb, vm, pi, order, mt):
 # ----------------------------------------------------------------------------------------- watermarks
 
 
-@kernel
+@leaf
 def watermark_ok_free(nf, order, mark, free_pages):
     """``__zone_watermark_ok()`` (no lowmem_reserve: one zone; no ALLOC_HIGH/HARDER)."""
     mn = mark
@@ -350,6 +350,12 @@ def get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, order, mt, mark):
     return pfn
 
 
+@kernel
+def get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, order, mt, mark):
+    """:func:`get_page_from_freelist` compiled once, called by the rare callers (the slow path)."""
+    return get_page_from_freelist(pg, fl, nf, pb, z, vm, pi, order, mt, mark)
+
+
 # ----------------------------------------------------------------------------------------- allocated pages
 
 
@@ -398,7 +404,7 @@ def count_free_pages(pg, pi):
 
 
 __all__ = ["free_one_page", "free_pages", "rmqueue", "expand", "zone_watermark_ok", "watermark_ok_free",
-           "fragmentation_index", "split_free_page", "get_page_from_freelist", "ll_add", "ll_del", "ll_replace",
+           "fragmentation_index", "split_free_page", "get_page_from_freelist", "get_page_from_freelist_cold", "ll_add", "ll_del", "ll_replace",
            "lru_add", "lru_del", "lru_of", "nr_free_order", "fl_add", "fl_del", "set_kind", "MIGRATE_PCPTYPES"]
 
 
