@@ -88,7 +88,7 @@ def _refresh_gw(ki, gi, gfa, wts, ctr, g):
     ctr[CT.epoch] += 1
 
 
-@leaf
+@kernel
 def _gw_of(ti, wts, t, nid):
     g = ti[t, TI.group]
     return 0 if g < 0 else wts[W.group, g, nid]
@@ -119,7 +119,7 @@ def _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, mm, nflush):
 
 
 # ---------------------------------------------------------------- scheduler placement
-@leaf
+@kernel
 def _nt_remove(ni, n, t):
     c = ni[n, NI.tasks]
     j = 1
@@ -131,7 +131,7 @@ def _nt_remove(ni, n, t):
     ni[n, NI.tasks] = c - 1
 
 
-@leaf
+@kernel
 def _nt_insert(ni, n, t):
     c = ni[n, NI.tasks]
     j = c
@@ -142,7 +142,7 @@ def _nt_insert(ni, n, t):
     ni[n, NI.tasks] = c + 1
 
 
-@leaf
+@kernel
 def _move_task(ti, ni, ctr, t, dst):
     ctr[CT.epoch] += 1
     src = ti[t, TI.node]
@@ -205,7 +205,7 @@ def load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb):
         _charge(tf, sysb, pick, kf[FP.cost_task_move_us], SB.place)
 
 
-@leaf
+@kernel
 def load_too_imbalanced(src_load, dst_load, orig_src, orig_dst, imbalance_pct):
     # capacities are equal on every node, so they cancel
     if dst_load < src_load:
@@ -286,7 +286,7 @@ def task_numa_find_cpu(ki, ti, ni, wts, ctr, t, src, dst, taskimp, groupimp):
         ctr[CT.best + 2] = dst
 
 
-@leaf
+@kernel
 def _charge_search(ki, kf, tf, ctr, sysb, t, nodes):
     """The CPU time of one task_numa_migrate() call that searched ``nodes`` nodes: update_numa_stats() of the
     source, then update_numa_stats() and task_numa_compare() on every CPU of each node searched."""
@@ -371,7 +371,7 @@ def numa_migrate_preferred(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t, now_ms
 
 
 # ---------------------------------------------------------------- the period controller
-@leaf
+@kernel
 def _check_period(ki, ti, mi, ctr, t):
     rss = mi[ti[t, TI.mm], MI.rss]
     p = ti[t, TI.period]
