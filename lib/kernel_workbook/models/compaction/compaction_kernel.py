@@ -30,6 +30,7 @@ split_free_page = _zk.split_free_page
 free_pages = _zk.free_pages
 nr_free_order = _zk.nr_free_order
 fl_idx = _zk.fl_idx
+next_free_head = _zk.next_free_head
 isolate_lru = _pk.isolate_lru
 putback_lru = _pk.putback_lru
 migrate_page_move = _pk.migrate_page_move
@@ -129,30 +130,34 @@ def suitable_migration_target(pg, pb, pfn):
 
 @kernel
 def isolate_freepages_block(pg, fl, nf, pb, z, vm, pi, pf, ac, cf, a, start, end):
-    """Take every free page of [start, end) (split into order-0 pages) onto the task's free list."""
-    nr_scanned = 0
+    """Take every free page of [start, end) (split into order-0 pages) onto the task's free list.
+
+    The kernel looks at every pfn; so does the count of pfns scanned (and the CPU it is charged), but the
+    model goes from one free block to the next through the index of free block heads in ``nf``, as
+    looking at a pfn that heads no free block changes nothing.
+    """
     isolated_total = 0
-    p = start
+    stopped = 0  # the pfn that stopped the walk (the task's free list full) is scanned too
+    p = next_free_head(nf, start, end)
     while p < end:
-        nr_scanned += 1
-        if pg[p, PG.kind] == KIND.FREE and pg[p, PG.order] >= 0:
-            o = pg[p, PG.order]
-            n = ac[AC.nr_freepages, a]
-            if n + (1 << o) > FREE_LIST_MAX:
-                break
-            got = split_free_page(pg, fl, nf, pb, z, p, -1, 0)
-            if got > 0:
-                for k in range(got):
-                    pg[p + k, PG.kind] = KIND.CC_FREE
-                    pg[p + k, PG.owner] = a
-                    cf[a, n + k] = p + k
-                ac[AC.nr_freepages, a] = n + got
-                z[Z.nr_cc_free] += got
-                isolated_total += got
-                p += got
-                nr_scanned += got - 1
-                continue
-        p += 1
+        o = pg[p, PG.order]
+        n = ac[AC.nr_freepages, a]
+        if n + (1 << o) > FREE_LIST_MAX:
+            stopped = 1
+            break
+        got = split_free_page(pg, fl, nf, pb, z, p, -1, 0)
+        if got > 0:
+            for k in range(got):
+                pg[p + k, PG.kind] = KIND.CC_FREE
+                pg[p + k, PG.owner] = a
+                cf[a, n + k] = p + k
+            ac[AC.nr_freepages, a] = n + got
+            z[Z.nr_cc_free] += got
+            isolated_total += got
+            p = next_free_head(nf, p + got, end)  # a block of a higher order than the pageblock ends past end
+        else:
+            p = next_free_head(nf, p + 1, end)
+    nr_scanned = p - start + stopped
     vm[VM.compact_free_scanned] += nr_scanned
     vm[VM.compact_isolated] += isolated_total
     charge(ac, a, nr_scanned * pf[F.scan_pfn_ns])

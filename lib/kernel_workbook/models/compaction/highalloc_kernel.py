@@ -25,8 +25,8 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
 """
 
 from ..engine import borrowed, kernel, leaf, sibling
-from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NR_MT, PAGEBLOCK_NR_PAGES,
-                     PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
+from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
+                     PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 
 _zk = sibling(__name__, "zone_kernel")
 _pk = sibling(__name__, "pages_kernel")
@@ -69,6 +69,7 @@ def init_zone(pg, fl, nf, pb, z, pi):
         pb[b] = MT.MIGRATE_MOVABLE
     for i in range(fl.shape[0]):
         fl[i] = -1
+    for i in range(nf.shape[0]):
         nf[i] = 0
     step = 1 << (MAX_ORDER - 1)
     for p in range(0, n, step):
@@ -442,6 +443,10 @@ def audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm):
         z[Z.nr_huge] + z[Z.nr_cc_free] + z[Z.nr_isolated]
     if held != n:
         return AUDIT.AUDIT_CONSERVATION
+    # the index of free block heads says what the page table says, pfn by pfn
+    for p in range(n):
+        if _zk.is_free_head(nf, p) != (pg[p, PG.kind] == KIND.FREE and pg[p, PG.order] >= 0):
+            return AUDIT.AUDIT_HEADS
     free = 0
     heads = 0
     p = 0
@@ -467,7 +472,7 @@ def audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm):
     if free != z[Z.nr_free] + z[Z.nr_free_leak]:
         return AUDIT.AUDIT_FREE_COUNT
     listed = 0
-    for i in range(nf.shape[0]):
+    for i in range(NF_HEADS):
         listed += nf[i]
     if listed != heads:
         return AUDIT.AUDIT_LIST_COUNT

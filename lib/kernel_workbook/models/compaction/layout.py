@@ -42,6 +42,19 @@ MT = enum("MT", "MIGRATE_UNMOVABLE MIGRATE_RECLAIMABLE MIGRATE_MOVABLE MIGRATE_R
 MIGRATE_PCPTYPES = MT.MIGRATE_RESERVE  # the kernel defines it so: the types with per-CPU lists come first
 NR_MT = len(MT)
 
+# ``nf`` holds the free area's counts (``free_area[order].nr_free`` of each migratetype's list, NF_HEADS
+# of them), then an index the kernel does not have: one bit per pfn, set while the pfn heads a listed free
+# block (PageBuddy with its order), 32 pfns to an entry (so the Python engine's int64 never overflows).
+# The free scanner reads it to find the next free block instead of reading every page's row.
+NF_HEADS = NR_MT * MAX_ORDER
+HEAD_BITS = 32
+
+
+def nf_size(nr_pages: int) -> int:
+    """Entries of ``nf`` for a zone of ``nr_pages``: the list counts, then the index of free block heads."""
+    return NF_HEADS + -(-nr_pages // HEAD_BITS)
+
+
 # the lists the model threads pages on: the two LRUs and the reclaimable slab (for the shrinker)
 LRU = enum("LRU", "LRU_FILE LRU_ANON SLAB_RECLAIMABLE")
 
@@ -101,7 +114,7 @@ PATH = enum("PATH", """PATH_FAST PATH_MIN PATH_COMPACT_ASYNC PATH_CAPTURE_ASYNC 
 
 # what the audit found wrong (tests run it after every tick)
 AUDIT = enum("AUDIT", """AUDIT_OK AUDIT_CONSERVATION AUDIT_FREE_COUNT AUDIT_ALIGNMENT AUDIT_UNMERGED AUDIT_LIST_COUNT
-    AUDIT_BLOCK AUDIT_SCANNERS AUDIT_LRU""")
+    AUDIT_BLOCK AUDIT_SCANNERS AUDIT_LRU AUDIT_HEADS""")
 
 # the phases of the test
 PHASE = enum("PHASE", "WARMUP PASS_1 PASS_2 GAP RESTED END")
@@ -139,4 +152,4 @@ F = PARAMS.F
 __all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
            "SAMPLE", "PATH", "AUDIT", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER",
            "PAGEBLOCK_NR_PAGES", "MAX_ORDER", "SWAP_CLUSTER_MAX", "DEF_PRIORITY", "PAGE_ALLOC_COSTLY_ORDER",
-           "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX", "KSWAPD_ZONE_BALANCE_GAP_RATIO", "STEP_OVERHEAD_NS"]
+           "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX", "NF_HEADS", "HEAD_BITS", "nf_size", "KSWAPD_ZONE_BALANCE_GAP_RATIO", "STEP_OVERHEAD_NS"]

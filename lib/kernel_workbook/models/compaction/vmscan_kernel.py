@@ -425,12 +425,14 @@ def writeback(pg, oh, z, vm, pi, all_pages):
 
 @kernel
 def drop_caches(pg, fl, nf, pb, lh, oh, z, vm, pi):
-    """``echo 3 > /proc/sys/vm/drop_caches`` after ``sync``: clean page cache and the dentry/inode slab."""
+    """``echo 3 > /proc/sys/vm/drop_caches`` after ``sync``: clean page cache and the dentry/inode slab.
+
+    Runs once, but frees most of the zone: ``page_release`` is inlined here."""
     for lst in (LRU.LRU_FILE, LRU.SLAB_RECLAIMABLE):
         while lh[lst] >= 0:
             pfn = lh[lst]
             pg[pfn, PG.flags] &= ~PGF.writeback
-            page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
+            page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
 
 
 __all__ = ["shrink_zone_round", "shrink_list", "get_scan_count", "shrink_slab", "should_continue_reclaim",

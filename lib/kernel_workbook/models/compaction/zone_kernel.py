@@ -28,8 +28,8 @@ the same kind of list (:func:`ll_add`, :func:`ll_del`, :func:`ll_replace`).
 """
 
 from ..engine import kernel, leaf
-from .layout import (I, KIND, LRU, MAX_ORDER, MIGRATE_PCPTYPES, MT, PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF,
-                     VM, Z)
+from .layout import (HEAD_BITS, I, KIND, LRU, MAX_ORDER, MIGRATE_PCPTYPES, MT, NF_HEADS, PAGEBLOCK_NR_PAGES,
+                     PAGEBLOCK_ORDER, PG, PGF, VM, Z)
 
 # ----------------------------------------------------------------------------------------- generic lists
 
@@ -100,6 +100,7 @@ def fl_add(pg, fl, nf, pfn, order, mt, tail):
     pg[pfn, PG.owner] = mt
     ll_add(pg, PG.fl_next, PG.fl_prev, fl, fl_idx(mt, order), pfn, tail)
     nf[fl_idx(mt, order)] += 1
+    nf[NF_HEADS + pfn // HEAD_BITS] |= 1 << (pfn % HEAD_BITS)
 
 
 @leaf
@@ -108,8 +109,32 @@ def fl_del(pg, fl, nf, pfn):
     mt = pg[pfn, PG.owner]
     ll_del(pg, PG.fl_next, PG.fl_prev, fl, fl_idx(mt, order), pfn)
     nf[fl_idx(mt, order)] -= 1
+    nf[NF_HEADS + pfn // HEAD_BITS] &= ~(1 << (pfn % HEAD_BITS))
     pg[pfn, PG.order] = -1
     pg[pfn, PG.owner] = -1
+
+
+@leaf
+def is_free_head(nf, pfn):
+    """``pfn`` heads a listed free block: the index's answer to ``PageBuddy(page)`` (kind FREE, order >= 0)."""
+    return (nf[NF_HEADS + pfn // HEAD_BITS] >> (pfn % HEAD_BITS)) & 1 != 0
+
+
+@leaf
+def next_free_head(nf, pfn, end):
+    """The first pfn from ``pfn`` on that heads a listed free block, or ``end`` if none is below ``end``
+    (``pfn`` itself when it is at or past ``end``).  Reads 32 pfns of the index at a time."""
+    if pfn >= end:
+        return pfn
+    while pfn < end:
+        w = nf[NF_HEADS + pfn // HEAD_BITS] >> (pfn % HEAD_BITS)
+        if w != 0:
+            while (w & 1) == 0:
+                w >>= 1
+                pfn += 1
+            return min(pfn, end)
+        pfn = (pfn // HEAD_BITS + 1) * HEAD_BITS
+    return end
 
 
 @leaf
