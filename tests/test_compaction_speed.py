@@ -64,3 +64,61 @@ def test_the_golden_covers_the_explorer_and_a_reproduction_size_run():
     assert names[0].startswith("explorer default")
     assert any(c["workload"]["zone_mb"] == 1024.0 and c["variant"] == "revert-v5" for c in GOLDEN)
     assert len(GOLDEN) == len(G.cases())
+
+
+# --------------------------------------------------------------------------- a booted zone, reused
+
+
+def test_boot_reads_only_the_slots_its_reuse_is_keyed_on():
+    """What boot reads of the parameters is what simulate keys a kept booted zone on (the Python engine,
+    its arrays recording every index read)."""
+    import numpy as np
+
+    from kernel_workbook.models.compaction import KERNELS, params_for
+    from kernel_workbook.models.compaction.layout import BOOT, VM, Z, F, I
+    from kernel_workbook.models.compaction.simulate import ARG_ORDER, BOOT_FLOAT, BOOT_INT, arrays
+    from kernel_workbook.workloads.stress_highalloc import small
+
+    class Reads(np.ndarray):
+        def __getitem__(self, i):
+            self.read.add(int(i))
+            return super().__getitem__(i)
+
+    a = arrays(params_for("revert-v5"), small(zone_mb=8, machine_mb=64), seed=2)
+    a["pi"][I.boot_mode] = BOOT.BOOT_ONLY
+    for k in ("pi", "pf"):
+        a[k] = a[k].view(Reads)
+        a[k].read = set()
+    KERNELS.function("python")(*(a[k] for k in ARG_ORDER))
+    assert a["vm"][VM.allocstall] == 0 and a["z"][Z.nr_free] > 0  # booted, without reclaim
+    names_i = {v: k for k, v in I._asdict().items()}
+    names_f = {v: k for k, v in F._asdict().items()}
+    assert {names_i[i] for i in a["pi"].read} - {"boot_mode"} <= set(BOOT_INT)
+    assert {names_f[i] for i in a["pf"].read} <= set(BOOT_FLOAT)
+    assert {names_i[i] for i in a["pi"].read} >= {"prefill_pages", "wmark_high"}  # the recording works
+
+
+def test_a_reused_booted_zone_gives_the_run_a_fresh_boot_gives():
+    import sys
+
+    import numpy as np
+
+    from kernel_workbook.models.compaction import params_for, simulate
+    from kernel_workbook.workloads.stress_highalloc import small
+
+    S = sys.modules["kernel_workbook.models.compaction.simulate"]  # the module (the package exports the function)
+
+    w = small(zone_mb=16, machine_mb=128, warmup_s=3, highalloc_percentage=60)
+    S.forget_booted_zones()
+    simulate(params_for("revert-v5"), w, seed=4, verbose=False)
+    assert len(S._boots) == 1  # kept
+    other = w.with_(dirty_pages_s=900.0, build_procs=3)  # the builds differ, the boot does not
+    reused = simulate(params_for("capture-v5"), other, seed=4, verbose=False)
+    assert len(S._boots) == 1  # no new boot: the kept one was used
+    S.forget_booted_zones()
+    fresh = simulate(params_for("capture-v5"), other, seed=4, verbose=False)
+    for k in fresh.arrays:
+        assert np.array_equal(reused.arrays[k], fresh.arrays[k]), k
+    simulate(params_for("capture-v5", min_free_kbytes=4096), other, seed=4, verbose=False)  # other watermarks
+    simulate(params_for("capture-v5"), other, seed=5, verbose=False)  # other uniforms
+    assert len(S._boots) == 3

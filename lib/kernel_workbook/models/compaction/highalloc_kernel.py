@@ -25,7 +25,7 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
 """
 
 from ..engine import borrowed, kernel, leaf, sibling
-from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
+from .layout import (AC, ACC, ACTOR, ATT, AUDIT, BOOT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
                      PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 
 _zk = sibling(__name__, "zone_kernel")
@@ -126,7 +126,12 @@ def alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, o
 
 @kernel
 def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
-    """What the kernel holds after boot: unmovable pages, allocated one by one as early boot does."""
+    """What the kernel holds after boot: unmovable pages, allocated one by one as early boot does.
+
+    With :func:`init_zone` before it, it reads only the slots of ``simulate.BOOT_INT`` and
+    ``simulate.BOOT_FLOAT`` and the uniforms -- unless an allocation had to reclaim (``allocstall``), which
+    reads the reclaim knobs: simulate reuses a booted zone for runs that agree on those slots
+    (tests/test_compaction_speed.py checks the list against what the Python engine reads)."""
     for _ in range(pi[I.boot_unmovable]):
         alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
     # the page cache earlier tests left behind (clean), with its dentries and inodes
@@ -505,8 +510,11 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
     cm, cf, pr, acc, att, tr = borrow(cm), borrow(cf), borrow(pr), borrow(acc), borrow(att), borrow(tr)
     bud, ptf, ptb, vms, smp, pbs = borrow(bud), borrow(ptf), borrow(ptb), borrow(vms), borrow(smp), borrow(pbs)
     tmp = borrow(tmp)
-    init_zone(pg, fl, nf, pb, z, pi)
-    boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
+    if pi[I.boot_mode] != BOOT.BOOTED:
+        init_zone(pg, fl, nf, pb, z, pi)
+        boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
+        if pi[I.boot_mode] == BOOT.BOOT_ONLY:
+            return 0
     for a in range(pi[I.nr_actors]):
         ac[AC.step, a] = STEP.IDLE
         ac[AC.page, a] = -1
