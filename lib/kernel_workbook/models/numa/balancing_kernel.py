@@ -4,11 +4,14 @@ It mirrors kernel/sched/fair.c (3.19/4.0: ``task_tick_numa``, ``task_numa_work``
 ``task_numa_fault``, ``task_numa_group``, ``task_numa_placement``,
 ``update_task_scan_period``, ``task_numa_migrate``), mm/memory.c
 (``do_numa_page``) and mm/migrate.c (``migrate_misplaced_page`` and its rate
-limit) over the packed arrays of :mod:`.layout`.  The hot path (an
-access that takes a hinting fault) is written as one function, because every
-numba call copies its array arguments; 
-:mod:`.reference` keeps one
-function per kernel function and a test checks both give identical results.
+limit) over the packed arrays of :mod:`.layout`.  Every function that runs on
+an access or a tick (the slow-path access ``_touch``, ``migrate_misplaced_page``,
+``_alloc_unit``, ``task_tick_numa`` and the small helpers they call) is a
+``leaf``, inlined into ``run``: a Numba call passes every array as its whole
+descriptor (about 150 words for ``_touch``) and increfs each one, which cost
+more than the fault itself.  Functions that run once per scan pass or
+placement stay calls.  :mod:`.reference` keeps one function per kernel
+function and a test checks both give identical results.
 
 No random number is drawn here: every draw comes in as an array from
 :func:`.simulate.simulate` (``numpy.random.default_rng(seed)``).  The kernel is
@@ -977,6 +980,9 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                 task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms)
             nr = ni[ti[t, TI.node], NI.nr_running]
             share = 1.0 if nr <= cpus else cpus / nr  # CPU share, fixed for the tick
+            # the node's CPUs are not oversubscribed (share is exactly 1.0): the steps below skip the * share and
+            # / share, which sat on the tick's longest chain of dependent floating-point operations
+            full = nr <= cpus
             wall = tick_us
             cpu_used = 0.0
             last = task_phase0[t] + task_nphases[t]
@@ -989,11 +995,18 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
             cur = ti[t, TI.cur_unit]
             while wall > 1e-6:
                 if debt > 0.0:
-                    use = min(debt, wall * share)
-                    debt -= use
-                    runtime += use
-                    cpu_used += use
-                    wall -= use if share == 1.0 else use / share
+                    if full:
+                        use = min(debt, wall)
+                        debt -= use
+                        runtime += use
+                        cpu_used += use
+                        wall -= use
+                    else:
+                        use = min(debt, wall * share)
+                        debt -= use
+                        runtime += use
+                        cpu_used += use
+                        wall -= use / share
                     continue
                 if io > 0.0:
                     use = min(io, wall)
@@ -1072,12 +1085,20 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                                       t, unit, write, kind, step, now_ms)
                         debt = tf[t, TF.debt]
                     continue
-                use = min(frac, wall * share)
-                frac -= use
-                user += use
-                runtime += use
-                cpu_used += use
-                wall -= use if share == 1.0 else use / share
+                if full:
+                    use = min(frac, wall)
+                    frac -= use
+                    user += use
+                    runtime += use
+                    cpu_used += use
+                    wall -= use
+                else:
+                    use = min(frac, wall * share)
+                    frac -= use
+                    user += use
+                    runtime += use
+                    cpu_used += use
+                    wall -= use / share
                 if frac <= 0.0:
                     cur = -1
                     ti[t, TI.cur_unit] = -1
