@@ -274,7 +274,7 @@ def accuracy_table(u: int = 32) -> str:
                  read_mb_s=F._disk_rates("mel", None), random_read_ms=F.RANDOM_READ_MS, hit_us=F.HIT_US,
                  other_jitter_mb=F.OTHER_JITTER_MB)
     costs = AllocatorCosts(zone_switch_ns=2000.0)
-    head = ["| variant | DMA32 allocs % (U=1 / U=%d) | DMA32 velocity | Normal velocity |" % u, "|---|---|---|---|"]
+    head = [f"| variant | DMA32 allocs % (U=1 / U={u}) | DMA32 velocity | Normal velocity |", "|---|---|---|---|"]
     rows = ["| variant | readers | SeqRead hits | SeqRead misses | allocator ns/page |", "|---|---|---|---|---|"]
     for v in ("3.16-rc1", "3.0", "fairzone", "lessdirty", "bigbatches", "bigbatches1node"):
         a, b = (simulate(variant_params(v, m, kswapd_stays_awake=False, pages_per_unit=k), w, seed=F.shift_seed(21),
