@@ -16,6 +16,10 @@ Several tasks compacting at once interleave step by step, which is where
 The variants (``I.compact_cached_free_pfn``: 0 none, 1 7db8889a, 2 fixed;
 ``I.compact_checklock_irqsave``; ``I.compact_capture_page``;
 ``I.compact_order_failed``) switch the lines the patches change.
+
+(*) ``int(0)``, ``bool(True)`` where a compiled function is called with a constant: Numba compiles one
+specialization per literal argument, so a literal at one call site and a variable at another compile the
+callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
 from ..engine import kernel, leaf, sibling
@@ -145,7 +149,8 @@ def isolate_freepages_block(pg, fl, nf, pb, z, vm, pi, pf, ac, cf, a, start, end
         if n + (1 << o) > FREE_LIST_MAX:
             stopped = 1
             break
-        got = split_free_page(pg, fl, nf, pb, z, p, -1, 0)
+        # int(): values, not literals, so that capture's call shares the compiled specialization
+        got = split_free_page(pg, fl, nf, pb, z, p, int(-1), int(0))
         if got > 0:
             for k in range(got):
                 pg[p + k, PG.kind] = KIND.CC_FREE
@@ -464,7 +469,7 @@ def compact_zone_full(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, orde
     ``order`` -1); returns the COMPACT result."""
     ret = compact_zone_begin(nf, z, pi, ac, a, order, mt, sync)
     while ret == COMPACT.COMPACT_CONTINUE:
-        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, True)
+        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, bool(True))  # a value (*)
     compact_zone_end(pg, fl, nf, pb, lh, z, vm, pi, ac, cm, cf, a)
     return ret
 

@@ -92,11 +92,12 @@ def alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt):
     """What an order-0 allocation does when the low watermark refuses it: wake kswapd, try the min
     watermark, reclaim directly (at most four times).  Returns the pfn taken off the lists, or -1."""
     wakeup_kswapd(nf, z, 0)
-    pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+    # int(): a value, not a literal, so that every caller shares one compiled specialization of the callee
+    pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, int(0), mt, z[Z.wmark_min])
     tries = 0
     while pfn < 0 and tries < 4:
         try_to_free_pages_now(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, ACTOR.LOAD, 0)
-        pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, 0, mt, z[Z.wmark_min])
+        pfn = get_page_from_freelist_cold(pg, fl, nf, pb, z, vm, pi, int(0), mt, z[Z.wmark_min])
         tries += 1
     return pfn
 
@@ -133,7 +134,8 @@ def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
     reads the reclaim knobs: simulate reuses a booted zone for runs that agree on those slots
     (tests/test_compaction_speed.py checks the list against what the Python engine reads)."""
     for _ in range(pi[I.boot_unmovable]):
-        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
+        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
+                         int(-1), 0)
     # the page cache earlier tests left behind (clean), with its dentries and inodes
     slab = 0.0
     for _ in range(pi[I.prefill_pages]):
@@ -144,7 +146,7 @@ def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
         while slab >= 1.0:
             slab -= 1.0
             alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE,
-                             -1, 0)
+                             int(-1), 0)
     shuffle_lru(pg, lh, z, rnd, tmp, LRU.LRU_FILE)
     z[Z.kswapd_awake] = 0
     z[Z.kswapd_order] = 0
@@ -250,9 +252,10 @@ def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
                 vm[VM.pgpgin] += 4
             for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
                 alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE,
-                                 MT.MIGRATE_RECLAIMABLE, -1, 0)
+                                 MT.MIGRATE_RECLAIMABLE, int(-1), 0)
     for _ in range(take(acc, ACC.unmovable, pf[F.unmovable_per_tick])):
-        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE, -1, 0)
+        alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
+                         int(-1), 0)
     n = pi[I.nr_pages]
     for _ in range(take(acc, ACC.hot, pf[F.hot_per_tick])):
         p = int(next_u(z, rnd) * n)
@@ -293,7 +296,7 @@ def thp_done(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, a):
     alive = p >= 0 and pr[PR.alive, p] != 0
     if pfn >= 0:
         vm[VM.thp_fault_alloc] += 1
-        page_new_cold(pg, lh, oh, z, pfn, PAGEBLOCK_ORDER, KIND.HUGE, p if alive else -1, 0, z[Z.now])
+        page_new_cold(pg, lh, oh, z, pfn, int(PAGEBLOCK_ORDER), KIND.HUGE, p if alive else -1, 0, z[Z.now])
         if not alive:
             page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
     else:
@@ -553,7 +556,8 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
                 for a in range(ACTOR.THP, pi[I.nr_actors]):
                     if ac[AC.step, a] == STEP.IDLE:
                         ac[AC.owner, a] = random_live_proc(z, rnd, pi, pr)
-                        alloc_begin(pg, fl, nf, pb, z, vm, pi, ac, a, PAGEBLOCK_ORDER, MT.MIGRATE_MOVABLE, 1, 1, 0)
+                        alloc_begin(pg, fl, nf, pb, z, vm, pi, ac, a, int(PAGEBLOCK_ORDER), MT.MIGRATE_MOVABLE,
+                                    int(1), int(1), int(0))  # values: the test's call shares the specialization
                         break
         writeback(pg, oh, z, vm, pi, False)
         if phase == PHASE.PASS_1 or phase == PHASE.PASS_2 or phase == PHASE.RESTED:

@@ -173,5 +173,6 @@ def count_lists(pg, lh, lst, n_expected):
     return c
 
 
-__all__ = ["own_add", "own_del", "page_new", "page_release", "page_new_cold", "page_release_cold", "isolate_lru", "putback_lru", "migrate_page_move",
+__all__ = ["own_add", "own_del", "page_new", "page_release", "page_new_cold", "page_release_cold", "isolate_lru",
+           "putback_lru", "migrate_page_move",
            "release_owner", "count_lists", "LRU"]

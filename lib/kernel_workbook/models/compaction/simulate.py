@@ -69,7 +69,8 @@ def derive(params: CompactionParams, w: StressHighalloc, audit: bool = False) ->
     nr_ticks = int(math.ceil((w.warmup_s + w.rested_gap_s + 3 * 3 * w.pass_s() + 60.0) / tick_s))
     sample_every = max(1, int(round(w.sample_s / tick_s)))
     return dict(
-        boot_mode=BOOT.BOOT_AND_RUN, nr_pages=n, nr_pageblocks=n // PAGEBLOCK_NR_PAGES, nr_ticks=nr_ticks, tick_ns=tick_ns,
+        boot_mode=BOOT.BOOT_AND_RUN,
+        nr_pages=n, nr_pageblocks=n // PAGEBLOCK_NR_PAGES, nr_ticks=nr_ticks, tick_ns=tick_ns,
         nr_actors=3 + NR_THP_TASKS, nr_samples=int(nr_ticks // sample_every) + 16, sample_every=sample_every,
         warmup_ticks=int(round(w.warmup_s / tick_s)), test_count=count, test_delay_ns=delay_ns,
         rested_gap_ticks=int(round(w.rested_gap_s / tick_s)), wmark_min=wmin, wmark_low=wlow, wmark_high=whigh,

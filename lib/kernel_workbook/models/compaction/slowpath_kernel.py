@@ -20,6 +20,10 @@ every tick until they end:
    defers compaction (``defer_compaction()``).
 
 ``AC.result`` says which step gave the page or why it failed (:data:`PATH`).
+
+(*) ``int(0)``, ``bool(True)`` where a compiled function is called with a constant: Numba compiles one
+specialization per literal argument, so a literal at one call site and a variable at another compile the
+callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
 from ..engine import kernel, sibling
@@ -76,7 +80,7 @@ def alloc_begin(pg, fl, nf, pb, z, vm, pi, ac, a, order, mt, no_kswapd, noretry,
     if pfn >= 0:
         finish(ac, a, pfn, PATH.PATH_MIN)
         return
-    direct_compact_begin(pg, fl, nf, pb, z, vm, pi, ac, a, 0)
+    direct_compact_begin(pg, fl, nf, pb, z, vm, pi, ac, a, int(0))  # a value (*)
 
 
 @kernel
@@ -87,7 +91,7 @@ def direct_compact_begin(pg, fl, nf, pb, z, vm, pi, ac, a, sync):
     if compaction_deferred(z, pi, order):
         ac[AC.deferred, a] = 1
         vm[VM.compact_deferred] += 1
-        direct_compact_done(pg, fl, nf, pb, z, vm, pi, ac, a, DEFERRED)
+        direct_compact_done(pg, fl, nf, pb, z, vm, pi, ac, a, int(DEFERRED))  # a value (*)
         return
     vm[VM.compact_stall] += 1
     ret = compact_zone_begin(nf, z, pi, ac, a, order, ac[AC.migratetype, a], sync)
@@ -150,7 +154,7 @@ def direct_reclaim_done(pg, fl, nf, pb, z, vm, pi, ac, a):
     if ac[AC.progress, a] == 0 and ac[AC.gfp_noretry, a] == 0 and order > PAGE_ALLOC_COSTLY_ORDER:
         finish(ac, a, -1, PATH.FAIL_NO_PROGRESS)  # no progress, may not go OOM: nopage
         return
-    direct_compact_begin(pg, fl, nf, pb, z, vm, pi, ac, a, 1)  # should_alloc_retry() is false: sync compaction
+    direct_compact_begin(pg, fl, nf, pb, z, vm, pi, ac, a, int(1))  # should_alloc_retry() is false: sync compaction
 
 
 @kernel
@@ -158,7 +162,7 @@ def alloc_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, a):
     """One turn of task ``a``'s allocation; returns False once it is DONE (or was never started)."""
     step = ac[AC.step, a]
     if step == STEP.ASYNC_COMPACT or step == STEP.SYNC_COMPACT:
-        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, True)
+        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, bool(True))  # a value (*)
         if ret != COMPACT.COMPACT_CONTINUE:
             compact_zone_end(pg, fl, nf, pb, lh, z, vm, pi, ac, cm, cf, a)
             direct_compact_done(pg, fl, nf, pb, z, vm, pi, ac, a, ret)

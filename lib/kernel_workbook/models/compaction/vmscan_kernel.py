@@ -24,6 +24,10 @@
   is suitable), then (7be62de99adc) compact;
 * :func:`shrink_slab` -- the dentry/inode caches shrink in proportion to the
   LRU pages scanned; :func:`writeback` and :func:`drop_caches`.
+
+(*) ``int(0)``, ``bool(True)`` where a compiled function is called with a constant: Numba compiles one
+specialization per literal argument, so a literal at one call site and a variable at another compile the
+callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
 from ..engine import kernel, leaf, sibling
@@ -96,11 +100,6 @@ def reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd
     return 1
 
 
-@kernel
-def reclaim_page_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority):
-    """:func:`reclaim_page` compiled once, for lumpy reclaim (3.3.6 only)."""
-    return reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority)
-
 
 @kernel
 def shrink_list(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, lst, nr_to_scan, is_kswapd, priority, order):
@@ -113,25 +112,33 @@ def shrink_list(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, lst, nr_to_scan, is_
         if head < 0:
             break
         pfn = pg[head, PG.lru_prev]
-        lru_del(pg, lh, z, lst, pfn)
-        scanned += 1
         kind = pg[pfn, PG.kind]
-        reclaimed += reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd, priority)
-        if lumpy:
-            # isolate_lru_pages() before fe2c2a10: the order-aligned block around the page too
-            start = pfn & ~((1 << order) - 1)
-            for c in range(start, start + (1 << order)):
-                if c == pfn:
+        # isolate_lru_pages() before fe2c2a10 (lumpy): after the page, the pages of the order-aligned block
+        # around it, in pfn order, up to the first that is not on this LRU.  One loop reclaims them all, so
+        # that reclaim_page (a leaf) is compiled once here.
+        start = pfn & ~((1 << order) - 1) if lumpy else pfn
+        end = start + (1 << order) if lumpy else pfn
+        nxt = start  # the next pfn of the block to look at
+        c = pfn
+        while c >= 0:
+            lru_del(pg, lh, z, lst, c)
+            scanned += 1
+            reclaimed += reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, c, lst, is_kswapd, priority)
+            c = -1
+            while nxt < end:
+                cand = nxt
+                nxt += 1
+                if cand == pfn:
                     continue
-                ck = pg[c, PG.kind]
+                ck = pg[cand, PG.kind]
                 if ck == KIND.FREE:
                     continue
-                if (pg[c, PG.flags] & PGF.lru) == 0 or ck != kind:
+                if (pg[cand, PG.flags] & PGF.lru) == 0 or ck != kind:
                     z[Z.lumpy_failed] += 1
+                    nxt = end
                     break
-                lru_del(pg, lh, z, lst, c)
-                scanned += 1
-                reclaimed += reclaim_page_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, c, lst, is_kswapd, priority)
+                c = cand
+                break
     if lst == LRU.LRU_FILE:
         z[Z.rs_scanned_file] += scanned
     else:
@@ -265,8 +272,10 @@ def direct_reclaim_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, a):
         ac[AC.progress, a] = max(ac[AC.reclaimed, a], 1)  # aborted_reclaim: compaction can go ahead
         return True
     while True:
-        s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, False, order,
-                                 SWAP_CLUSTER_MAX)
+        # bool(), int(): values, not literals, so that kswapd and direct reclaim share one compiled
+        # specialization of shrink_zone_round() and what it calls
+        s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, bool(False), order,
+                                 int(SWAP_CLUSTER_MAX))
         ac[AC.reclaimed, a] += r
         charge(ac, a, s * pf[F.reclaim_page_ns] + STEP_OVERHEAD_NS)
         if not should_continue_reclaim(nf, z, pi, order, priority, r, s, ac[AC.reclaimed, a], ac[AC.gfp_repeat, a]):
@@ -328,7 +337,7 @@ def kswapd_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf):
     if z[Z.kswapd_awake] == 0 or z[Z.now] < z[Z.kswapd_nap_until]:
         return False
     if ac[AC.step, a] == STEP.KSWAPD_COMPACT:
-        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, False)
+        ret = compact_zone_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a, bool(False))  # a value (*)
         if ret == COMPACT.COMPACT_CONTINUE:
             return True
         compact_zone_end(pg, fl, nf, pb, lh, z, vm, pi, ac, cm, cf, a)
@@ -348,7 +357,8 @@ def kswapd_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf):
     high = z[Z.wmark_high]
     if not zone_watermark_ok(nf, z, testorder, high + z[Z.balance_gap]):
         priority = z[Z.kswapd_priority]
-        s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, True, order, 1 << 60)
+        s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, bool(True), order,
+                                 int(1 << 60))  # values: direct reclaim's call shares the specialization
         shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, s)
         charge(ac, a, s * pf[F.reclaim_page_ns] + STEP_OVERHEAD_NS)
         z[Z.kswapd_reclaimed] += r
@@ -393,7 +403,8 @@ def kswapd_balanced(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, order):
         if pi[I.kswapd_compact_pgdat] and not zone_watermark_ok(nf, z, order, z[Z.wmark_low]):
             # compact_pgdat(): async, never deferred from here; cc.migratetype is 0 (not set by kswapd)
             if not compaction_deferred(z, pi, order):
-                if compact_zone_begin(nf, z, pi, ac, a, order, MT.MIGRATE_UNMOVABLE, 0) == COMPACT.COMPACT_CONTINUE:
+                ret = compact_zone_begin(nf, z, pi, ac, a, order, MT.MIGRATE_UNMOVABLE, int(0))  # a value (*)
+                if ret == COMPACT.COMPACT_CONTINUE:
                     ac[AC.page, a] = -1
                     ac[AC.step, a] = STEP.KSWAPD_COMPACT
                     return True

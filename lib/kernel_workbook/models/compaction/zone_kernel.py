@@ -282,7 +282,7 @@ def rmqueue(pg, fl, nf, pb, vm, pi, order, mt):
     """``__rmqueue()``: the requested type, then the fallbacks, then MIGRATE_RESERVE."""
     pfn = rmqueue_smallest(pg, fl, nf, order, mt)
     if pfn < 0 and mt != MT.MIGRATE_RESERVE:
-        pfn = rmqueue_fallback(pg, fl, nf, pb, vm, pi, order, mt)
+        pfn = rmqueue_fallback(pg, fl, nf, pb, vm, pi, int(order), mt)  # int(): one specialization for every order
         if pfn < 0:
             pfn = rmqueue_smallest(pg, fl, nf, order, MT.MIGRATE_RESERVE)
     return pfn
@@ -429,7 +429,8 @@ def count_free_pages(pg, pi):
 
 
 __all__ = ["free_one_page", "free_pages", "rmqueue", "expand", "zone_watermark_ok", "watermark_ok_free",
-           "fragmentation_index", "split_free_page", "get_page_from_freelist", "get_page_from_freelist_cold", "ll_add", "ll_del", "ll_replace",
+           "fragmentation_index", "split_free_page", "get_page_from_freelist", "get_page_from_freelist_cold", "ll_add",
+           "ll_del", "ll_replace",
            "lru_add", "lru_del", "lru_of", "nr_free_order", "fl_add", "fl_del", "set_kind", "MIGRATE_PCPTYPES"]
 
 
