@@ -24,7 +24,8 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
    types and the vmstat counters are sampled.
 """
 
-from ..engine import borrowed, kernel, leaf, sibling
+from ..engine import sibling
+from .jit import kernel, leaf
 from .layout import (AC, ACC, ACTOR, ATT, AUDIT, BOOT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
                      PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 
@@ -50,7 +51,6 @@ writeback = _vk.writeback
 drop_caches = _vk.drop_caches
 alloc_begin = _sk.alloc_begin
 alloc_step = _sk.alloc_step
-borrow = borrowed(__name__)
 
 
 @kernel
@@ -507,12 +507,6 @@ def audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm):
 @kernel
 def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp):
     """The whole stress-highalloc run; returns the number of ticks simulated."""
-    # views without reference counting: the callee chain passes these arrays millions of times
-    pg, fl, nf, pb, lh, oh = borrow(pg), borrow(fl), borrow(nf), borrow(pb), borrow(lh), borrow(oh)
-    z, vm, pi, pf, rnd, ac = borrow(z), borrow(vm), borrow(pi), borrow(pf), borrow(rnd), borrow(ac)
-    cm, cf, pr, acc, att, tr = borrow(cm), borrow(cf), borrow(pr), borrow(acc), borrow(att), borrow(tr)
-    bud, ptf, ptb, vms, smp, pbs = borrow(bud), borrow(ptf), borrow(ptb), borrow(vms), borrow(smp), borrow(pbs)
-    tmp = borrow(tmp)
     if pi[I.boot_mode] != BOOT.BOOTED:
         init_zone(pg, fl, nf, pb, z, pi)
         boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
