@@ -968,9 +968,9 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
     st = dict(ti=ti, tf=tf, t_fmem=tfa[FA.mem], t_fcpu=tfa[FA.cpu], t_bmem=tfa[FA.bufmem],
               t_bcpu=tfa[FA.bufcpu], gi=gi, g_faults=gfa[FA.mem], g_fcpu=gfa[FA.cpu],
               g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[:, UA.node],
-              u_marked=ua[:, UA.marked], u_write=ua[:, UA.write], u_dirty=ua[:, UA.dirty], u_last_nid=ub[:, UB.last_nid],
-              u_last_pid=ub[:, UB.last_pid],
-              u_pvec_cpu=ub[:, UB.pvec_cpu], u_pvec_gen=ub[:, UB.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
+              u_marked=ua[:, UA.marked], u_write=ua[:, UA.write], u_dirty=ua[:, UA.dirty],
+              u_last_nid=ub[:, UB.last_nid], u_last_pid=ub[:, UB.last_pid], u_pvec_cpu=ub[:, UB.pvec_cpu],
+              u_pvec_gen=ub[:, UB.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
     sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)

@@ -19,8 +19,8 @@ import pandas as pd
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
 from .layout import (
-    C_N, COUNTER_NAMES, CT, GI, LG_N, MEMO_W, MI, MI_N, NI, PARAMS, SB_N, SYS_NAMES, TF, TF_N, TI, TI_N, UA, UA_N, UB, UB_N, Draws,
-    Samples, State, Workload,
+    C_N, COUNTER_NAMES, CT, GI, LG_N, MEMO_W, MI, MI_N, NI, PARAMS, SB_N, SYS_NAMES, TF, TF_N, TI, TI_N, UA, UA_N, UB,
+    UB_N, Draws, Samples, State, Workload,
 )
 from .params import HPAGE_PMD_NR, PAGE_SIZE, Machine, NumaParams, machine
 from .result import NumaResult
@@ -98,7 +98,8 @@ def initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> State:
     ub[:, UB.pvec_gen] = 0
     return State(ti=ti, tf=np.zeros((T, TF_N), np.float64), tfa=np.zeros((4, T, N, 2), np.int64),
                  gi=np.zeros((T, GI.active + N), np.int64), gfa=np.zeros((2, T, N, 2), np.int64),
-                 wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua, ub=ub)
+                 wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua,
+                 ub=ub)
 
 
 def workload_arrays(w: NumaWorkload) -> Workload:
