@@ -43,7 +43,8 @@ def counters_in_pages(raw: dict, u: int) -> dict:
 
     The one place layout.COUNTER_UNITS is applied: ``pages`` x U; ``per allocation`` U x raw + (U - 1) x its
     ``_unit_corr`` (the rest of a unit whose first page renewed the state takes the fast path); ``events`` and
-    ``ns`` as counted; ``per SWAP_CLUSTER_MAX`` / ``per ratelimit`` x the pages one of them stands for over 32.
+    ``ns`` as counted; ``events + split units`` (zone switches) plus (U - 1) / U x ``zone_switch_splits``;
+    ``per SWAP_CLUSTER_MAX`` / ``per ratelimit`` x the pages one of them stands for over 32.
     The corrections themselves are not reported.  At U = 1 every value is the raw one.
     """
     f = factors(u)

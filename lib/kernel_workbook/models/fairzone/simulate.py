@@ -8,15 +8,13 @@ the very function it fills the kernel's parameter arrays with (the model's
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
 from .layout import KS, NPH, NPR, NS, NSM, NT, NZ, NZF, OP, PARAMS, ST, ZF
-from dataclasses import replace
-
 from .params import RATELIMIT_PAGES, SWAP_CLUSTER_MAX, FairZoneParams, units_from_pages, validate
 from .result import FairZoneResult
 from .setup import ZoneSetup, in_pages, in_units, zone_setup
@@ -197,6 +195,9 @@ def simulate(params: FairZoneParams, workload: PageCacheWorkload, seed=0, trace:
              verbose: bool = True) -> FairZoneResult:
     """Run ``workload`` on the node and allocator of ``params``; deterministic for a seed.
 
+    At ``params.pages_per_unit`` U > 1 the kernel simulates units of U pages (docs/models/fairzone.md,
+    "Resolution: pages per unit"); the result reports pages either way.
+
     Parameters
     ----------
     params : FairZoneParams
@@ -206,7 +207,8 @@ def simulate(params: FairZoneParams, workload: PageCacheWorkload, seed=0, trace:
     seed : int or numpy.random.Generator
         The thread interleaving and random offsets are drawn from it.
     trace : int
-        Record this many allocations (zone, NR_ALLOC_BATCH, free pages, resets), from allocation ``trace_start``.
+        Record this many allocations (zone, NR_ALLOC_BATCH, free pages, resets), from allocation ``trace_start``
+        (a page count); at ``params.pages_per_unit`` U > 1 a row is one allocation of U pages.
     sample_ms, sample_cap : float, int
         Zone samples (free, batch, LRU sizes, dirty, allocations, scans) every ``sample_ms`` of simulated time.
     engine : str
