@@ -277,10 +277,10 @@ print(format_summary(rep))
 #
 # ## Turn the knobs
 #
-# The explorer runs Mel's desktop at 1/32 of its size (every zone scaled
-# alike) so that a redraw simulates two tiobench runs in well under a second;
-# the shape of the spread and the velocities survives the scaling, not their
-# exact values. Pick a kernel to set every knob to its values, then change
+# The explorer runs Mel's whole desktop at the reproduction's resolution, 32
+# pages a simulated unit (the 128 KiB window a tiobench thread reads per
+# turn), so a redraw simulates two tiobench runs in well under a second with
+# the node's own watermarks and batches. Pick a kernel to set every knob to its values, then change
 # any knob: the batch formula and its shift or size (greyed out while the
 # formula ignores them), the depleted flag, dirty balancing, kswapd's wake
 # mark, `min_free_kbytes`, DMA32's size, the kswapd what-if. (A static export

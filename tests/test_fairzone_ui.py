@@ -46,7 +46,7 @@ def test_explorer_is_static_in_ci_and_live_in_the_lab(monkeypatch):
     p = variant_params("bigbatches", fc.explorer_machine(16)).with_(nr_alloc_batch_shift=6)
     out = fc.df_explore(p, size_fraction=1.0, readers=2)
     assert list(out["kernel"]) == ["3.16-rc1 vanilla", "bigbatches (your knobs)"]
-    assert {"DMA32 allocs %", "zonelist scans/alloc", "batch resets"} <= set(out.columns)
+    assert {"DMA32 allocs %", "SeqRead zonelist scans/alloc", "SeqRead batch resets"} <= set(out.columns)
     assert fc.fairzone_explorer() is None  # WORKBOOK_MODE=ci: drawn statically
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     panel = fc.fairzone_explorer()

@@ -27,7 +27,7 @@ from kernel_workbook.bench import Bench
 EXPLORERS: dict[str, str] = {
     "2011 deep idling (aio-stress on the RAID)": "kernel_workbook.ui.cfq_charts:deep_idle_explorer",
     "2014 CFQ target_latency (tiobench SeqRead 1..16 readers)": "kernel_workbook.ui.cfq_charts:cfq_explorer",
-    "2014 fair zone allocation (tiobench on the 1/32 desktop)": "kernel_workbook.ui.fairzone_charts:fairzone_explorer",
+    "2014 fair zone allocation (tiobench on the desktop, 32 pages a unit)": "kernel_workbook.ui.fairzone_charts:fairzone_explorer",
     "2015 NUMA balancing (autonumabench / xfs_repair-like)": "kernel_workbook.ui.numa_charts:numa_explorer",
     "2012 compaction (stress-highalloc)": "kernel_workbook.ui.compaction_charts:compaction_explorer",
 }

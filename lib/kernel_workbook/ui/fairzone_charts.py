@@ -214,10 +214,13 @@ def _pre(text: str) -> str:
     return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
 
 
-# The explorer runs the desktop at a fraction of its size so that a redraw takes about a tenth of a second; the
-# zones keep their proportions (the reproduction runs the whole node).  min_free_kbytes and the batches scale with
-# the node as the kernel computes them, so the spread and the velocities keep their shape, not their exact values.
-EXPLORER_SCALE = 32  # a 256 MB desktop: a redraw simulates two tiobench runs in about 50 ms
+# The explorer runs the whole desktop at the reproduction's resolution, 32 pages a simulated unit
+# (models.fairzone pages_per_unit; reproduce.fairzone_2014.PAGES_PER_UNIT): the node's real watermarks, batches
+# and zone sizes, for what a 1/32 node page by page cost (two tiobench runs in about 50 ms).  A smaller node
+# (``scale``) is still there for a quick look, but its min_free_kbytes and batches scale as the kernel
+# computes them for that node, so it keeps the shape of the spread and velocities, not their values.
+EXPLORER_SCALE = 1
+EXPLORER_PAGES_PER_UNIT = 32
 EXPLORER_KNOBS = ("NR_ALLOC_BATCH", "nr_alloc_batch_shift", "nr_alloc_batch_pages", "ZONE_FAIR_DEPLETED",
                   "zone_dirty_ok", "kswapd_wake_at", "kswapd_stays_awake", "min_free_kbytes", "dma32_mb")
 _EXPLORE_CACHE: dict = {}
@@ -247,11 +250,13 @@ def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int =
 
     Vanilla keeps the machine and the machine-wide knobs of ``params`` (``min_free_kbytes``, the kswapd
     what-if) and the 3.16-rc1 allocator.  Columns (one row per kernel): ``kernel, DMA32 allocs %,
-    Zone dma32 velocity, Zone normal velocity, SeqRead hits %, SeqRead MB/s, zonelist scans/alloc,
-    batch resets``; ``df.attrs["results"]`` holds the two runs.
+    Zone dma32 velocity, Zone normal velocity, SeqRead hits %, SeqRead MB/s, SeqRead zonelist scans/alloc,
+    SeqRead batch resets``; ``df.attrs["results"]`` holds the two runs.  The allocator's work is SeqRead's,
+    the phase whose cost the reproduction prices: at 32 pages a unit it is within a few percent of the page
+    model's, SeqWrite's is not (docs/models/fairzone.md, "Resolution: pages per unit").
     """
     vanilla = variant_params("3.16-rc1", params.machine, min_free_kbytes=params.min_free_kbytes,
-                             kswapd_stays_awake=params.kswapd_stays_awake)
+                             kswapd_stays_awake=params.kswapd_stays_awake, pages_per_unit=params.pages_per_unit)
     res = {"3.16-rc1 vanilla": _explore_run(vanilla, size_fraction, readers, seed),
            f"{params.name} (your knobs)": _explore_run(params, size_fraction, readers, seed)}
     rows = []
@@ -260,14 +265,14 @@ def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int =
         v = r.velocity()
         ph = r.df_phases()
         sr = ph[ph["phase"] == "SeqRead"]
-        c = r.counters
+        c = r.phase_counters("SeqRead")
         rows.append({"kernel": k, "DMA32 allocs %": round(sp["DMA32 allocs %"], 1),
                      "Zone dma32 velocity": round(v["Zone dma32 velocity"], 1),
                      "Zone normal velocity": round(v["Zone normal velocity"], 1),
                      "SeqRead hits %": round(float(sr["hit_pct"].iloc[0]), 2) if len(sr) else float("nan"),
                      "SeqRead MB/s": round(float(sr["MB_s"].iloc[0]), 2) if len(sr) else float("nan"),
-                     "zonelist scans/alloc": round(c["zonelist_scanned"] / max(c["pgalloc"], 1), 3),
-                     "batch resets": c["batch_resets"]})
+                     "SeqRead zonelist scans/alloc": round(c["zonelist_scanned"] / max(c["pgalloc"], 1), 3),
+                     "SeqRead batch resets": round(c["batch_resets"])})
     df = pd.DataFrame(rows)
     df.attrs["results"] = res
     return df
@@ -288,12 +293,14 @@ def _explore_charts(spread: pd.DataFrame, velocity: pd.DataFrame) -> alt.VConcat
     return alt.vconcat(plot_spread(spread), plot_velocity(velocity))
 
 
-def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int = EXPLORER_SCALE):
+def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int = EXPLORER_SCALE,
+                      pages_per_unit: int = EXPLORER_PAGES_PER_UNIT):
     """The allocator's knobs (from their declaration) with a kernel menu for the thread's kernels, the node's
     size, the file size and the readers; live spread and velocity charts and the numbers beside them.
 
-    Runs a 1/``scale`` desktop (a redraw in well under a tenth of a second; ``scale=1`` for the whole node).  In
-    ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
+    Runs the desktop (1/``scale`` of it) at ``pages_per_unit`` pages a simulated unit, the reproduction's
+    resolution: a redraw in well under a tenth of a second (``pages_per_unit=1``: page by page, about 15 times
+    slower).  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
     """
     import ipywidgets as w
     from IPython.display import HTML
@@ -304,8 +311,8 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     def presets_at(sc: int) -> dict:
         # min_free_kbytes starts at what the kernel computes at boot for the node (the same value None gives)
         m = explorer_machine(sc)
-        return {v: variant_params(v, m, min_free_kbytes=zone_setup(variant_params(v, m)).min_free_kbytes)
-                for v in VARIANTS}
+        return {v: variant_params(v, m, min_free_kbytes=zone_setup(variant_params(v, m)).min_free_kbytes,
+                                  pages_per_unit=pages_per_unit) for v in VARIANTS}
 
     presets = presets_at(scale)
     size = w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05, description="tiobench file size / RAM",
@@ -316,7 +323,8 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
 
     def draw(p, size_fraction, readers):
         df = df_explore(p, size_fraction, readers)
-        caption = (f"<small>node: {p.machine.ram_mb} MB (the desktop at 1/{scale}); "
+        node = "Mel's desktop" if scale == 1 else f"the desktop at 1/{scale}"
+        caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
         chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
         return (chart, HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
