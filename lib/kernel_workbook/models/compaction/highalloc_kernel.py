@@ -26,7 +26,7 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
 
 from ..engine import sibling
 from .jit import kernel, leaf
-from .layout import (AC, ACC, ACTOR, ATT, AUDIT, BOOT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
+from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
                      PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 
 _zk = sibling(__name__, "zone_kernel")
@@ -127,12 +127,7 @@ def alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, o
 
 @kernel
 def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
-    """What the kernel holds after boot: unmovable pages, allocated one by one as early boot does.
-
-    With :func:`init_zone` before it, it reads only the slots of ``simulate.BOOT_INT`` and
-    ``simulate.BOOT_FLOAT`` and the uniforms -- unless an allocation had to reclaim (``allocstall``), which
-    reads the reclaim knobs: simulate reuses a booted zone for runs that agree on those slots
-    (tests/test_compaction_speed.py checks the list against what the Python engine reads)."""
+    """What the kernel holds after boot: unmovable pages, allocated one by one as early boot does."""
     for _ in range(pi[I.boot_unmovable]):
         alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
                          int(-1), 0)
@@ -507,11 +502,8 @@ def audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm):
 @kernel
 def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp):
     """The whole stress-highalloc run; returns the number of ticks simulated."""
-    if pi[I.boot_mode] != BOOT.BOOTED:
-        init_zone(pg, fl, nf, pb, z, pi)
-        boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
-        if pi[I.boot_mode] == BOOT.BOOT_ONLY:
-            return 0
+    init_zone(pg, fl, nf, pb, z, pi)
+    boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
     for a in range(pi[I.nr_actors]):
         ac[AC.step, a] = STEP.IDLE
         ac[AC.page, a] = -1

@@ -112,10 +112,6 @@ AC = slots("AC", """
 PATH = enum("PATH", """PATH_FAST PATH_MIN PATH_COMPACT_ASYNC PATH_CAPTURE_ASYNC PATH_RECLAIM PATH_COMPACT_SYNC
     PATH_CAPTURE_SYNC FAIL_DEFERRED FAIL_CONTENDED FAIL_NO_PROGRESS FAIL_SYNC""")
 
-# what run() does with the arrays it is given (I.boot_mode): boot the zone and run the test (what a plain call
-# does), stop after boot (simulate keeps the booted zone), or take the arrays as a booted zone (a copy of one)
-BOOT = enum("BOOT", "BOOT_AND_RUN BOOT_ONLY BOOTED")
-
 # what the audit found wrong (tests run it after every tick)
 AUDIT = enum("AUDIT", """AUDIT_OK AUDIT_CONSERVATION AUDIT_FREE_COUNT AUDIT_ALIGNMENT AUDIT_UNMERGED AUDIT_LIST_COUNT
     AUDIT_BLOCK AUDIT_SCANNERS AUDIT_LRU AUDIT_HEADS""")
@@ -146,14 +142,14 @@ PARAMS = ParamLayout(
         warmup_ticks test_count test_delay_ns rested_gap_ticks wmark_min wmark_low wmark_high balance_gap
         reserve_blocks nr_cpus build_procs sched_factor procs_max proc_anon_pages proc_kernel_pages
         proc_life_ticks boot_unmovable prefill_pages writeback_ns trace_max highalloc_order pgpgout_milli_per_page
-        test_no_kswapd test_noretry test_repeat audit boot_mode""",
+        test_no_kswapd test_noretry test_repeat audit""",
     derived_float="""file_in_per_tick file_out_per_tick proc_spawn_per_tick slab_per_file unmovable_per_tick
         thp_per_tick hot_per_tick anon_hot""",
 )
 I = PARAMS.I
 F = PARAMS.F
 
-__all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC", "BOOT",
+__all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
            "SAMPLE", "PATH", "AUDIT", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER",
            "PAGEBLOCK_NR_PAGES", "MAX_ORDER", "SWAP_CLUSTER_MAX", "DEF_PRIORITY", "PAGE_ALLOC_COSTLY_ORDER",
            "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX", "NF_HEADS", "HEAD_BITS", "nf_size",

@@ -11,15 +11,14 @@ the kernel group in the chosen engine and wraps the arrays in a
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
 
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
-from .layout import (AC, ACC, ATT, BOOT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGE_SIZE, PAGEBLOCK_NR_PAGES, PARAMS,
-                     PG, PR, SAMPLE, TR, VM, Z, F, I, nf_size)
+from .layout import (AC, ACC, ATT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGE_SIZE, PAGEBLOCK_NR_PAGES, PARAMS, PG,
+                     PR, SAMPLE, TR, VM, Z, nf_size)
 from .params import CompactionParams
 from .result import Result
 from .workload import StressHighalloc
@@ -69,7 +68,6 @@ def derive(params: CompactionParams, w: StressHighalloc, audit: bool = False) ->
     nr_ticks = int(math.ceil((w.warmup_s + w.rested_gap_s + 3 * 3 * w.pass_s() + 60.0) / tick_s))
     sample_every = max(1, int(round(w.sample_s / tick_s)))
     return dict(
-        boot_mode=BOOT.BOOT_AND_RUN,
         nr_pages=n, nr_pageblocks=n // PAGEBLOCK_NR_PAGES, nr_ticks=nr_ticks, tick_ns=tick_ns,
         nr_actors=3 + NR_THP_TASKS, nr_samples=int(nr_ticks // sample_every) + 16, sample_every=sample_every,
         warmup_ticks=int(round(w.warmup_s / tick_s)), test_count=count, test_delay_ns=delay_ns,
@@ -132,48 +130,6 @@ def arrays(params: CompactionParams, workload: StressHighalloc, seed=0, audit: b
 ARG_ORDER = ("pg", "fl", "nf", "pb", "lh", "oh", "z", "vm", "pi", "pf", "rnd", "ac", "cm", "cf", "pr", "acc", "att",
              "tr", "bud", "ptf", "ptb", "vms", "smp", "pbs", "tmp")
 
-# ---- booted zones, reused
-# Booting fills the zone page by page (a tenth of a run).  It reads only these parameter slots and the
-# uniforms (highalloc_kernel.boot; a test checks the list against what the Python engine reads), and
-# writes only BOOT_STATE, so runs that agree on them start from a copy of the same booted zone: the
-# explorer's knobs other than min_free_kbytes, the reproduction's calibration and kernels.  A boot that
-# had to reclaim read the reclaim knobs too, and is not kept.
-BOOT_INT = ("nr_pages", "nr_pageblocks", "reserve_blocks", "wmark_min", "wmark_low", "wmark_high", "balance_gap",
-            "nr_cpus", "boot_unmovable", "prefill_pages")
-BOOT_FLOAT = ("slab_per_file",)
-BOOT_STATE = ("pg", "fl", "nf", "pb", "lh", "z", "vm", "ac", "tmp")
-BOOTS_KEPT = 3  # booted zones kept (a 1 GB zone's is ~26 MB)
-_boots: dict = {}
-
-
-def _boot_key(a: dict) -> tuple:
-    pi, pf = a["pi"], a["pf"]
-    return (tuple(int(pi[getattr(I, s)]) for s in BOOT_INT), tuple(float(pf[getattr(F, s)]) for s in BOOT_FLOAT),
-            hashlib.sha256(a["rnd"].tobytes()).hexdigest(), tuple((k, a[k].shape) for k in BOOT_STATE))
-
-
-def _booted(a: dict, verbose: bool) -> None:
-    """Put a booted zone in ``a`` (a copy of a kept one, or booted now and kept) and mark it BOOTED."""
-    key = _boot_key(a)
-    kept = _boots.get(key)
-    if kept is not None:
-        for k in BOOT_STATE:
-            np.copyto(a[k], kept[k])
-    else:
-        a["pi"][I.boot_mode] = BOOT.BOOT_ONLY
-        KERNELS.run(*(a[k] for k in ARG_ORDER), engine="jit", verbose=verbose)
-        # kept only if it read no more than the key says: no reclaim, and nothing written outside BOOT_STATE
-        if a["vm"][VM.allocstall] == 0 and (a["oh"] == -1).all():
-            while len(_boots) >= BOOTS_KEPT:
-                _boots.pop(next(iter(_boots)))
-            _boots[key] = {k: a[k].copy() for k in BOOT_STATE}
-    a["pi"][I.boot_mode] = BOOT.BOOTED
-
-
-def forget_booted_zones() -> None:
-    """Drop the kept booted zones (their memory, or to time a boot)."""
-    _boots.clear()
-
 
 def simulate(params: CompactionParams, workload: StressHighalloc | None = None, seed=0, engine: str = "jit",
              verbose: bool = True, audit: bool = False) -> Result:
@@ -187,13 +143,9 @@ def simulate(params: CompactionParams, workload: StressHighalloc | None = None, 
     if workload is None:
         workload = StressHighalloc()
     a = arrays(params, workload, seed, audit)
-    if engine == "jit":
-        _booted(a, verbose)
     ticks = KERNELS.run(*(a[k] for k in ARG_ORDER), engine=engine, verbose=verbose)
-    a["pi"][I.boot_mode] = BOOT.BOOT_AND_RUN  # the parameters as packed: a run's arrays do not say how it booted
     return Result(params=params, workload=workload, seed=seed if not isinstance(seed, np.random.Generator) else None,
                   arrays=a, ticks=int(ticks), derived=derive(params, workload))
 
 
-__all__ = ["simulate", "pack", "derive", "arrays", "min_free_kbytes", "KERNELS", "ARG_ORDER", "BOOT_INT", "BOOT_FLOAT",
-           "BOOT_STATE", "forget_booted_zones"]
+__all__ = ["simulate", "pack", "derive", "arrays", "min_free_kbytes", "KERNELS", "ARG_ORDER"]
