@@ -246,7 +246,7 @@ def isolate_migratepages(pg, lh, pb, z, vm, pi, pf, ac, cm, a):
                 continue
             pfn += 1
             continue
-        if sync == 0 and (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.now]:
+        if sync == 0 and (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.tick]:
             pfn += 1  # ISOLATE_ASYNC_MIGRATE: an async compactor does not take pages under writeback
             continue
         isolate_lru(pg, lh, z, pfn)
@@ -303,7 +303,7 @@ def migrate_pages(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, cm, cf, a):
             free_isolated(pg, fl, nf, pb, z, vm, pi, new)
             moved += 1
             continue
-        if (pg[old, PG.flags] & PGF.writeback) != 0 and pg[old, PG.stamp] > z[Z.now]:
+        if (pg[old, PG.flags] & PGF.writeback) != 0 and pg[old, PG.stamp] > z[Z.tick]:
             # under writeback: neither MIGRATE_ASYNC nor MIGRATE_SYNC_LIGHT waits; the target page is freed
             putback_lru(pg, lh, z, old)
             free_isolated(pg, fl, nf, pb, z, vm, pi, new)

@@ -115,7 +115,7 @@ def alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, kind, mt, owner,
         pfn = alloc_small_slowpath(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, mt)
         if pfn < 0:
             return -1
-    page_new(pg, lh, oh, z, pfn, 0, kind, owner, flags, z[Z.now])
+    page_new(pg, lh, oh, z, pfn, 0, kind, owner, flags, z[Z.tick])
     return pfn
 
 
@@ -291,7 +291,7 @@ def thp_done(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, a):
     alive = p >= 0 and pr[PR.alive, p] != 0
     if pfn >= 0:
         vm[VM.thp_fault_alloc] += 1
-        page_new_cold(pg, lh, oh, z, pfn, int(PAGEBLOCK_ORDER), KIND.HUGE, p if alive else -1, 0, z[Z.now])
+        page_new_cold(pg, lh, oh, z, pfn, int(PAGEBLOCK_ORDER), KIND.HUGE, p if alive else -1, 0, z[Z.tick])
         if not alive:
             page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn)
     else:
@@ -421,7 +421,7 @@ def test_done(pg, lh, oh, z, pi, ac, att):
     pfn = ac[AC.page, a]
     att[ATT.ok, k] = 1 if pfn >= 0 else 0
     if pfn >= 0:
-        page_new_cold(pg, lh, oh, z, pfn, ac[AC.order, a], KIND.HUGE, pi[I.procs_max], 0, z[Z.now])
+        page_new_cold(pg, lh, oh, z, pfn, ac[AC.order, a], KIND.HUGE, pi[I.procs_max], 0, z[Z.tick])
         z[Z.test_ok] += 1
     z[Z.att_n] = k + 1
     z[Z.test_done] += 1

@@ -28,8 +28,13 @@ KSWAPD_ZONE_BALANCE_GAP_RATIO = 100
 FREE_LIST_MAX = 2048  # pages a compact_control may hold isolated from the free scanner
 STEP_OVERHEAD_NS = 2000  # the least CPU a pass of reclaim costs (function calls, locks; an assumed cost)
 
-# the columns of the page table: one per field of a page
+# the columns of the page table: one per field of a page.  The table is int32 (PG_DTYPE): a run is bound by
+# its cache misses on the page table, and 44 bytes a page miss less than 88.  Every field fits: pfns, list
+# heads, small codes, and PG.stamp, a *tick*: the tick a page was made, or the first tick at which its
+# writeback has ended (rounded up) -- exact for the model's comparisons with the clock, which is always a
+# whole number of ticks (tick > stamp in ticks exactly when now > stamp in ns).
 PG = slots("PG", "kind flags fl_next fl_prev order lru_next lru_prev own_next own_prev owner stamp")
+PG_DTYPE = "int32"
 
 # what a page holds (PageBuddy pages are FREE; the rest is who allocated it)
 KIND = enum("KIND", "FREE UNMOVABLE RECLAIMABLE FILE ANON HUGE CC_FREE")
@@ -149,7 +154,7 @@ PARAMS = ParamLayout(
 I = PARAMS.I
 F = PARAMS.F
 
-__all__ = ["PG", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
+__all__ = ["PG", "PG_DTYPE", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
            "SAMPLE", "PATH", "AUDIT", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER",
            "PAGEBLOCK_NR_PAGES", "MAX_ORDER", "SWAP_CLUSTER_MAX", "DEF_PRIORITY", "PAGE_ALLOC_COSTLY_ORDER",
            "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX", "NF_HEADS", "HEAD_BITS", "nf_size",

@@ -52,7 +52,9 @@ def count_kind(z, kind, delta):
 
 @leaf
 def page_new(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp):
-    """Set up an allocated block: kind on every page, order/flags/owner on the head, onto its lists."""
+    """Set up an allocated block: kind on every page, order/flags/owner on the head, onto its lists.
+
+    ``stamp``: the tick it is made (``z[Z.tick]``; see ``PG`` in layout.py)."""
     for k in range(1 << order):
         pg[pfn + k, PG.kind] = kind
         pg[pfn + k, PG.order] = -1

@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import WorkbookParameterError
 from ..engine import KernelGroup, check_engine, rng
 from .layout import (AC, ACC, ATT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGE_SIZE, PAGEBLOCK_NR_PAGES, PARAMS, PG,
-                     PR, SAMPLE, TR, VM, Z, nf_size)
+                     PG_DTYPE, PR, SAMPLE, TR, VM, Z, nf_size)
 from .params import CompactionParams
 from .result import Result
 from .workload import StressHighalloc
@@ -115,7 +115,7 @@ def arrays(params: CompactionParams, workload: StressHighalloc, seed=0, audit: b
     ns = d["nr_samples"]
     i64 = np.int64
     return dict(
-        pg=np.full((n, len(PG)), -1, i64), fl=np.full(NR_MT * MAX_ORDER, -1, i64), nf=np.zeros(nf_size(n), i64),
+        pg=np.full((n, len(PG)), -1, PG_DTYPE), fl=np.full(NR_MT * MAX_ORDER, -1, i64), nf=np.zeros(nf_size(n), i64),
         pb=np.zeros(nb, i64), lh=np.full(len(LRU), -1, i64), oh=np.full(d["procs_max"] + 2, -1, i64),
         z=np.zeros(len(Z), i64), vm=np.zeros(len(VM), i64), pi=pi, pf=pf, rnd=g.random(NR_RND),
         ac=np.zeros((len(AC), na), i64), cm=np.full((na, 32), -1, i64), cf=np.full((na, FREE_LIST_MAX), -1, i64),

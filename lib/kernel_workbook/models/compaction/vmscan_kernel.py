@@ -58,7 +58,8 @@ charge = _ck.charge
 def write_page(pg, oh, z, vm, pi, pfn):
     """The page goes to disk: clean, under writeback for ``writeback_ns``, off the dirty list."""
     pg[pfn, PG.flags] = (pg[pfn, PG.flags] & ~PGF.dirty) | PGF.writeback
-    pg[pfn, PG.stamp] = z[Z.now] + pi[I.writeback_ns]
+    # the first tick at which the writeback has ended, rounded up (see PG in layout.py)
+    pg[pfn, PG.stamp] = z[Z.tick] + (pi[I.writeback_ns] + pi[I.tick_ns] - 1) // pi[I.tick_ns]
     z[Z.nr_dirty] -= 1
     own_del(pg, oh, pfn)
     # pgpgout counts KiB of block writes (data, journal, metadata); kept to 1/1000 KiB
@@ -79,7 +80,7 @@ def reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd
         if f & PGF.referenced:
             pg[pfn, PG.flags] = f & ~PGF.referenced  # activated: back to the young end
             z[Z.rs_rotated_file] += 1
-        elif (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.now]:
+        elif (f & PGF.writeback) != 0 and pg[pfn, PG.stamp] > z[Z.tick]:
             pass
         elif f & PGF.dirty:
             if is_kswapd and priority < DEF_PRIORITY - 2:
@@ -428,7 +429,7 @@ def writeback(pg, oh, z, vm, pi, all_pages):
     written = 0
     while oh[d] >= 0:
         pfn = oh[d]
-        if not all_pages and pg[pfn, PG.stamp] + expire > z[Z.now] and z[Z.nr_dirty] <= bg:
+        if not all_pages and pg[pfn, PG.stamp] * pi[I.tick_ns] + expire > z[Z.now] and z[Z.nr_dirty] <= bg:
             break
         write_page(pg, oh, z, vm, pi, pfn)
         written += 1

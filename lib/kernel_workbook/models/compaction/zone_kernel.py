@@ -100,7 +100,8 @@ def fl_add(pg, fl, nf, pfn, order, mt, tail):
     pg[pfn, PG.owner] = mt
     ll_add(pg, PG.fl_next, PG.fl_prev, fl, fl_idx(mt, order), pfn, tail)
     nf[fl_idx(mt, order)] += 1
-    nf[NF_HEADS + pfn // HEAD_BITS] |= 1 << (pfn % HEAD_BITS)
+    # int(): a pfn read from the int32 page table is an int32 in the Python engine, where 1 << 31 overflows
+    nf[NF_HEADS + pfn // HEAD_BITS] |= 1 << int(pfn % HEAD_BITS)
 
 
 @leaf
@@ -109,7 +110,7 @@ def fl_del(pg, fl, nf, pfn):
     mt = pg[pfn, PG.owner]
     ll_del(pg, PG.fl_next, PG.fl_prev, fl, fl_idx(mt, order), pfn)
     nf[fl_idx(mt, order)] -= 1
-    nf[NF_HEADS + pfn // HEAD_BITS] &= ~(1 << (pfn % HEAD_BITS))
+    nf[NF_HEADS + pfn // HEAD_BITS] &= ~(1 << int(pfn % HEAD_BITS))
     pg[pfn, PG.order] = -1
     pg[pfn, PG.owner] = -1
 
