@@ -71,7 +71,7 @@ from ..tables import baseline_of, compare, published
 from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
 from . import Reproduction, _sign, score_only, summarise
-from ._side_by_side import make_cell, samples_frame
+from ._side_by_side import cell_value, make_cell, samples_frame
 from .calibration import CALIBRATION_BASE, calibration
 from .seqread_2014 import (Part, at_seed_base, calibrate_media_rate, seed_base, seqread_throughput, shift_seed,
                            use_seed_base)
@@ -140,16 +140,14 @@ def sizes(small: bool | None = None) -> Sizes:
     return Sizes(1, 12, (1, 2, 3), 160.0, READERS)
 
 
+@lru_cache(maxsize=None)
 def _pub(table: str) -> pd.DataFrame:
+    """A published table of the thread (one frame per table, shared: never change it in place)."""
     return published(THREAD, table)
 
 
 def _val(t: pd.DataFrame, row: str, kernel: str, stat: str | None = None):
-    m = (t["row"] == row) & (t["kernel"] == kernel)
-    if stat is not None:
-        m &= t["stat"] == stat
-    v = t[m]["value"]
-    return float(v.iloc[0]) if len(v) else None
+    return cell_value(t, row, kernel, stat)
 
 
 # --------------------------------------------------------------------------- machines (fitted on vanilla)

@@ -53,6 +53,7 @@ from ..tables import compare, published
 from ..workloads.autonumabench import autonumabench
 from ..workloads.xfs_repair import xfs_repair
 from . import Reproduction, delta_pct, summarise
+from ._side_by_side import cell_value
 from .calibration import CALIBRATION_BASE, calibration
 
 THREAD = "2015-numa-slow-scan"
@@ -78,11 +79,21 @@ COST_FIELDS = FITTED_COSTS  # the costs the reproduction fits (every other one i
 
 def pub(table: str, row: str, kernel: str, stat: str = "") -> float:
     """One published number of the thread."""
+    v = cell_value(_pub_table(table), row, kernel, stat)
+    if v is None:
+        raise KeyError(f"{table}: {stat!r} {row!r} {kernel!r} matches no cell")
+    return v
+
+
+@functools.lru_cache(maxsize=None)
+def _pub_table(table: str) -> pd.DataFrame:
+    """A published table, read once (shared: never changed in place); no cell of it named twice."""
     c = published(THREAD, table)
-    sel = c[(c["row"] == row) & (c["kernel"] == kernel) & (c["stat"] == stat)]
-    if len(sel) != 1:
-        raise KeyError(f"{table}: {stat!r} {row!r} {kernel!r} matches {len(sel)} cells")
-    return float(sel["value"].iloc[0])
+    twice = c[c.duplicated(["stat", "row", "kernel"], keep=False)]
+    if len(twice):
+        r = twice.iloc[0]
+        raise KeyError(f"{table}: {r['stat']!r} {r['row']!r} {r['kernel']!r} matches {len(twice)} cells")
+    return c
 
 
 @dataclass(frozen=True)

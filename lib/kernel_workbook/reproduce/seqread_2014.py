@@ -45,7 +45,7 @@ from ..models.cfq import DESKTOP_2014, LAPTOP_2014, DiskParams, IOParams, cfq_fo
 from ..tables import compare, published
 from ..workloads import tiobench
 from . import Block, Reproduction, _sign, score_only
-from ._side_by_side import make_cell, samples_frame
+from ._side_by_side import cell_value, make_cell, samples_frame
 from .calibration import CALIBRATION_BASE, calibration, is_calibration
 from .score import cell_key
 
@@ -307,8 +307,7 @@ def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq
 
 
 def _val(t, stat: str, row: str, kernel: str):
-    v = t[(t["stat"] == stat) & (t["row"] == row) & (t["kernel"] == kernel)]["value"]
-    return float(v.iloc[0]) if len(v) else None
+    return cell_value(t, row, kernel, stat)
 
 
 # --------------------------------------------------------------------------- the CFQ part
