@@ -1,10 +1,11 @@
 """The compaction model's speed work changed no result: fresh runs against the golden written before it.
 
 tests/fixtures/compaction-speed/golden.json holds, for every variant on the
-explorer's 256 MB zone, the explorer's knobs moved, and five kernels on the
-reproduction's calibrated 1 GB zone, the SHA-256 of every output array, the
-zone's fields and vmstat counters by name, the ticks and the passes
-(make_golden.py beside it wrote them before the model was made faster).
+explorer's 256 MB zone, the explorer's knobs moved, five kernels on the
+reproduction's calibrated 1 GB zone, and writeback times that are not a whole
+number of ticks, the SHA-256 of every output array, the zone's fields and
+vmstat counters by name, the ticks and the passes (make_golden.py beside it
+wrote them with the model as it was before it was made faster).
 """
 
 from __future__ import annotations
@@ -65,3 +66,11 @@ def test_the_golden_covers_the_explorer_and_a_reproduction_size_run():
     assert any(c["workload"]["zone_mb"] == 1024.0 and c["variant"] == "revert-v5" for c in GOLDEN)
     assert len(GOLDEN) == len(G.cases())
 
+
+def test_the_kernels_compile_without_reference_counting():
+    """compaction/jit.py: a fifth of a run was NRT_incref/NRT_decref calls; the engine's plain decorators
+    would bring them back without changing a result, so only this test would notice."""
+    from kernel_workbook.models.compaction import KERNELS
+
+    assert KERNELS.function("jit").targetoptions.get("_nrt") is False
+    assert KERNELS.module("zone_kernel", "jit").get_page_from_freelist.targetoptions.get("_nrt") is False
