@@ -277,10 +277,13 @@ print(format_summary(rep))
 #
 # ## Turn the knobs
 #
-# The explorer runs Mel's whole desktop at the reproduction's resolution, 32
-# pages a simulated unit (the 128 KiB window a tiobench thread reads per
-# turn), so a redraw simulates two tiobench runs in well under a second with
-# the node's own watermarks and batches. Pick a kernel to set every knob to its values, then change
+# The explorer runs Mel's desktop at half its size (4 GB, every zone halved
+# alike, watermarks and batches computed for that node) at the reproduction's
+# resolution, 32 pages a simulated unit (the 128 KiB window a tiobench
+# thread reads per turn), so a redraw simulates two tiobench runs in about a
+# tenth of a second. At half size the numbers it shows stay within a tenth of
+# a point of the whole desktop's, except 3.0 with a file of one RAM and one
+# reader (`docs/models/fairzone.md`). Pick a kernel to set every knob to its values, then change
 # any knob: the batch formula and its shift or size (greyed out while the
 # formula ignores them), the depleted flag, dirty balancing, kswapd's wake
 # mark, `min_free_kbytes`, DMA32's size, the kswapd what-if. (A static export

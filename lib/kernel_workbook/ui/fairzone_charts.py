@@ -219,7 +219,7 @@ def _pre(text: str) -> str:
 # and zone sizes, for what a 1/32 node page by page cost (two tiobench runs in about 50 ms).  A smaller node
 # (``scale``) is still there for a quick look, but its min_free_kbytes and batches scale as the kernel
 # computes them for that node, so it keeps the shape of the spread and velocities, not their values.
-EXPLORER_SCALE = 1
+EXPLORER_SCALE = 2
 EXPLORER_PAGES_PER_UNIT = 32
 EXPLORER_KNOBS = ("NR_ALLOC_BATCH", "nr_alloc_batch_shift", "nr_alloc_batch_pages", "ZONE_FAIR_DEPLETED",
                   "zone_dirty_ok", "kswapd_wake_at", "kswapd_stays_awake", "min_free_kbytes", "dma32_mb")
@@ -298,9 +298,12 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     """The allocator's knobs (from their declaration) with a kernel menu for the thread's kernels, the node's
     size, the file size and the readers; live spread and velocity charts and the numbers beside them.
 
-    Runs the desktop (1/``scale`` of it) at ``pages_per_unit`` pages a simulated unit, the reproduction's
-    resolution: a redraw in well under a tenth of a second (``pages_per_unit=1``: page by page, about 15 times
-    slower).  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
+    Runs the desktop at 1/``scale`` of its size (default half: 4 GB) at ``pages_per_unit`` pages a simulated
+    unit, the reproduction's resolution: a redraw (two fresh runs when the file size or readers move) in about
+    60 ms, where the whole desktop takes about 100 ms (``kwb bench --suites explorers``; ``pages_per_unit=1``:
+    page by page, about 15 times slower).  At half size the outputs stay within a tenth of a point of the whole
+    desktop's over the thread's kernels, file sizes 1-3x RAM and 1-16 readers, except 3.0 with a file of one
+    RAM and one reader (DMA32 allocs 40.1 against 36.4 %), whose kswapd regime depends on the node's size.  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
     """
     import ipywidgets as w
     from IPython.display import HTML

@@ -1,0 +1,19 @@
+"""The explorer benchmark times what a person waits for: every move goes to a value not drawn before."""
+
+import ipywidgets as w
+
+from kernel_workbook.bench.explorer_bench import _grid
+
+
+def test_grid_of_a_float_slider_skips_the_start_and_repeats_nothing():
+    s = w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05)
+    g = _grid(s)
+    assert 2.0 not in g
+    assert len(g) == len(set(g)) == 55  # 56 values on the grid, less the start
+    assert g[:2] == [1.95, 2.05]  # nearest first
+    assert min(g) == 0.25 and max(g) == 3.0
+
+
+def test_grid_of_an_int_slider():
+    s = w.IntSlider(value=1000, min=0, max=3000, step=250)
+    assert _grid(s) == [750, 1250, 500, 1500, 250, 1750, 0, 2000, 2250, 2500, 2750, 3000]
