@@ -320,7 +320,8 @@ print(format_summary(rep))
 # That is one seed base: one set of mmtests iterations. The stored run of
 # `kwb reproduce 2015-numa-slow-scan --json --seeds 8` (in `data/fidelity/`,
 # checked by the tests against a fresh seed-base-0 run) gives the strict
-# score's spread over eight seed bases, each calibrated afresh on 3.19:
+# score's spread over eight seed bases, each a fresh set of runs of every
+# kernel on the machine fitted once, on seed base 0's 3.19 runs:
 
 # %%
 # NBVAL_CHECK_OUTPUT
