@@ -162,17 +162,26 @@ def test_2011_every_scored_miss_says_why(rep11):
 
 
 def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
+    from kernel_workbook.reproduce import calibration
     from kernel_workbook.reproduce import fairzone_2014 as fz
 
     assert s14.seed_base() == 0 and s14._seed(0, 0) == 1000 and fz.shift_seed(11) == 11
+    # a fit of the media rate as a worker receives it (no need to run the fit to see it kept)
+    probe = {(s14.calibrate_media_rate.__kwb_calibration__, (("probe", 1),)): (123.0, 45.6)}
+    calibration.load(probe)
+    fitted = calibration.export()
     try:
         s14.use_seed_base(2)
         assert s14._seed(0, 0) == 1000 + 2 * s14.SEED_BASE_STRIDE and fz.shift_seed(11) != 11
-        assert s14.calibrate_media_rate.cache_info().currsize == 0
+        # the runs are seed base 2's from now on; the machine stays as fitted once, on seed base 0
+        assert s14.model_runs.cache_info().currsize == 0 and s14._other_machines.cache_info().currsize == 0
+        assert calibration.export() == fitted
         with pytest.raises(Exception):
             s14.use_seed_base(-1)
     finally:
         s14.use_seed_base(0)
+        for k in probe:
+            calibration._STORE.pop(k, None)
     assert s14._seed(0, 0) == 1000
 
 
