@@ -97,4 +97,11 @@ def _meta(r: dict) -> dict:
 
 def baseline_of(thread: str, table: str) -> str:
     """The kernel column a table's percentages are against."""
-    return published_tables(thread).set_index("table").loc[table, "baseline"]
+    return _baselines(thread)[table]
+
+
+@lru_cache(maxsize=16)
+def _baselines(thread: str) -> dict:
+    # looked up per cell by the reproductions: one frame per thread, not one per call (a tenth of a 2014 seed)
+    df = published_tables(thread)
+    return dict(zip(df["table"], df["baseline"]))
