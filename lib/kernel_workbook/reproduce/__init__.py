@@ -401,6 +401,9 @@ def _forget() -> None:
     if seqread is not None:
         seqread.use_seed_base(0)
     gc.collect()
+    # what outlives a task is the process's own (modules, the compiled models, the fits): frozen, later
+    # collections (this one, and the collector's own during a task) no longer walk it (60 ms a walk)
+    gc.freeze()
     _malloc_trim()
 
 
