@@ -29,9 +29,13 @@ import time
 
 from kernel_workbook.bench import Bench
 
-# per model: a grid of ordinary runs (knobs the thread argues about, two of its kernels)
+# per model: a grid of ordinary runs (knobs the thread argues about, two of its kernels).  256 runs, about 1.5 s
+# on one worker: a sweep costs Dask a fixed 50-100 ms whatever its size (the spec scattered, the workers asked
+# whether they are warm, the table built), which two workers cannot share; a 32-run sweep (0.2 s) measured
+# 1.4-1.5x for that reason alone, where the sweeps a person runs (the sensitivity notebook's, kwb sweep's) last
+# seconds to hours
 GRIDS = {
-    "cfq": dict(knobs={"cfq_slice_idle": [0, 8]}, variants=["3.16", "3.0"], seeds=range(8)),
+    "cfq": dict(knobs={"cfq_slice_idle": [0, 8]}, variants=["3.16", "3.0"], seeds=range(64)),
 }
 
 _clients: dict[int, object] = {}
