@@ -899,6 +899,19 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub
     return c * (kf[FP.remote_cost] if remote else 1.0)
 
 
+@leaf
+def _run_for(need, wall, share, full):
+    """A thread with ``need`` us of CPU work left and ``wall`` us left of its tick, at CPU ``share``: the CPU time
+    it runs and the wall time that takes.  ``full`` (the node's CPUs are not oversubscribed, share is exactly
+    1.0) skips the * share and / share, which sat on the tick's longest chain of dependent floating-point
+    operations."""
+    if full:
+        use = min(need, wall)
+        return use, use
+    use = min(need, wall * share)
+    return use, use / share
+
+
 # ---------------------------------------------------------------- the loop
 @kernel
 def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
@@ -980,9 +993,7 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                 task_tick_numa(ki, kf, ti, tf, mi, ctr, sysb, mm_start, mm_end, ua, t, now_ms)
             nr = ni[ti[t, TI.node], NI.nr_running]
             share = 1.0 if nr <= cpus else cpus / nr  # CPU share, fixed for the tick
-            # the node's CPUs are not oversubscribed (share is exactly 1.0): the steps below skip the * share and
-            # / share, which sat on the tick's longest chain of dependent floating-point operations
-            full = nr <= cpus
+            full = nr <= cpus  # share is exactly 1.0 (see _run_for)
             wall = tick_us
             cpu_used = 0.0
             last = task_phase0[t] + task_nphases[t]
@@ -995,18 +1006,11 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
             cur = ti[t, TI.cur_unit]
             while wall > 1e-6:
                 if debt > 0.0:
-                    if full:
-                        use = min(debt, wall)
-                        debt -= use
-                        runtime += use
-                        cpu_used += use
-                        wall -= use
-                    else:
-                        use = min(debt, wall * share)
-                        debt -= use
-                        runtime += use
-                        cpu_used += use
-                        wall -= use / share
+                    use, took = _run_for(debt, wall, share, full)
+                    debt -= use
+                    runtime += use
+                    cpu_used += use
+                    wall -= took
                     continue
                 if io > 0.0:
                     use = min(io, wall)
@@ -1085,20 +1089,12 @@ def run(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
                                       t, unit, write, kind, step, now_ms)
                         debt = tf[t, TF.debt]
                     continue
-                if full:
-                    use = min(frac, wall)
-                    frac -= use
-                    user += use
-                    runtime += use
-                    cpu_used += use
-                    wall -= use
-                else:
-                    use = min(frac, wall * share)
-                    frac -= use
-                    user += use
-                    runtime += use
-                    cpu_used += use
-                    wall -= use / share
+                use, took = _run_for(frac, wall, share, full)
+                frac -= use
+                user += use
+                runtime += use
+                cpu_used += use
+                wall -= took
                 if frac <= 0.0:
                     cur = -1
                     ti[t, TI.cur_unit] = -1
