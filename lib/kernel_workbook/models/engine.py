@@ -52,30 +52,42 @@ def _is_pure(module_name: str) -> bool:
     return module_name.endswith(_PURE) or bool(getattr(mod, "__kwb_pure__", False))
 
 
-def kernel(fn):
+def kernel(fn, nrt: bool = True):
     """A kernel function: ``numba.njit(cache=True, nogil=True)``, or itself in the Python copy.
 
     Compiled kernels release the GIL (they touch no Python object), so a thread
     can run one model while Python draws the last run's picture (the deep-idle explorer).
+    ``nrt=False`` compiles without Numba's reference counting (see :func:`_njit`).
     """
-    if _is_pure(fn.__module__):
-        return fn
-    import numba
-
-    return numba.njit(cache=True, error_model="numpy", nogil=True)(fn)
+    return _njit(fn, nrt, nogil=True)
 
 
-def leaf(fn):
+def leaf(fn, nrt: bool = True):
     """A small hot helper, inlined into its callers at Numba-IR level (itself in the Python copy).
 
     A call that passes arrays costs reference-count updates; leaves run on
     every event, so inlining them is where the compiled loop gains most.
     """
+    return _njit(fn, nrt, inline="always")
+
+
+def _njit(fn, nrt: bool, **options):
+    """``fn`` compiled with the engine's options (or itself in the Python copy).
+
+    ``nrt=False`` (a model whose kernels never allocate: every array comes
+    from ``simulate()`` and lives for the whole call) drops the
+    ``NRT_incref``/``NRT_decref`` pair Numba emits for every array handed to a
+    compiled function or an inlined leaf; views without a count
+    (:func:`borrowed`) make each pair do nothing but not disappear.  A kernel
+    that allocated would then fail to compile, not misbehave.
+    """
     if _is_pure(fn.__module__):
         return fn
     import numba
 
-    return numba.njit(cache=True, error_model="numpy", inline="always")(fn)
+    if not nrt:
+        options["_nrt"] = False
+    return numba.njit(cache=True, error_model="numpy", **options)(fn)
 
 
 def borrowed(caller: str):
