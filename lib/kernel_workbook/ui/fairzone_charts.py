@@ -214,11 +214,11 @@ def _pre(text: str) -> str:
     return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
 
 
-# The explorer runs the whole desktop at the reproduction's resolution, 32 pages a simulated unit
-# (models.fairzone pages_per_unit; reproduce.fairzone_2014.PAGES_PER_UNIT): the node's real watermarks, batches
-# and zone sizes, for what a 1/32 node page by page cost (two tiobench runs in about 50 ms).  A smaller node
-# (``scale``) is still there for a quick look, but its min_free_kbytes and batches scale as the kernel
-# computes them for that node, so it keeps the shape of the spread and velocities, not their values.
+# The explorer runs the desktop at half its size at the reproduction's resolution, 32 pages a simulated unit
+# (models.fairzone pages_per_unit; reproduce.fairzone_2014.PAGES_PER_UNIT): a fresh redraw in about 60 ms where
+# the whole node takes about 100.  min_free_kbytes and the batches are computed for the smaller node as the
+# kernel would; how close it stays to the whole desktop is in fairzone_explorer's docstring and
+# docs/models/fairzone.md ("The explorer's node").
 EXPLORER_SCALE = 2
 EXPLORER_PAGES_PER_UNIT = 32
 EXPLORER_KNOBS = ("NR_ALLOC_BATCH", "nr_alloc_batch_shift", "nr_alloc_batch_pages", "ZONE_FAIR_DEPLETED",
@@ -303,7 +303,8 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     60 ms, where the whole desktop takes about 100 ms (``kwb bench --suites explorers``; ``pages_per_unit=1``:
     page by page, about 15 times slower).  At half size the outputs stay within a tenth of a point of the whole
     desktop's over the thread's kernels, file sizes 1-3x RAM and 1-16 readers, except 3.0 with a file of one
-    RAM and one reader (DMA32 allocs 40.1 against 36.4 %), whose kswapd regime depends on the node's size.  In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
+    RAM and one reader (DMA32 allocs 40.1 against 36.4 %), whose kswapd regime depends on the node's size.
+    In ``WORKBOOK_MODE=ci`` the defaults (fairzone against vanilla) are drawn statically.
     """
     import ipywidgets as w
     from IPython.display import HTML
