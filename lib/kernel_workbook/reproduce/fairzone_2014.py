@@ -146,10 +146,6 @@ def _pub(table: str) -> pd.DataFrame:
     return published(THREAD, table)
 
 
-def _val(t: pd.DataFrame, row: str, kernel: str, stat: str | None = None):
-    return cell_value(t, row, kernel, stat)
-
-
 # --------------------------------------------------------------------------- machines (fitted on vanilla)
 
 def _spread_workload(small: bool | None):
@@ -194,8 +190,8 @@ def calibrate_desktop(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> 
 def _calibrate_desktop(small: bool | None, awake: bool) -> dict:
     pub = _pub("fairzone-spread")
     van = VANILLA["mel"]
-    d_pub = _val(pub, "DMA32 allocs", van)
-    n_pub = _val(pub, "Normal allocs", van)
+    d_pub = cell_value(pub, "DMA32 allocs", van)
+    n_pub = cell_value(pub, "Normal allocs", van)
     share = d_pub / (d_pub + n_pub)
     base = MACHINES["desktop-2014"]
     # under the fair policy allocations follow the zones' sizes: DMA32 = share of the managed memory
@@ -243,7 +239,7 @@ def _io_params(machine_key: str, kernel: str, small: bool | None) -> IOParams:
         table, disk, ram, van = "desktop2-tiobench", DESKTOP_2014, 8192, "3.16.0-rc1 vanilla"
     else:
         table, disk, ram, van = "bigbatches-seqread", DESKTOP_2014, 8192, VANILLA["johannes"]
-    target = _val(_pub(table), "SeqRead-MB/sec-1", van, "Mean")
+    target = cell_value(_pub(table), "SeqRead-MB/sec-1", van, "Mean")
     rate, _ = calibrate_media_rate(disk, target, ram, sz.cfq_mb, len(sz.cfq_seeds))
     return IOParams(scheduler="cfq", cfq=cfq_for_kernel(version, cfq_target_latency=tl),
                     disk=disk.with_(media_rate_mb_s=rate))
@@ -304,8 +300,8 @@ def calibrate_johannes(small: bool | None = None, awake: bool = KSWAPD_AWAKE) ->
 def _calibrate_johannes(small: bool | None, awake: bool) -> dict:
     pub = _pub("bigbatches-velocity")
     van = VANILLA["johannes"]
-    vn = _val(pub, "Zone normal velocity", van)
-    vd = _val(pub, "Zone dma32 velocity", van)
+    vn = cell_value(pub, "Zone normal velocity", van)
+    vd = cell_value(pub, "Zone dma32 velocity", van)
     share = vd / (vn + vd)
     base = MACHINES["johannes-2014"]
     usable = base.ram_mb - base.dma_mb - base.hole_mb
@@ -431,8 +427,8 @@ def spread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tuple
     cells = []
     for table, p, m in (("fairzone-spread", pub, mt), ("spread-percent", pubp, mp)):
         for r in p.itertuples():
-            mv = _val(m, r.row, r.kernel)
-            pb, mb = _val(p, r.row, van), _val(m, r.row, van)
+            mv = cell_value(m, r.row, r.kernel)
+            pb, mb = cell_value(p, r.row, van), cell_value(m, r.row, van)
             variant = KERNELS[r.kernel][0]
             if r.kernel == van:
                 fitted = r.row in ("DMA32 allocs", "Normal allocs")
@@ -462,7 +458,7 @@ def velocity_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE) -> tup
     cells = []
     for r in pub.itertuples():
         mv = vals[r.kernel][r.row]
-        pb, mb = _val(pub, r.row, base_k), vals[base_k][r.row]
+        pb, mb = cell_value(pub, r.row, base_k), vals[base_k][r.row]
         if r.kernel == base_k:
             cells.append(make_cell("bigbatches-velocity", "", r.row, r.kernel, r.value, mv, pb, mb, reference=True))
         else:
@@ -491,8 +487,8 @@ def seqread_cells(small: bool | None = None, awake: bool = KSWAPD_AWAKE, step=No
         van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
         tc = []
         for r in sub.itertuples():
-            m = _val(mt, r.row, r.kernel, r.stat)
-            pb, mb = _val(sub, r.row, base_k, r.stat), _val(mt, r.row, base_k, r.stat)
+            m = cell_value(mt, r.row, r.kernel, r.stat)
+            pb, mb = cell_value(sub, r.row, base_k, r.stat), cell_value(mt, r.row, base_k, r.stat)
             variant = KERNELS[r.kernel][0]
             fitted = r.kernel == van and r.row == "SeqRead-MB/sec-1" and r.stat == "Mean"
             if r.kernel == base_k:
@@ -605,7 +601,8 @@ def fairzone_part(small: bool | None = None) -> Part:
     ])
     part.add("fairzone/fitted", "fair-zone allocator model: what was fitted, and to what (3.16-rc1 vanilla only); "
              f"tiobench at {SPREAD_FRACTION:.0%} of RAM for the spread, threads 1..16, {ITERATIONS} iterations "
-             f"(assumed); the page cache simulated {PAGES_PER_UNIT} pages a unit; kswapd " + ("forced awake (what-if)" if KSWAPD_AWAKE else "as balance_pgdat() decides")
+             f"(assumed); the page cache simulated {PAGES_PER_UNIT} pages a unit; kswapd "
+             + ("forced awake (what-if)" if KSWAPD_AWAKE else "as balance_pgdat() decides")
              + f"; allocator prices a priori ({COSTS.zone_switch_ns:g} ns per zone switch assumed)", fit)
     sc, spread = spread_cells(small)
     bar.update()

@@ -306,18 +306,14 @@ def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq
                    era="2014", significance=None, kernels=list(kernels), table="model-iostat", title="model")
 
 
-def _val(t, stat: str, row: str, kernel: str):
-    return cell_value(t, row, kernel, stat)
-
-
 # --------------------------------------------------------------------------- the CFQ part
 
 def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
     cells = []
     for r in pub.itertuples():
-        m = _val(mt, r.stat, r.row, r.kernel)
-        pb = _val(pub, r.stat, r.row, BASELINE)
-        mb = _val(mt, r.stat, r.row, BASELINE)
+        m = cell_value(mt, r.row, r.kernel, r.stat)
+        pb = cell_value(pub, r.row, BASELINE, r.stat)
+        mb = cell_value(mt, r.row, BASELINE, r.stat)
         if r.kernel == BASELINE:
             fitted = r.row == "SeqRead-MB/sec-1"
             cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb,
@@ -331,8 +327,9 @@ def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
 
 
 def _lessdirty_cells(ld: pd.DataFrame, sub: pd.DataFrame, mmin: pd.DataFrame) -> list[dict]:
-    return [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value, _val(mmin, r.stat, r.row, r.kernel),
-                      _val(ld, r.stat, r.row, BASELINE), _val(mmin, r.stat, r.row, BASELINE))
+    return [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value,
+                      cell_value(mmin, r.row, r.kernel, r.stat), cell_value(ld, r.row, BASELINE, r.stat),
+                      cell_value(mmin, r.row, BASELINE, r.stat))
             for r in sub.itertuples() if r.kernel != BASELINE]
 
 
@@ -341,13 +338,13 @@ def _iostat_cells(io_pub: pd.DataFrame, iot: pd.DataFrame) -> list[dict]:
     for r in io_pub.itertuples():
         if r.kernel.startswith("3.0.0"):
             cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
-                                   _val(io_pub, r.stat, r.row, BASELINE), None))
+                                   cell_value(io_pub, r.row, BASELINE, r.stat), None))
             continue
         speaks = r.row == "sda-r_await"
-        m = _val(iot, r.stat, r.row, r.kernel) if speaks else None
-        mb = _val(iot, r.stat, r.row, BASELINE) if speaks else None
+        m = cell_value(iot, r.row, r.kernel, r.stat) if speaks else None
+        mb = cell_value(iot, r.row, BASELINE, r.stat) if speaks else None
         cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
-                               _val(io_pub, r.stat, r.row, BASELINE), mb, reference=(r.kernel == BASELINE)))
+                               cell_value(io_pub, r.row, BASELINE, r.stat), mb, reference=(r.kernel == BASELINE)))
     return cells
 
 
@@ -376,7 +373,7 @@ def cfq_part(small: bool | None = None) -> Part:
     part.add("cfq600-seqread/cells", "cfq600-seqread: published and model change against 3.16.0-rc1 vanilla",
              pd.DataFrame(cells), kind="cells")
     part.cells += cells
-    k30 = [(_val(mt, "Mean", row, "3.0.0 vanilla"), _val(mt, "Mean", row, BASELINE)) for row in seq_rows]
+    k30 = [(cell_value(mt, row, "3.0.0 vanilla", "Mean"), cell_value(mt, row, BASELINE, "Mean")) for row in seq_rows]
     d30 = ", ".join(f"{100 * (a / b - 1):+.1f}%" for a, b in k30)
     part.notes.append(f"3.0.0 column not predicted: the model's 3.0 CFQ differs from 3.16's by {d30} "
                       "(1..16 readers) while 3.0 is 10-20% faster in the thread -- that gap is the page "
@@ -441,7 +438,7 @@ def _other_machines(small: bool | None) -> tuple:
     for table, disk, ram in (("laptop-tiobench", LAPTOP_2014, 4096), ("desktop2-tiobench", DESKTOP_2014, 8192)):
         pub = published(THREAD, table)
         van, c6 = "3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600-v2r38"
-        target = _val(pub, "Mean", "SeqRead-MB/sec-1", van)
+        target = cell_value(pub, "SeqRead-MB/sec-1", van, "Mean")
         rate, _ = calibrate_media_rate(disk, target, ram, sz.mb_total, sz.iterations)
         p = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=disk.with_(media_rate_mb_s=rate))
         for n in READERS:
@@ -450,7 +447,7 @@ def _other_machines(small: bool | None) -> tuple:
             b = np.mean([simulate(p.with_(cfq_target_latency=600), w, seed=_seed(1, i), verbose=False).throughput_mb_s
                          for i in range(sz.iterations)])
             row = f"SeqRead-MB/sec-{n}"
-            pv, pc = _val(pub, "Mean", row, van), _val(pub, "Mean", row, c6)
+            pv, pc = cell_value(pub, row, van, "Mean"), cell_value(pub, row, c6, "Mean")
             dp, dm = 100 * (pc / pv - 1), 100 * (b / a - 1)
             rows.append({"table": table, "row": row, "published_vanilla": pv, "published_cfq600": pc,
                          "published_pct": round(dp, 2), "model_vanilla": round(float(a), 2),
@@ -583,7 +580,7 @@ def calibrate_all(small: bool | None = None) -> None:
     desktop_params(small=small)
     sz = sizes(small)
     for table, disk, ram in (("laptop-tiobench", LAPTOP_2014, 4096), ("desktop2-tiobench", DESKTOP_2014, 8192)):
-        target = _val(published(THREAD, table), "Mean", "SeqRead-MB/sec-1", "3.16.0-rc1 vanilla")
+        target = cell_value(published(THREAD, table), "SeqRead-MB/sec-1", "3.16.0-rc1 vanilla", "Mean")
         calibrate_media_rate(disk, target, ram, sz.mb_total, sz.iterations)
     fz.calibrate_all(small)
 
