@@ -73,11 +73,13 @@ def benchmarks() -> list[Bench]:
 
     # the reproduction's tiobench at 2 x RAM on the 8 GB desktop (its preset; the reproduction refits two of its
     # sizes, which moves neither cost), one page per unit against 32: the same compiled loop, U is data
+    from kernel_workbook.reproduce import fairzone_2014 as repro
+
     desk = MACHINES["desktop-2014"]
-    tio = tiobench(ram_mb=desk.ram_mb, size_fraction=2.0, threads=READERS, random_read_ms=3.0, hit_us=1.0,
-                   other_jitter_mb=64.0)
+    tio = tiobench(ram_mb=desk.ram_mb, size_fraction=repro.SEQREAD_FRACTION, threads=READERS,
+                   random_read_ms=repro.RANDOM_READ_MS, hit_us=repro.HIT_US, other_jitter_mb=repro.OTHER_JITTER_MB)
     a_u1, _ = build_arrays(variant_params("3.16-rc1", desk), tio, seed=21)
-    a_u32, _ = build_arrays(variant_params("3.16-rc1", desk, pages_per_unit=32), tio, seed=21)
+    a_u32, _ = build_arrays(variant_params("3.16-rc1", desk, pages_per_unit=repro.PAGES_PER_UNIT), tio, seed=21)
 
     return [
         Bench("fairzone: tiobench at 2 x RAM on the 8 GB desktop, 3.16-rc1, 32 pages per unit (target >= 10 x "
