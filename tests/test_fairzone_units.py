@@ -270,9 +270,7 @@ def accuracy_table(u: int = 32) -> str:
     from kernel_workbook.reproduce import fairzone_2014 as F
 
     m = F.desktop_machine()
-    w = tiobench(ram_mb=m.ram_mb, size_fraction=F.SEQREAD_FRACTION, threads=F.sizes().seqread_threads,
-                 read_mb_s=F._disk_rates("mel", None), random_read_ms=F.RANDOM_READ_MS, hit_us=F.HIT_US,
-                 other_jitter_mb=F.OTHER_JITTER_MB)
+    w = F.seqread_workload("mel", m.ram_mb)
     costs = AllocatorCosts(zone_switch_ns=2000.0)
     head = [f"| variant | DMA32 allocs % (U=1 / U={u}) | DMA32 velocity | Normal velocity |", "|---|---|---|---|"]
     rows = ["| variant | readers | SeqRead hits | SeqRead misses | allocator ns/page |", "|---|---|---|---|---|"]

@@ -277,14 +277,20 @@ def seqread_run(machine_key: str, variant: str, small: bool | None = None, awake
     return _seqread_run_at(machine_key, variant, small, awake, dma32_mb, seed_base())
 
 
+def seqread_workload(machine_key: str, ram_mb: int, small: bool | None = None):
+    """The SeqRead tables' tiobench on the allocator model: 2 x RAM, the reader counts of ``sizes(small)``, the
+    machine's fitted disk rates and the a-priori page-cache costs."""
+    return tiobench(ram_mb=ram_mb, size_fraction=SEQREAD_FRACTION, threads=sizes(small).seqread_threads,
+                    read_mb_s=_disk_rates(machine_key, small), random_read_ms=RANDOM_READ_MS, hit_us=HIT_US,
+                    other_jitter_mb=OTHER_JITTER_MB)
+
+
 @lru_cache(maxsize=32)
 def _seqread_run_at(machine_key: str, variant: str, small: bool | None, awake: bool, dma32_mb: float | None,
                     base: int):
     m = _alloc_machine(machine_key, small, awake, dma32_mb)
     p = variant_params(variant, m, kswapd_stays_awake=awake, pages_per_unit=PAGES_PER_UNIT)
-    w = tiobench(ram_mb=m.ram_mb, size_fraction=SEQREAD_FRACTION, threads=sizes(small).seqread_threads,
-                 read_mb_s=_disk_rates(machine_key, small), random_read_ms=RANDOM_READ_MS, hit_us=HIT_US,
-                 other_jitter_mb=OTHER_JITTER_MB)
+    w = seqread_workload(machine_key, m.ram_mb, small)
     # Cached: keep the counters and frames, not the per-page arrays (32 whole results held ~4 GB).
     return simulate(p, w, seed=shift_seed(21), verbose=False).lean()
 
