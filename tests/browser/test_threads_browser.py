@@ -1,10 +1,13 @@
 """Every thread notebook in the lab: its committed outputs render, and its explorer, run live, fits 1280x720
 and redraws when a knob moves.  (Running a whole thread notebook takes minutes; the nbval run of
-``make test`` executes every cell, so here only the explorer runs, with its defaults.)"""
+``make test`` executes every cell, so here only the explorer runs, with its defaults.)
+``KWB_SCREENSHOTS=DIR`` also saves what the 1280x720 window shows of each explorer after its knob moved
+(its top and its end: ``DIR/<notebook>-explorer.png``, ``-explorer-end.png``)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -12,6 +15,7 @@ from conftest import ROOT, NotebookPage, make_lab, move_a_knob
 
 from kernel_workbook.nbtools import trust
 
+SHOTS = os.environ.get("KWB_SCREENSHOTS")
 THREADS = sorted(p.name for p in (ROOT / "notebooks").glob("20*.ipynb"))
 
 
@@ -64,4 +68,10 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     what = move_a_knob(nbp, last, timeout_s=300)
     assert nbp.errors() == [], what
     nbp.assert_seen_whole(nbp.mark(last))
+    if SHOTS:  # what a person sees at 1280x720: the explorer's top, then its end
+        cell = nbp.mark(last)
+        page.evaluate("(c) => document.querySelector(c).scrollIntoView({block: 'start'})", cell)
+        page.screenshot(path=str(ROOT / SHOTS / f"{path.stem}-explorer.png"))
+        page.evaluate("(c) => document.querySelector(c).scrollIntoView({block: 'end'})", cell)
+        page.screenshot(path=str(ROOT / SHOTS / f"{path.stem}-explorer-end.png"))
     assert not page.watch.foreign, f"requests left localhost: {page.watch.foreign[:5]}"
