@@ -100,7 +100,8 @@ cc.compaction_explorer(h12.calibrate()["workload"].with_(zone_mb=256.0), variant
 # the machine's memory from the test's length (Kswapd pages scanned / Kswapd velocity, with a pass of
 # `MemTotal * 95% / 2 MiB` attempts every 125 ms), the builds' reads, new dirty pages and block writes
 # from Page Ins, Kswapd pages reclaimed and Page Outs, and the long-lived unmovable memory they leave
-# from the rested success. Everything else is predicted. The success table's changes are in points,
+# from the rested success (on its mean over the eight seed bases' revert-v5 runs: one run's rested
+# success scatters by 10-30 points near the target). Everything else is predicted. The success table's changes are in points,
 # as mmtests prints them (the baseline is 0%).
 
 # %%
@@ -151,7 +152,8 @@ for r in misses.itertuples():
 # That is one seed base: one set of the test's runs. The stored run of
 # `kwb reproduce 2012-highalloc-compaction --json --seeds 8` (in `data/fidelity/`, checked by the tests
 # against a fresh seed-base-0 run) gives the strict score's spread over eight seed bases, each a fresh set of
-# runs of every kernel on the machine fitted once, on seed base 0's revert-v5 run:
+# runs of every kernel on the machine fitted once (on seed base 0's revert-v5 run, the rested success on the
+# mean of every base's):
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -71,7 +71,17 @@ def test_calibration_meets_its_targets_within_reason():
     for name, tol in (("machine_mb", 0.02), ("page_ins_kb_s", 0.01), ("dirty_pages_s", 0.05),
                       ("pgpgout_per_dirty_page", 0.01)):
         assert abs(f.loc[name, "model"] / f.loc[name, "target"] - 1) < tol, name
-    assert abs(f.loc["unmovable_kb_s", "model"] - f.loc["unmovable_kb_s", "target"]) < 15  # success points
+    # success points: the fit is on the mean of the seed bases' runs (one run scatters by 10-30 points there)
+    assert abs(f.loc["unmovable_kb_s", "model"] - f.loc["unmovable_kb_s", "target"]) < 3
+
+
+def test_the_rested_success_is_fitted_on_the_mean_of_every_seed_base_baseline_run():
+    from kernel_workbook.reproduce.calibration import CALIBRATION_BASES
+
+    per_base = [h12.runs(b)["revert-v5"].success_pct("while Rested") for b in CALIBRATION_BASES]
+    q = {x["parameter"]: x for x in h12.calibrate()["quality"]}
+    assert q["unmovable_kb_s"]["model"] == pytest.approx(sum(per_base) / len(per_base), abs=1e-3)
+    assert max(per_base) - min(per_base) > 5  # one base's run alone would have been another fit
 
 
 def test_no_published_figure_is_a_literal_of_the_model_or_the_reproduction():
