@@ -134,7 +134,9 @@ print(knobs[["knob", "value", "unit", "source"]].to_string(index=False, max_colw
 # %% [markdown]
 # **What is fitted, and to what.** Only the vanilla (3.16-rc1) columns:
 # DMA32's size and the memory held outside the page cache on Mel's desktop
-# (from the vanilla spread counts), DMA32's size and a time scale on
+# (from the vanilla spread counts; the memory on the mean total of the eight
+# seed bases' vanilla runs, since one run's total jumps with its own draw of
+# that memory), DMA32's size and a time scale on
 # Johannes's machine (from his vanilla velocities), and each machine's disk
 # (from its vanilla SeqRead with one reader). Everything else — batches,
 # watermarks, resets — is the kernel's arithmetic; the allocator's CPU prices
