@@ -61,8 +61,10 @@ slides-html: $(STAMP)
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).
 # -n auto --dist loadfile: one worker per core; a notebook's cells stay on one worker.
+# Tests, stored fidelity and executed notebooks always fit the machines from the code: no stored fits
+# (reproduce/fit_cache.py).
 test: $(STAMP)
-	WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
+	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
 		-n auto --dist loadfile \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--nbval-cell-timeout=600 $(PYTEST_ARGS)
@@ -73,7 +75,7 @@ reproduce: $(STAMP)
 # Store every modelled thread's reproduction over 8 seed bases in data/fidelity/ and regenerate the
 # README's fidelity table from them (tests compare both with a fresh seed-base-0 run).  Slow: minutes per thread.
 fidelity: $(STAMP)
-	WORKBOOK_MODE=ci $(BIN)/python -m kernel_workbook.reproduce.fidelity
+	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m kernel_workbook.reproduce.fidelity
 
 bench: $(STAMP)
 	mkdir -p build
@@ -100,7 +102,7 @@ NB_PY := $(wildcard notebooks/*.py exercises/*.py exercises/solutions/*.py)
 notebooks: $(STAMP)
 	for f in $(NB_PY); do \
 		$(BIN)/jupytext --quiet --to ipynb --update "$$f" 2>/dev/null || $(BIN)/jupytext --quiet --to ipynb "$$f"; \
-		WORKBOOK_MODE=ci $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.timeout=900 --ExecutePreprocessor.store_widget_state=False \
 			"$${f%.py}.ipynb" || exit 1; \
 		$(BIN)/python -m kernel_workbook.nbtools strip "$${f%.py}.ipynb" || exit 1; \

@@ -1,6 +1,9 @@
 import os
 
 os.environ.setdefault("WORKBOOK_MODE", "ci")
+# tests fit every machine from the code, never from a fit stored by an earlier run (reproduce/fit_cache.py);
+# the fit cache's own tests point it at a temporary folder
+os.environ["KWB_FIT_CACHE"] = "off"
 
 
 def pytest_terminal_summary(terminalreporter):

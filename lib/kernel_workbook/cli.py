@@ -124,6 +124,10 @@ def _cmd_reproduce(a) -> int:
     if a.thread and a.thread not in THREADS:
         raise WorkbookParameterError("thread", a.thread, "one of " + ", ".join(THREADS))
     threads = list(THREADS) if a.all else [a.thread]
+    if a.refit:  # before the pool starts: its local workers inherit the setting
+        from .reproduce import fit_cache
+
+        os.environ[fit_cache.ENV] = "off"
     docs = []
     # every run of every thread and seed base is one task of one pool: --all uses every core
     for th, rep in zip(threads, reproduce_many(threads, seeds=a.seeds, workers=a.workers, scheduler=a.scheduler)):
@@ -227,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on the workers of a Dask cluster (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS when "
                         "no --workers is given)")
+    p.add_argument("--refit", action="store_true",
+                   help="fit every machine again, not from the fits an earlier run stored for this code and data "
+                        "(reproduce/fit_cache.py; local workers only, a cluster's keep their own)")
     p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("bench", help="run the pyperf benchmarks")

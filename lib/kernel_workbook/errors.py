@@ -60,6 +60,11 @@ class WorkbookParameterError(WorkbookError, ValueError):
         return (type(self), (self.name, self.value, self.expected), self.__dict__)
 
 
+class FitCacheWarning(UserWarning):
+    """A calibration stored on disk (``reproduce.fit_cache``) could not be read or written: it is fitted again,
+    or kept in memory only.  The results are the same either way; only the time differs."""
+
+
 class WorkbookInputWarning(UserWarning):
     """Base class of every warning about input the workbook read only in part (the complete records were
     kept, what was left out is named by file and line): ``warnings.simplefilter("error",

@@ -11,7 +11,9 @@ each time, and a worker running seed base 5 needs the calibration, not the
 runs that made it.
 
 :func:`calibration` memoises a calibration function in one store per process,
-keyed by the function and its bound arguments.  :func:`export` takes the
+keyed by the function and its bound arguments, and on disk across processes
+for the same code, data and mode (:mod:`.fit_cache`; ``KWB_FIT_CACHE=off``
+turns that off).  :func:`export` takes the
 store's entries (small: fitted values, workloads, logs; never model arrays)
 so that ``reproduce_many`` can fit each thread once in one worker and hand the
 result to every worker that runs a seed base of it (:func:`load`).
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+
+from . import fit_cache
 
 CALIBRATION_BASE = 0
 """The seed base every calibration runs under."""
@@ -55,7 +59,10 @@ def calibration(fn):
             return _STORE[key]
         except KeyError:
             pass
-        value = fn(*args, **kw)
+        value = fit_cache.get(key)  # fitted by an earlier process on the same code and data
+        if value is fit_cache.MISSING:
+            value = fn(*args, **kw)
+            fit_cache.put(key, value)
         _STORE[key] = value
         return value
 
