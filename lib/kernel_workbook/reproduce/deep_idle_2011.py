@@ -300,7 +300,7 @@ def what_if_per_command_destage(small: bool | None = None) -> dict:
     so it is kept out of the fidelity summary: the drive does not merge
     contiguous writes in its cache (``write_coalesce=False``), one extent per
     4 KiB command.  Its one free parameter, the room for dirty data, is
-    again fitted to pristine CFQ only.  Returns ``{"write_cache_kb",
+    again fitted to pristine CFQ only (its mean over the seed bases' runs, as :func:`calibrate` fits).  Returns ``{"write_cache_kb",
     "model": {variant: MB/s}, "ratios": [...]}`` in the shape of
     :func:`fidelity_2011`'s ratios.
     """
@@ -317,7 +317,8 @@ def what_if_per_command_destage(small: bool | None = None) -> dict:
     lo, hi = 16.0, 4096.0
     for _ in range(9):
         mid = (lo * hi) ** 0.5
-        if _mean_tput(at(mid), w, 0, sz.iterations) < target:
+        # fitted as the reproduction's machine is: on the expected pristine figure over the seed bases' runs
+        if _expected_tput(at(mid), w, sz.iterations) < target:
             lo = mid
         else:
             hi = mid
