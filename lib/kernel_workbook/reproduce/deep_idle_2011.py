@@ -118,9 +118,10 @@ def _expected_tput(p: IOParams, w, iterations: int) -> float:
     return float(np.mean([_mean_tput(p, w, 0, iterations, b) for b in CALIBRATION_BASES]))
 
 
-# each machine's free parameter: (its search range, whether the search is geometric, its grain).  The range and
-# grain were fixed before any prediction was looked at; the search is a bisection of the *expected* pristine
-# throughput, which falls with the controller's overhead and rises with the drive's cache room
+# each machine's free parameter: (its search range, whether the search is geometric, its grain).  The ranges were
+# fixed before any prediction was looked at; the grains and the step count are resolution, set for cost when the
+# fit became a bisection of the *expected* pristine throughput (which falls with the controller's overhead and
+# rises with the drive's cache room)
 FIT_SEARCH = {"cmd_overhead_us": ((20.0, 400.0), False, 1.0), "write_cache_kb": ((64.0, 16384.0), True, 4.0)}
 FIT_STEPS = 7  # bisection steps per fit: 3 us on the RAID's range, 4 % of the cache's
 
@@ -300,7 +301,8 @@ def what_if_per_command_destage(small: bool | None = None) -> dict:
     so it is kept out of the fidelity summary: the drive does not merge
     contiguous writes in its cache (``write_coalesce=False``), one extent per
     4 KiB command.  Its one free parameter, the room for dirty data, is
-    again fitted to pristine CFQ only (its mean over the seed bases' runs, as :func:`calibrate` fits).  Returns ``{"write_cache_kb",
+    again fitted to pristine CFQ only (its mean over the seed bases' runs,
+    as :func:`calibrate` fits).  Returns ``{"write_cache_kb",
     "model": {variant: MB/s}, "ratios": [...]}`` in the shape of
     :func:`fidelity_2011`'s ratios.
     """
