@@ -41,6 +41,33 @@ depends on how many seed bases a user asks for."""
 _STORE: dict[tuple, object] = {}
 
 
+def mean_over_bases(run):
+    """The mean of ``run(b)`` over the seed bases of :data:`CALIBRATION_BASES`: a number, or a dict of numbers
+    averaged key by key.  ``run(b)`` is the baseline run (or runs) seed base ``b`` predicts against."""
+    import numpy as np
+
+    values = [run(b) for b in CALIBRATION_BASES]
+    if isinstance(values[0], dict):
+        return {k: float(np.mean([v[k] for v in values])) for k in values[0]}
+    return float(np.mean(values))
+
+
+def bisect_nearest(f, lo: float, hi: float, target: float, increasing: bool, steps: int, geometric: bool = False):
+    """Bisection of a model output that is monotone up to noise: ``steps`` midpoints (geometric ones on a log
+    scale), each evaluated once; returns the evaluated ``(x, f(x))`` nearest ``target``."""
+    seen = []
+    for _ in range(steps):
+        x = (lo * hi) ** 0.5 if geometric else 0.5 * (lo + hi)
+        fx = f(x)
+        seen.append((abs(fx - target), x, fx))
+        if (fx < target) == increasing:
+            lo = x
+        else:
+            hi = x
+    _, x, fx = min(seen)
+    return x, fx
+
+
 def calibration(fn):
     """Memoise ``fn`` (a calibration) in the process's store; ``fn.cache_clear()`` forgets its entries.
 
@@ -93,4 +120,4 @@ def clear() -> None:
     _STORE.clear()
 
 
-__all__ = ["CALIBRATION_BASE", "CALIBRATION_BASES", "calibration", "is_calibration", "export", "load", "clear"]
+__all__ = ["CALIBRATION_BASE", "CALIBRATION_BASES", "mean_over_bases", "bisect_nearest", "calibration", "is_calibration", "export", "load", "clear"]

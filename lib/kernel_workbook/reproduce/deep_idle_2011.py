@@ -41,7 +41,7 @@ from ..models.cfq import RAID_LSI1078_2011, SERVER_SATA_2011, DiskParams, IOPara
 from ..tables import compare, published
 from ..workloads import aio_stress
 from . import Reproduction
-from .calibration import CALIBRATION_BASES, calibration
+from .calibration import bisect_nearest, calibration, mean_over_bases
 from ._side_by_side import make_cell, samples_frame
 from .score import cell_key
 from .seqread_2014 import Part
@@ -115,7 +115,7 @@ def _mean_tput(p: IOParams, w, vi: int, iterations: int, seed_base: int = 0) -> 
 def _expected_tput(p: IOParams, w, iterations: int) -> float:
     """Pristine CFQ's expected MB/s on machine ``p``: the mean of its baseline runs over every seed base of
     :data:`~.calibration.CALIBRATION_BASES` (the same runs the predictions of those bases measure against)."""
-    return float(np.mean([_mean_tput(p, w, 0, iterations, b) for b in CALIBRATION_BASES]))
+    return mean_over_bases(lambda b: _mean_tput(p, w, 0, iterations, b))
 
 
 # each machine's free parameter: (its search range, whether the search is geometric, its grain).  The ranges were
@@ -150,20 +150,18 @@ def calibrate(table: str, small: bool | None = None) -> dict:
     kind = float if name == "cmd_overhead_us" else int
     tried = {}
 
+    def on_grain(x):
+        return kind(round(x / grain) * grain)
+
     def at(x):
-        v = kind(round(x / grain) * grain)
+        v = on_grain(x)
         if v not in tried:
             tried[v] = _expected_tput(base.with_(**{name: v}), w, sz.iterations)
         return tried[v]
 
-    for _ in range(FIT_STEPS):
-        mid = float(np.sqrt(lo * hi)) if geometric else 0.5 * (lo + hi)
-        if (at(mid) > target) == falls:
-            lo = mid
-        else:
-            hi = mid
-    value, model = min(tried.items(), key=lambda t: (abs(t[1] - target), t[0]))
-    return {"parameter": name, "value": value, "model": model, "published": target, "tried": sorted(tried.items())}
+    x, model = bisect_nearest(at, lo, hi, target, not falls, FIT_STEPS, geometric)
+    return {"parameter": name, "value": on_grain(x), "model": model, "published": target,
+            "tried": sorted(tried.items())}
 
 
 def machine_params(table: str, variant: str = BASELINE, small: bool | None = None, seed_base: int = 0) -> IOParams:

@@ -74,7 +74,7 @@ from ..workloads import tiobench as block_tiobench
 from ..workloads.pagecache import READERS, tiobench
 from . import Reproduction, _sign, score_only, summarise
 from ._side_by_side import cell_value, make_cell, samples_frame
-from .calibration import CALIBRATION_BASE, CALIBRATION_BASES, calibration
+from .calibration import CALIBRATION_BASE, calibration, mean_over_bases
 from .seqread_2014 import (Part, at_seed_base, calibrate_media_rate, seed_base, seqread_throughput, shift_seed,
                            use_seed_base)
 
@@ -206,11 +206,12 @@ def _calibrate_desktop(small: bool | None, awake: bool) -> dict:
         # one run's total jumps with its draw of the memory outside the page cache (OTHER_JITTER_MB) once the
         # re-read starts to miss (seed base 0's run alone sat 7% above the mean of the eight bases' runs): fit
         # the mean over the seed bases' vanilla runs, the runs those bases predict against
-        runs = []
-        for b in CALIBRATION_BASES:
+        def counts(b):
             with at_seed_base(b):
-                runs.append(_spread_run("3.16-rc1", dma32, other, awake, small))
-        return {k: float(np.mean([r[k] for r in runs])) for k in ("DMA32 allocs", "Normal allocs", "Movable allocs")}
+                r = _spread_run("3.16-rc1", dma32, other, awake, small)
+            return {k: r[k] for k in ("DMA32 allocs", "Normal allocs", "Movable allocs")}
+
+        return mean_over_bases(counts)
 
     def tot(other):
         m = pooled(other)

@@ -37,7 +37,7 @@ from ..paths import published_dir, threads_dir
 
 ENV = "KWB_FIT_CACHE"
 _PKG = Path(__file__).resolve().parent.parent
-_MISSING = object()
+MISSING = object()  # what get() returns for a fit not stored
 _warned_unwritable = False
 
 
@@ -91,18 +91,18 @@ def get(key: tuple):
     """The stored fit of ``key``, or :data:`MISSING`."""
     p = path_for(key)
     if p is None or not p.exists():
-        return _MISSING
+        return MISSING
     try:
         with open(p, "rb") as f:
             stored_key, value = pickle.load(f)
     except Exception as e:  # a torn or foreign file: fit again, and say which
         warnings.warn(f"{p}: a stored calibration that cannot be read ({type(e).__name__}: {e}); fitting again",
                       FitCacheWarning, stacklevel=3)
-        return _MISSING
+        return MISSING
     if stored_key != key:  # a hash collision, or a file copied under another name
         warnings.warn(f"{p}: holds the calibration {stored_key!r}, not {key!r}; fitting again", FitCacheWarning,
                       stacklevel=3)
-        return _MISSING
+        return MISSING
     return value
 
 
@@ -128,7 +128,5 @@ def put(key: tuple, value) -> None:
             warnings.warn(f"{p.parent}: calibrations cannot be stored there ({e}); they are kept in memory only "
                           f"(set {ENV} to another folder, or to off)", FitCacheWarning, stacklevel=3)
 
-
-MISSING = _MISSING
 
 __all__ = ["ENV", "MISSING", "folder", "fingerprint", "path_for", "get", "put"]

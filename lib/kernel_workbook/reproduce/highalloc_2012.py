@@ -46,7 +46,7 @@ from ..models.compaction import VARIANT_NOTES, VMSTAT_ROWS, params_for, simulate
 from ..tables import published
 from ..workloads import stress_highalloc as sh
 from . import Reproduction
-from .calibration import CALIBRATION_BASE, CALIBRATION_BASES, calibration
+from .calibration import CALIBRATION_BASE, CALIBRATION_BASES, bisect_nearest, calibration, mean_over_bases
 from ._side_by_side import make_cell
 from .score import cell_key
 
@@ -91,21 +91,6 @@ def _run(kernel: str, w, seed: int):
     return simulate(params_for(kernel), w, seed=seed, verbose=False)
 
 
-def _bisect(f, lo: float, hi: float, target: float, increasing: bool, steps: int):
-    """Bisection of a monotone (up to noise) model output; returns the evaluated (x, f(x)) nearest the target."""
-    seen = []
-    for _ in range(steps):
-        x = 0.5 * (lo + hi)
-        fx = f(x)
-        seen.append((abs(fx - target), x, fx))
-        if (fx < target) == increasing:
-            lo = x
-        else:
-            hi = x
-    _, x, fx = min(seen)
-    return x, fx
-
-
 def calibrate(zone_mb: float | None = None) -> dict:
     """Fit the machine and the build load on revert-v5 (see the module docstring), on the runs of seed base
     :data:`~.calibration.CALIBRATION_BASE` (the rested success on the mean of the runs of every base of
@@ -138,9 +123,8 @@ def _calibrate(zone_mb: float) -> dict:
 
     def rested_mean(wu):
         # one run's rested success scatters by 10-30 points near the target: fit its mean over the seed bases'
-        # runs (calibration.CALIBRATION_BASES), which are the baseline runs those bases predict against
-        return sum(_run(BASELINE, wu, SEED0 + b).success_pct("while Rested") for b in CALIBRATION_BASES) / len(
-            CALIBRATION_BASES)
+        # runs, which are the baseline runs those bases predict against
+        return mean_over_bases(lambda b: _run(BASELINE, wu, SEED0 + b).success_pct("while Rested"))
 
     def rested_once(u):
         v = _run(BASELINE, w.with_(unmovable_kb_s=u), seed).success_pct("while Rested")
@@ -154,20 +138,20 @@ def _calibrate(zone_mb: float) -> dict:
 
     target_kr = pub("highalloc-vmstat", "Kswapd pages reclaimed", BASELINE)
     hi_dirty = page_outs / 4.0 / load_s
-    x, _ = _bisect(reclaimed, 0.0, hi_dirty, target_kr, True, FIT_STEPS)
+    x, _ = bisect_nearest(reclaimed, 0.0, hi_dirty, target_kr, True, FIT_STEPS)
     w = w.with_(dirty_pages_s=x)
     # a first estimate of the unmovable memory, on one run (seed base 0's): it only sizes the cache's room for
     # the second fit of the dirty pages; the last fit, below, is on the mean of the seed bases' runs
-    u, _ = _bisect(rested_once, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
+    u, _ = bisect_nearest(rested_once, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
                    FIT_STEPS)
     w = w.with_(unmovable_kb_s=u)
     # the unmovable memory takes room from the cache: fit the dirty pages once more, the same search as
     # the first (no narrower bracket: its width would be one more number to choose)
-    x, _ = _bisect(reclaimed, 0.0, hi_dirty, target_kr, True, FIT_STEPS)
+    x, _ = bisect_nearest(reclaimed, 0.0, hi_dirty, target_kr, True, FIT_STEPS)
     w = w.with_(dirty_pages_s=x)
     # and the dirty pages move the rested success in turn (their cache fragments the same pageblocks): fit the
     # unmovable memory once more on them, the same search, so that the last fit is the noisier target's
-    u, rested_fit = _bisect(rested, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
+    u, rested_fit = bisect_nearest(rested, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
                             RESTED_FIT_STEPS)
     w = w.with_(unmovable_kb_s=u)
     r = _run(BASELINE, w, seed)
