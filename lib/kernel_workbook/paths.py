@@ -14,6 +14,11 @@ from pathlib import Path
 _PKG = Path(__file__).resolve().parent
 
 
+def package_dir() -> Path:
+    """The ``kernel_workbook`` package's folder (its sources)."""
+    return _PKG
+
+
 def repo_root() -> Path:
     """The clone's top folder (the one with ``pyproject.toml``)."""
     return _PKG.parent.parent

@@ -33,10 +33,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import FitCacheWarning
-from ..paths import published_dir, threads_dir
+from ..paths import package_dir, published_dir, threads_dir
 
 ENV = "KWB_FIT_CACHE"
-_PKG = Path(__file__).resolve().parent.parent
 MISSING = object()  # what get() returns for a fit not stored
 _warned_unwritable = False
 
@@ -64,7 +63,7 @@ def _fingerprint(data_roots: tuple[str, ...]) -> str:
 
     h = hashlib.sha256()
     h.update(f"{sys.version}|{numpy.__version__}|{numba.__version__}|{pandas.__version__}".encode())
-    for root, pattern in [(_PKG, "*.py")] + [(Path(r), "*") for r in data_roots]:
+    for root, pattern in [(package_dir(), "*.py")] + [(Path(r), "*") for r in data_roots]:
         for p in _files(root, pattern):
             h.update(str(p.relative_to(root)).encode() + b"\0")
             h.update(hashlib.sha256(p.read_bytes()).digest())
