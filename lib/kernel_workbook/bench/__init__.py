@@ -9,8 +9,13 @@ Each suite module in :data:`SUITES` has a ``benchmarks()`` function returning
 ``ours_per_s`` is items per second (bytes, requests, allocations...: ``unit``
 says which); ``baseline`` names what we are measured against (jc, FlameGraph,
 the pure-Python reference of a model...) and ``ratio`` is ours / baseline.
-Targets are written beside each benchmark and checked here, not in timed
-tests.
+Targets are written beside each benchmark (``target_per_s``, ``target_ratio``)
+and checked by ``kwb bench``, not in timed tests: each result says its
+``target`` and whether it was ``met`` (``kwb bench --check`` fails on a miss).
+
+A suite whose one call lasts long (``reproduce``: a minute) declares its own
+pyperf settings in ``RUNNER_ARGS``; ``kwb bench`` runs it in a pyperf run of
+its own with them.
 """
 
 from __future__ import annotations
@@ -30,7 +35,13 @@ SUITES: dict[str, str] = {
     "sweep": "kernel_workbook.bench.sweep_bench",
     "explorers": "kernel_workbook.bench.explorer_bench",
     "writeback": "kernel_workbook.bench.writeback_bench",
+    "reproduce": "kernel_workbook.bench.reproduce_bench",
 }
+
+
+def runner_args(suite: str) -> list[str] | None:
+    """The pyperf settings a suite needs of its own (its module's ``RUNNER_ARGS``), or None for the shared run."""
+    return getattr(importlib.import_module(SUITES[suite]), "RUNNER_ARGS", None)
 
 
 @dataclass
@@ -44,6 +55,15 @@ class Bench:
     baseline_items: float | None = None
     target_ratio: float | None = None  # ours/baseline we promise, if any
     target_per_s: float | None = None  # absolute throughput we promise, if any
+
+    def metadata(self) -> dict:
+        """What travels with the pyperf result (pyperf metadata: numbers and text, never None)."""
+        md = {"kwb_items": self.items, "kwb_unit": self.unit}
+        if self.target_per_s is not None:
+            md["kwb_target_per_s"] = float(self.target_per_s)
+        if self.target_ratio is not None:
+            md["kwb_target_ratio"] = float(self.target_ratio)
+        return md
 
 
 
@@ -68,6 +88,42 @@ def kernel_timer(fn, arrays: dict, order) -> Callable[[int], float]:
             total += time.perf_counter() - t0
         return total
     return run
+
+
+def results(benchmarks) -> list[dict]:
+    """One row per benchmark of pyperf results (``pyperf.Benchmark``, with :meth:`Bench.metadata`), its baseline
+    beside it: ``name, ours_per_s, baseline, baseline_per_s, ratio, unit, target, met``.
+
+    ``target`` is the promise in words (``">= 20 runs/s"``, ``"ratio >= 100"``; None if the benchmark makes
+    none) and ``met`` whether the mean kept it (None without a target; a ratio target without its baseline
+    run is not met).
+    """
+    per_s, md = {}, {}
+    for b in benchmarks:
+        m = b.get_metadata()
+        per_s[b.get_name()] = float(m["kwb_items"]) / b.mean()
+        md[b.get_name()] = m
+    out = []
+    for name, v in per_s.items():
+        if " [baseline: " in name:
+            continue
+        base = next((k for k in per_s if k.startswith(name + " [baseline: ")), None)
+        bv = per_s[base] if base else None
+        ratio = (v / bv) if bv else None
+        m = md[name]
+        target, met = None, None
+        if "kwb_target_per_s" in m:
+            t = float(m["kwb_target_per_s"])
+            target, met = f">= {t:.4g} {m.get('kwb_unit', '')}/s", v >= t
+        if "kwb_target_ratio" in m:
+            t = float(m["kwb_target_ratio"])
+            text = f"ratio >= {t:g}"
+            ok = ratio is not None and ratio >= t
+            target, met = (f"{target}, {text}", met and ok) if target else (text, ok)
+        out.append({"name": name, "ours_per_s": v, "baseline": base.split(" [baseline: ", 1)[1][:-1] if base else None,
+                    "baseline_per_s": bv, "ratio": ratio, "unit": m.get("kwb_unit", ""), "target": target,
+                    "met": met})
+    return out
 
 
 def all_benchmarks(only: list[str] | None = None) -> list[Bench]:

@@ -16,7 +16,7 @@ def main() -> None:
     args = runner.parse_args()
     only = [s for s in args.suites.split(",") if s] or None
     for b in all_benchmarks(only):
-        runner.bench_time_func(b.name, b.time_func, metadata={"kwb_items": b.items, "kwb_unit": b.unit})
+        runner.bench_time_func(b.name, b.time_func, metadata=b.metadata())
         if b.baseline_time_func is not None:
             runner.bench_time_func(f"{b.name} [baseline: {b.baseline}]", b.baseline_time_func,
                                    metadata={"kwb_items": b.baseline_items or b.items, "kwb_unit": b.unit})
