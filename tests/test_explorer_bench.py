@@ -17,3 +17,18 @@ def test_grid_of_a_float_slider_skips_the_start_and_repeats_nothing():
 def test_grid_of_an_int_slider():
     s = w.IntSlider(value=1000, min=0, max=3000, step=250)
     assert _grid(s) == [750, 1250, 500, 1500, 250, 1750, 0, 2000, 2250, 2500, 2750, 3000]
+
+
+def test_moves_go_on_to_the_next_slider_and_never_repeat_a_setting():
+    from kernel_workbook.bench.explorer_bench import _moves
+
+    a = w.IntSlider(value=2, min=0, max=4, step=1)
+    b = w.IntSlider(value=10, min=0, max=30, step=10)
+    moves = _moves([a, b])
+    assert [(s is a, v) for s, v in moves] == [(True, 1), (True, 3), (True, 0), (True, 4),
+                                               (False, 0), (False, 20), (False, 30)]
+    seen = {(a.value, b.value)}
+    for s, v in moves:  # replay the moves: every setting of the two knobs is new
+        s.value = v
+        assert (a.value, b.value) not in seen
+        seen.add((a.value, b.value))

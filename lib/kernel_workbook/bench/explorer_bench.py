@@ -6,11 +6,15 @@ Each benchmark builds the explorer exactly as its notebook does, in
 ``WORKBOOK_MODE=lab`` (so the widgets exist) after ``config.setup()`` (the
 lab's renderer, as the notebook's first cell enables it), then moves its first slider
 along its grid: one move is one redraw, through the same ``update`` the widget calls
-(the model run, the frames and the chart).  Every move goes to a value the
-process has not drawn before, so an explorer's cache of runs (the fair-zone
-explorer keeps its last runs) never answers for the model: what is timed is
-what a person waits for when trying a new value.  Only a cache of runs that
-do not depend on the slider (a baseline) may answer.
+(the model run, the frames and the chart).  Every move goes to a setting of
+the knobs the process has not drawn before, so an explorer's cache of runs
+(the fair-zone explorer keeps its last runs) never answers for the model:
+what is timed is what a person waits for when trying a new value.  Only a
+cache of runs that do not depend on the slider (a baseline) may answer.
+When pyperf asks for more moves than the first slider has values (a fast
+redraw: its loop calibration doubles the loops), the next slider goes along
+its own grid, the first one left at its last value: each of those settings is
+new too.
 What the redraw displays is formatted as the kernel formats it for the
 front end (IPython's display formatter: a chart's ``to_dict`` and, with
 the lab's ``jupyter`` renderer, the ``JupyterChart`` built from it), then
@@ -90,8 +94,14 @@ def _grid(s) -> list:
     return sorted((v for v in vals if v != s.value), key=lambda v: (round(abs(v - s.value), 9), v))
 
 
+def _moves(sliders) -> list:
+    """``(slider, value)`` moves that each reach a setting of the knobs not drawn before: the first slider along its
+    grid, then the next along its own (the first left at its last value), and so on."""
+    return [(s, v) for s in sliders for v in _grid(s)]
+
+
 def _redraw_timer(target: str):
-    """A pyperf time function: each loop moves the explorer's first slider once (one redraw) to a new value.
+    """A pyperf time function: each loop moves one slider of the explorer once (one redraw) to a new setting.
 
     The explorer is built on the first call, not here: pyperf runs every
     benchmark module in each worker process and times one benchmark there.
@@ -109,19 +119,18 @@ def _redraw_timer(target: str):
         sliders = _sliders(box)
         if not sliders:
             raise RuntimeError(f"{target}: the explorer has no slider to move")
-        s = sliders[0]
-        state.update(slider=s, values=_grid(s), drawn=0)
+        state.update(moves=_moves(sliders), drawn=0)
         move(1)  # the first redraw compiles what the explorer's first draw did not: a person waits for that once
 
     def move(loops: int) -> float:
-        s, values = state["slider"], state["values"]
+        moves = state["moves"]
         total = 0.0
         with _lab_mode(), _kernel_display():
             for _ in range(loops):
-                if state["drawn"] == len(values):  # a value drawn again could come from a cache
-                    raise RuntimeError(f"{target}: every value of the slider {s.description!r} has been drawn; "
-                                       "give it a finer grid or time fewer loops")
-                v = values[state["drawn"]]
+                if state["drawn"] == len(moves):  # a setting drawn again could come from a cache
+                    raise RuntimeError(f"{target}: every value of every slider has been drawn ({len(moves)} moves); "
+                                       "give a slider a finer grid or time fewer loops")
+                s, v = moves[state["drawn"]]
                 state["drawn"] += 1
                 sink.seek(0)
                 sink.truncate()
