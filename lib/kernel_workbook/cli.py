@@ -176,7 +176,8 @@ def _cmd_bench(a) -> int:
     else:
         for r in rows:
             extra = f"  vs {r['baseline']}: {r['baseline_per_s']:.4g}/s, ratio {r['ratio']:.1f}x" if r["baseline"] else ""
-            verdict = "" if r["target"] is None else f"  [target {r['target']}: {'met' if r['met'] else 'MISSED'}]"
+            said = {True: "met", False: "MISSED", None: "not checked"}[r["met"]]
+            verdict = "" if r["target"] is None else f"  [target {r['target']}: {said}]"
             print(f"{r['name']:60s} {r['ours_per_s']:.4g} {r['unit']}/s{extra}{verdict}")
     missed = [r["name"] for r in rows if r["met"] is False]
     if missed and a.check:

@@ -494,15 +494,33 @@ _NUMERIC_ZONE_RE = re.compile(r"([+-])(\d{2}):?(\d{2})?")
 # --------------------------------------------------------------------------
 # a run killed mid-line, then another appended to the same log
 
-def unglue_restart(text: str, name: str, marker: str, record: str = r"[^\n]*?\S") -> tuple[str, list[int]]:
+def _glued_somewhere(text: str, rx: re.Pattern, literal: str) -> bool:
+    """Whether *rx* (anchored at a line start) matches a line on which *literal* follows other text."""
+    i = text.find(literal)
+    while i >= 0:
+        start = text.rfind("\n", 0, i) + 1
+        if text[start:i].strip() and rx.match(text, start):
+            return True
+        i = text.find(literal, i + len(literal))
+    return False
+
+
+def unglue_restart(text: str, name: str, marker: str, record: str = r"[^\n]*?\S",
+                   literal: str | None = None) -> tuple[str, list[int]]:
     """Split off a new run glued to the cut last record of the run before (``vmstat 1 >> log`` killed while
     writing ' 2  0 ... 193536', then run again: ' 2  0 ... 193536 procs -----memory-----').  *marker* is a
     regex for the start of a run (its first header), *record* one for what a cut record of the format can
     look like (vmstat's: digits and blanks), so that a header is never taken for one; the cut record is dropped
     with a
     :class:`TruncatedTraceWarning` and the run's header keeps the line, so line numbers stay.  Returns the
-    text and the offsets (in it) of the lines where a record was cut."""
+    text and the offsets (in it) of the lines where a record was cut.
+
+    *literal*: text that every match of *marker* contains ('procs'); the pattern is then tried only on the
+    lines where it follows something else.  Tried on every line, it costs a scan of each record: 0.35 s of a
+    10 MB vmstat log, where finding the literal costs milliseconds."""
     rx = re.compile(r"^(?P<cut>" + record + r")[ \t]*(?P<run>" + marker + r")", re.M)
+    if literal is not None and not _glued_somewhere(text, rx, literal):
+        return text, []
     if not rx.search(text):
         return text, []
     cuts = []

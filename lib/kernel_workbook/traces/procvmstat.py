@@ -61,7 +61,7 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     """
     text, name = read_source(src, source, max_bytes)
     text, stamps = strip_latency_prefix(text)
-    text, cuts = unglue_restart(text, name, r"time: *\d", r"[A-Za-z_][A-Za-z0-9_]*(?: -?\d*)?")
+    text, cuts = unglue_restart(text, name, r"time: *\d", r"[A-Za-z_][A-Za-z0-9_]*(?: -?\d*)?", literal="time:")
     counters = [(m.start(), m.group(1), m.group(2)) for m in _LINE_RE.finditer(text)]
     times = [(m.start(), float(m.group(1))) for m in _TIME_RE.finditer(text)]
     n_lines = sum(1 for _ in _ANY_RE.finditer(text))
