@@ -19,7 +19,7 @@ def main() -> None:
         runner.bench_time_func(b.name, b.time_func, metadata=b.metadata())
         if b.baseline_time_func is not None:
             runner.bench_time_func(f"{b.name} [baseline: {b.baseline}]", b.baseline_time_func,
-                                   metadata={"kwb_items": b.baseline_items or b.items, "kwb_unit": b.unit})
+                                   metadata=b.baseline_metadata())
 
 
 if __name__ == "__main__":

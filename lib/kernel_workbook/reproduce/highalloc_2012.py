@@ -143,7 +143,7 @@ def _calibrate(zone_mb: float) -> dict:
     # a first estimate of the unmovable memory, on one run (seed base 0's): it only sizes the cache's room for
     # the second fit of the dirty pages; the last fit, below, is on the mean of the seed bases' runs
     u, _ = bisect_nearest(rested_once, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
-                   FIT_STEPS)
+                          FIT_STEPS)
     w = w.with_(unmovable_kb_s=u)
     # the unmovable memory takes room from the cache: fit the dirty pages once more, the same search as
     # the first (no narrower bracket: its width would be one more number to choose)
@@ -151,8 +151,8 @@ def _calibrate(zone_mb: float) -> dict:
     w = w.with_(dirty_pages_s=x)
     # and the dirty pages move the rested success in turn (their cache fragments the same pageblocks): fit the
     # unmovable memory once more on them, the same search, so that the last fit is the noisier target's
-    u, rested_fit = bisect_nearest(rested, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE), False,
-                            RESTED_FIT_STEPS)
+    u, rested_fit = bisect_nearest(rested, *UNMOVABLE_BOUNDS, pub("highalloc-success", "while Rested", BASELINE),
+                                   False, RESTED_FIT_STEPS)
     w = w.with_(unmovable_kb_s=u)
     r = _run(BASELINE, w, seed)
     c = r.counters()

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import (guarded, fail, fast_numbers, read_source, set_attrs, strip_latency_prefix, unglue_restart,
-                      warn_truncated)
+from ._common import (guarded, fail, fast_numbers, line_matches, read_source, set_attrs, strip_latency_prefix,
+                      unglue_restart, warn_truncated)
 
 _BANNER_RE = re.compile(r"^(\S+) (\S+) \(([^)]*)\)\s+(\S+)\s+(\S+)?\s*(?:\((\d+) CPU\))?")
 _TS_RES = [
@@ -100,7 +100,7 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
         return _parse_json(text, name)
     text, stamps = strip_latency_prefix(text)
     text, cuts = unglue_restart(text, name, r"Linux \S+ \([^)\n]*\)", r"[^\n]*?[\d.,]", literal="Linux ")
-    if _pretty(text):
+    if line_matches(text, _PRETTY_RE, "Device"):
         text = _unpretty(text, name)
     if text.isascii() and len(text) > FAST_MIN:
         fast = _fast_iostat(text, name)
@@ -216,17 +216,6 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
 
 # --pretty (and -h) put the device name last, and split -x's columns into groups of lines
 _PRETTY_RE = re.compile(r"^[ \t]+\S[^\n]*[ \t]Device[ \t]*$", re.M)
-
-
-def _pretty(text: str) -> bool:
-    """``_PRETTY_RE.search(text)``, tried only on the lines that hold 'Device' (on every line of a 10 MB log
-    the regex costs 0.12 s)."""
-    i = text.find("Device")
-    while i >= 0:
-        if _PRETTY_RE.match(text, text.rfind("\n", 0, i) + 1):
-            return True
-        i = text.find("Device", i + 6)
-    return False
 _HUMAN_RE = re.compile(r"\d[kMGTPE%]$")
 _HUMAN_EXPECTED = ("plain numbers: iostat -h (and --human) prints values rounded to a unit it picks ('285.9k', "
                    "'65.8%'); record without -h (--pretty alone is read)")

@@ -296,6 +296,8 @@ def _suspect(text: str) -> bool:
     if not text.isascii():  # \d is any Unicode digit there
         return _SUSPECT_RE.search(text) is not None
     return text.encode("ascii").translate(_DIGIT_MASK).find(b"1" * 19) >= 0
+
+
 _INT_RE = re.compile(r"-?[0-9]+")
 
 _KNOWN = {"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo", "in", "cs",
