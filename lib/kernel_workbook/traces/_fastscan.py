@@ -93,8 +93,28 @@ def _build():
                 out[r] = b[i]
         return out
 
+    @numba.njit(cache=True, nogil=True)
+    def same_lines(b, starts, ends):
+        n = starts.shape[0]
+        if n == 0:
+            return True
+        first = b[starts[0]:ends[0]]
+        w = first.shape[0]
+        for r in range(1, n):
+            if ends[r] - starts[r] != w:
+                return False
+            line = b[starts[r]:ends[r]]
+            diff = 0
+            # no branch (and a view indexed from 0) inside: LLVM compares many bytes per instruction
+            for k in range(w):
+                diff |= line[k] ^ first[k]
+            if diff:
+                return False
+        return True
+
     _KERNELS["parse_rows"] = parse_rows
     _KERNELS["first_nonblank"] = first_nonblank
+    _KERNELS["same_lines"] = same_lines
 
 
 def parse_rows(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncol: int, skip_first: bool = False,
@@ -111,6 +131,17 @@ def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.nd
     if "first_nonblank" not in _KERNELS:
         _build()
     return _KERNELS["first_nonblank"](b, starts, ends)
+
+
+def same_lines(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
+    """Whether the lines ``b[starts[i]:ends[i]]`` are all byte for byte the same (True for none or one).
+
+    The set of the lines' texts has at most one member exactly then (for ASCII text, where a byte is a
+    character), without a Python string made per line: a 10 MB iostat log repeats its two headers 23 000
+    times each, and building the set took 18 ms, a quarter of the parse."""
+    if "same_lines" not in _KERNELS:
+        _build()
+    return bool(_KERNELS["same_lines"](b, starts.astype(np.int64), ends.astype(np.int64)))
 
 
 def line_spans(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
