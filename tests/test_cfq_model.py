@@ -49,6 +49,18 @@ def test_python_engine_equals_compiled(case):
     assert a.S[S_.next_rid] > 0 and a.S[S_.c_complete if p.scheduler == "cfq" else S_.events] > 0
 
 
+
+def test_the_kernels_compile_without_reference_counting():
+    """engine.kernel_no_nrt: half of the compiled loop was NRT_incref/NRT_decref calls (17 arrays handed on at
+    every call); the plain decorators would bring them back without changing a result, so only this test
+    would notice.  The elevator interface is inlined for the same reason (a call cost more than its switch)."""
+    from kernel_workbook.models.cfq import KERNELS
+
+    assert KERNELS.function("jit").targetoptions.get("_nrt") is False
+    for mod, fn in (("cfq_kernel", "cfq_dispatch_requests"), ("disk_kernel", "dev_next_event")):
+        assert getattr(KERNELS.module(mod, "jit"), fn).targetoptions.get("_nrt") is False
+    assert KERNELS.module("event_loop", "jit").elv_dispatch.targetoptions.get("inline") == "always"
+
 def test_engines_seeds_and_the_spec():
     w = tiobench.seqread(2, mb_total=4)
     # a seed is an int or a Generator; the same Generator state gives the same run

@@ -68,7 +68,7 @@ def test_the_golden_covers_the_explorer_and_a_reproduction_size_run():
 
 
 def test_the_kernels_compile_without_reference_counting():
-    """compaction/jit.py: a fifth of a run was NRT_incref/NRT_decref calls; the engine's plain decorators
+    """engine.kernel_no_nrt: a fifth of a run was NRT_incref/NRT_decref calls; the engine's plain decorators
     would bring them back without changing a result, so only this test would notice."""
     from kernel_workbook.models.compaction import KERNELS
 

@@ -16,7 +16,7 @@ thread (``cfq_mark_cfqq_deep``, ``cfq_clear_cfqq_deep_fast_device``,
 ``cfq_should_preempt_idle_queue`` and ``cfq_may_dispatch_promote_sync``.
 """
 
-from ..engine import kernel, leaf, sibling
+from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import EVT, I, Q_, R_, S_, ST_, WL
 
 _el = sibling(__name__, "elevator_kernel")

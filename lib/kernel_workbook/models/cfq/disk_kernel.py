@@ -38,7 +38,7 @@ the spindle holding its first sector (requests are not split: keep the
 stripe unit at least as large as the largest request).
 """
 
-from ..engine import kernel, leaf
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import DS, I, NEXT, R_, RA_, S_, SP_, SPOP, WC_, WCS
 
 

@@ -9,7 +9,7 @@ workload of the threads issues requests that could merge).  CFQ is in
 (``elv_add_request``...) is in ``event_loop``.
 """
 
-from ..engine import kernel, leaf
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import DIR, EV_, FIFO, I, R_, S_
 
 

@@ -22,8 +22,7 @@ specialization per literal argument, so a literal at one call site and a variabl
 callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
-from ..engine import sibling
-from .jit import kernel, leaf
+from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (AC, CACHE, COMPACT, FREE_LIST_MAX, I, ISOLATE, KIND, MAX_ORDER, MIGRATE_PCPTYPES, MT,
                      PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, SWAP_CLUSTER_MAX, VM, Z, F)
 

@@ -24,8 +24,7 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
    types and the vmstat counters are sampled.
 """
 
-from ..engine import sibling
-from .jit import kernel, leaf
+from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
                      PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
 

@@ -14,8 +14,7 @@ LRU as ``putback_lru_page()`` does; a page whose owner exited while it was
 isolated is freed by the migration instead ("freed from under us").
 """
 
-from ..engine import sibling
-from .jit import kernel, leaf
+from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import KIND, LRU, PG, PGF, Z
 
 _zk = sibling(__name__, "zone_kernel")  # the same mode as this module: compiled, or plain Python

@@ -26,8 +26,7 @@ specialization per literal argument, so a literal at one call site and a variabl
 callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
-from ..engine import sibling
-from .jit import kernel
+from ..engine import sibling, kernel_no_nrt as kernel
 from .layout import AC, COMPACT, I, KIND, MT, PAGE_ALLOC_COSTLY_ORDER, PATH, STEP, VM, Z
 
 _zk = sibling(__name__, "zone_kernel")

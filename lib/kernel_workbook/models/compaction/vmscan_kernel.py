@@ -30,8 +30,7 @@ specialization per literal argument, so a literal at one call site and a variabl
 callee (and every leaf inlined into it) twice; a value shares one (docs/models/compaction.md, "Speed").
 """
 
-from ..engine import sibling
-from .jit import kernel, leaf
+from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (AC, ACTOR, COMPACT, DEF_PRIORITY, F, I, KIND, LRU, MT, PAGE_ALLOC_COSTLY_ORDER, PG, PGF, STEP,
                      STEP_OVERHEAD_NS, SWAP_CLUSTER_MAX, VM, Z)
 

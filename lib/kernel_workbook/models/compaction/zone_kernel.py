@@ -27,7 +27,7 @@ reclaimable slab list, the dirty list and each process's list of pages use
 the same kind of list (:func:`ll_add`, :func:`ll_del`, :func:`ll_replace`).
 """
 
-from .jit import kernel, leaf
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (HEAD_BITS, I, KIND, LRU, MAX_ORDER, MIGRATE_PCPTYPES, MT, NF_HEADS, PAGEBLOCK_NR_PAGES,
                      PAGEBLOCK_ORDER, PG, PGF, VM, Z)
 
