@@ -34,6 +34,18 @@ def test_jit_equals_python_and_the_state_stays_sound_after_every_event(variant):
     assert s["pgpgout"] > 0 and s["pageoutrun"] > 0  # the disk wrote, kswapd ran
 
 
+def test_the_kernels_compile_without_reference_counting():
+    """engine.kernel_no_nrt: three quarters of a compiled run were NRT_incref/NRT_decref calls (up to 17 arrays
+    handed on at every call); the plain decorators would bring them back without changing a result, so only
+    this test would notice."""
+    assert KERNELS.function("jit").targetoptions.get("_nrt") is False
+    assert KERNELS.module("loop_kernel", "jit").run_actor.targetoptions.get("_nrt") is False
+    for mod, fn in (("page_alloc_kernel", "lru_add"), ("blk_kernel", "end_request"),
+                    ("page_writeback_kernel", "write_pages"), ("vmscan_kernel", "shrink_inactive_list")):
+        opts = getattr(KERNELS.module(mod, "jit"), fn).targetoptions
+        assert opts.get("_nrt") is False and opts.get("inline") == "always", (mod, fn)
+
+
 def test_the_audit_can_fail():
     """The audit is not a test that cannot fail: break each invariant by hand and it says which."""
     L = KERNELS.module("loop_kernel", "python")

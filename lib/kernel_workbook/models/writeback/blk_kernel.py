@@ -17,7 +17,7 @@
   write of the cfq model's disk, computed in ``simulate.py``).
 """
 
-from ..engine import leaf, sibling
+from ..engine import leaf_no_nrt as leaf, sibling
 from .layout import AC, ACTOR, I, NA, PG, PGF, RQ, S, STATE, VM, ZN
 
 _pa = sibling(__name__, "page_alloc_kernel")

@@ -14,11 +14,17 @@ direct reclaim (``try_to_free_pages()``, ``allocstall``); what it allocates
 is page cache, dirtied at ``write_pct`` (``balance_dirty_pages_ratelimited()``
 every ``ratelimit_pages``, 8 while ``dirty_exceeded``), and it references
 its hot set (``mark_page_accessed()``).
+
+Every kernel and leaf of this model is compiled without Numba's reference
+counting (``engine.kernel_no_nrt``, ``leaf_no_nrt``): no kernel allocates an
+array, and the atomic updates of the counts of the arrays handed on at every
+call were three quarters of a compiled run (akpm's test on 64 MB: 2.4 ms
+with them, 0.5 ms without).
 """
 
 import numpy as np
 
-from ..engine import kernel, sibling
+from ..engine import kernel_no_nrt as kernel, sibling
 from .layout import AC, ACTOR, F, I, MODE, NA, NR_RND, NZ, PG, PGF, RQ, S, SMP, STATE, VM, ZN, ZONE
 
 _pa = sibling(__name__, "page_alloc_kernel")
@@ -49,9 +55,9 @@ def setup(pg, lh, zs, fstk, fpfn, s):
             pg[pfn, PG.flags] = 0
             fstk[zs[z, ZN.start] + zs[z, ZN.nr_free]] = pfn
             zs[z, ZN.nr_free] += 1
-    # the LRU in fault order: lowest index first, so the oldest page is at the tail
-    m = fpfn.shape[0]
-    for idx in range(m):
+    # the LRU in fault order: lowest index first, so the oldest page is at the tail (the page cache's indexes
+    # are 0..next_index-1: fpfn beyond them is room for the run's allocations, still empty)
+    for idx in range(s[S.next_index]):
         pfn = fpfn[idx]
         if pfn < 0:
             continue

@@ -16,7 +16,7 @@ A zone's free pages are a stack (``fstk[start : start + nr_free]``): order 0
 only, so the buddy lists add nothing here.
 """
 
-from ..engine import leaf
+from ..engine import leaf_no_nrt as leaf
 from .layout import LRU, PG, PGF, ZN
 
 

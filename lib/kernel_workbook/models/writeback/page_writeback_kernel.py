@@ -23,7 +23,7 @@ mapped pages after the mappers died; the mapping may use highmem), so
 ``simulate.py`` computes both thresholds once.
 """
 
-from ..engine import leaf, sibling
+from ..engine import leaf_no_nrt as leaf, sibling
 from .layout import AC, ACTOR, F, I, MAX_WRITEBACK_PAGES, MODE, PG, PGF, S, STATE, VM
 
 _blk = sibling(__name__, "blk_kernel")

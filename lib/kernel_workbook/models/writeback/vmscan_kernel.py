@@ -25,7 +25,7 @@ there: the pages it had not looked at go back to the tail of the list
 uncounted (the kernel would look at them after waking).
 """
 
-from ..engine import leaf, sibling
+from ..engine import leaf_no_nrt as leaf, sibling
 from .layout import (AC, ACTOR, DEF_PRIORITY, F, I, LRU, MODE, NZ, PG, PGF, S, STATE, SWAP_CLUSTER_MAX, VM,
                      ZN)
 
