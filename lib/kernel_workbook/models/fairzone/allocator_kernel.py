@@ -42,18 +42,18 @@ engine's ``"python"``): the tests compare the two exactly.
 
 from __future__ import annotations
 
-from ..engine import borrowed, kernel, leaf
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (
     AC, ALLOC, ALLOC_AT, CORR_AT, COUNTERS_AT, FP, I, KS, LRU, NALLOC, NC, NZ, OP, PG, PHF, PRF, SMF, ST, TRF, ZF, ZONE,
 )
 
 DEF_PRIORITY = 12
 BIG = 1 << 62
-# Views without reference counting (compiled mode; the identity in the pure copy): every call that passes an
-# array would otherwise cost an atomic increment and decrement, most of the fast path's time.  For the same
-# reason what runs once per unit at 32 pages per unit -- background(), the shrink_* of one SWAP_CLUSTER_MAX
-# chunk, the batch reset, the balance tests -- is a leaf, inlined where it is called.
-borrow = borrowed(__name__)
+# Compiled without reference counting (engine.kernel_no_nrt: no function here allocates an array; every one
+# comes from simulate.build_arrays() and lives for the whole call): every call that passes an array would
+# otherwise cost an atomic increment and decrement, most of the fast path's time.  For the same reason what
+# runs once per unit at 32 pages per unit -- background(), the shrink_* of one SWAP_CLUSTER_MAX chunk, the
+# batch reset, the balance tests -- is a leaf, inlined where it is called.
 
 
 @leaf
@@ -1038,26 +1038,6 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
 @kernel
 def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, TL, TR, SM):
     """Run every phase of the workload table ``PH``; per-phase results in ``PR``."""
-    Z = borrow(Z)
-    LR = borrow(LR)
-    ZL = borrow(ZL)
-    S = borrow(S)
-    P = borrow(P)
-    F = borrow(F)
-    PH = borrow(PH)
-    PR = borrow(PR)
-    U = borrow(U)
-    PZ = borrow(PZ)
-    PFL = borrow(PFL)
-    PPREV = borrow(PPREV)
-    PNEXT = borrow(PNEXT)
-    PT = borrow(PT)
-    DQ = borrow(DQ)
-    DQT = borrow(DQT)
-    TC = borrow(TC)
-    TL = borrow(TL)
-    TR = borrow(TR)
-    SM = borrow(SM)
     maxt = TL.shape[0]
     for ph in range(PH.shape[0]):
         op = PH[ph, PHF.op]
