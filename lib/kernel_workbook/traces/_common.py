@@ -496,16 +496,27 @@ _NUMERIC_ZONE_RE = re.compile(r"([+-])(\d{2}):?(\d{2})?")
 
 def line_matches(text: str, rx: re.Pattern, literal: str, after_text: bool = False) -> bool:
     """``rx.search(text)`` for a pattern anchored at a line start (``^``, ``re.M``) whose every match holds
-    *literal*: it is tried only on the lines holding the literal (with *after_text*, only where the
-    literal follows other text on its line).  On a long log that is memchr's speed instead of the pattern
-    tried at every character (0.1-0.4 s of a 10 MB log)."""
+    *literal* (see :func:`line_anchored_matches`)."""
+    return next(line_anchored_matches(text, rx, literal, after_text), None) is not None
+
+
+def line_anchored_matches(text: str, rx: re.Pattern, literal: str, after_text: bool = False):
+    """The matches ``rx.finditer(text)`` gives, for a pattern anchored at a line start (``^``, ``re.M``) whose
+    every match holds *literal*: it is tried only on the lines holding the literal (with *after_text*, only
+    where the literal follows other text on its line), and not inside the match before, where ``finditer``
+    does not look either.  On a long log that is memchr's speed instead of the pattern tried at every
+    character (0.05-0.4 s of a 10 MB log)."""
+    end = tried = -1
     i = text.find(literal)
     while i >= 0:
         start = text.rfind("\n", 0, i) + 1
-        if (not after_text or text[start:i].strip()) and rx.match(text, start):
-            return True
+        if start != tried and start >= end and (not after_text or text[start:i].strip()):
+            tried = start
+            m = rx.match(text, start)
+            if m:
+                yield m
+                end = m.end()
         i = text.find(literal, i + len(literal))
-    return False
 
 
 def unglue_restart(text: str, name: str, marker: str, record: str = r"[^\n]*?\S",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import (guarded, fail, fast_numbers, line_matches, read_source, set_attrs, strip_latency_prefix,
-                      unglue_restart, warn_truncated)
+from ._common import (guarded, fail, fast_numbers, line_anchored_matches, line_matches, read_source, set_attrs,
+                      strip_latency_prefix, unglue_restart, warn_truncated)
 
 _BANNER_RE = re.compile(r"^(\S+) (\S+) \(([^)]*)\)\s+(\S+)\s+(\S+)?\s*(?:\((\d+) CPU\))?")
 _TS_RES = [
@@ -103,11 +103,10 @@ def read_iostat(src, source: str | None = None, max_bytes: int | None = None) ->
     # The one-pass path first: it never reads a --pretty file (see _fast_iostat), so when it succeeds the
     # --pretty check, a Python loop over every 'Device' of the log (13 ms of a 10 MB one), is not needed.
     # Otherwise the order is as it always was: a --pretty file is put in the usual layout, then read.
-    fast = _fast_iostat(text, name) if text.isascii() and len(text) > FAST_MIN else None
+    fast = _fast_iostat(text, name)
     if fast is None and line_matches(text, _PRETTY_RE, "Device"):
         text = _unpretty(text, name)
-        if text.isascii() and len(text) > FAST_MIN:
-            fast = _fast_iostat(text, name)
+        fast = _fast_iostat(text, name)
     if fast is not None:
         return _finish(name, text, stamps, *fast)
     lines = text.split("\n")
@@ -325,6 +324,8 @@ def _fast_iostat(text: str, name: str):
     classed as an avg-cpu numbers line, which must follow an ``avg-cpu:`` header and hold numbers only,
     and 'Device' is no number.
     """
+    if len(text) <= FAST_MIN or not text.isascii():  # a short text is read as fast line by line
+        return None
     from ._fastscan import line_spans, parse_rows, same_lines
 
     b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
@@ -423,22 +424,10 @@ _BANNER_LINE_RE = re.compile(r"^Linux \S+ \([^)]*\)[^\n]*$", re.M)
 
 
 def _banner_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each match of :data:`_BANNER_LINE_RE`, exactly as ``finditer`` gives them.
-
-    Every match starts with ``Linux `` at a line start, so the pattern is tried only there: ``finditer``
-    tries it at every character, 50 ms of a 10 MB log (half the parse) for its one banner.  A candidate
-    inside the previous match is skipped, as ``finditer`` (which resumes at a match's end) skips it."""
-    out = []
-    end = 0
-    i = text.find("Linux ")
-    while i >= 0:
-        if i >= end and (i == 0 or text[i - 1] == "\n"):
-            m = _BANNER_LINE_RE.match(text, i)
-            if m:
-                out.append((m.start(), m.end()))
-                end = m.end()
-        i = text.find("Linux ", i + 1)
-    return out
+    """``(start, end)`` of each match of :data:`_BANNER_LINE_RE`, exactly as ``finditer`` gives them, the pattern
+    tried only where a line holds ``Linux `` (``finditer`` tried it at every character: half the parse of a
+    10 MB log, for its one banner)."""
+    return [m.span() for m in line_anchored_matches(text, _BANNER_LINE_RE, "Linux ")]
 
 
 def _since_boot_reports(text: str, dev, cpu) -> set:
