@@ -8,6 +8,8 @@ it and the other loads what that one wrote.
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -17,6 +19,8 @@ from kernel_workbook.models import spec as model_registry
 from kernel_workbook.sweep import connect, product, read_sweep, run_sweep, worker_stats
 from sweep_toy import MODEL
 
+# read at collection, before any cluster starts: a nanny writes its variables into its own process's environment
+MALLOC_TRIM = os.environ.get("MALLOC_TRIM_THRESHOLD_")
 KNOBS = {"cfq_slice_idle": [0, 4, 8], "elevator": ["noop", "cfq"], "min_free_kbytes": [None, 1024]}
 
 
@@ -46,6 +50,12 @@ def test_cluster_gives_the_in_process_table_bit_for_bit_and_compiles_once_per_wo
     # ...each compiled the toy's loop in its first task, and no later task compiled anything
     assert (st["compiles_first_task"] > 0).all(), st
     assert (st["compiles_later"] == 0).all(), st
+
+
+def test_local_workers_keep_glibcs_malloc_thresholds_unless_the_environment_sets_them(client):
+    # Dask's nanny would set MALLOC_TRIM_THRESHOLD_=65536, which fixes the mmap threshold and made runs slower
+    seen = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_"))
+    assert len(seen) == 2 and set(seen.values()) == {MALLOC_TRIM}, seen
 
 
 def test_chunks_and_a_resumed_file_give_the_same_table(client, tmp_path):
