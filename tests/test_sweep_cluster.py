@@ -62,11 +62,14 @@ def wait_for_file(path: Path, proc: subprocess.Popen, log: Path, timeout: float 
 
 
 @contextmanager
-def cluster(tmp_path: Path, n: int = 2):
-    """A `dask scheduler` and ``n`` `dask worker` processes on 127.0.0.1: yields (address, worker processes)."""
+def cluster(tmp_path: Path, n: int = 2, worker_env: dict | None = None):
+    """A `dask scheduler` and ``n`` `dask worker` processes on 127.0.0.1: yields (address, worker processes).
+
+    ``worker_env``: variables the workers are started with on top of this process's environment."""
     # the workers import the toy model from tests/, as a worker on another machine imports the installed package
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
     env.pop("DASK_SCHEDULER_ADDRESS", None)
+    wenv = dict(env, **(worker_env or {}))
     procs: list[subprocess.Popen] = []
     try:
         sched_file = tmp_path / "scheduler.json"
@@ -78,7 +81,7 @@ def cluster(tmp_path: Path, n: int = 2):
         for i in range(n):
             procs.append(start(["worker", addr, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host",
                                 "127.0.0.1", "--name", f"w{i}", "--local-directory", str(tmp_path / f"w{i}"),
-                                "--death-timeout", "60"], tmp_path / f"worker{i}.log", env))
+                                "--death-timeout", "60"], tmp_path / f"worker{i}.log", wenv))
         yield addr, procs[1:]
     finally:
         stop(procs)
@@ -103,14 +106,25 @@ def test_scheduler_and_two_workers_give_the_local_table_bit_for_bit(tmp_path):
     assert (tmp_path / "cluster.parquet").read_bytes() == (tmp_path / "local.parquet").read_bytes()
 
 
-def test_kwb_reproduce_on_a_cluster_gives_the_local_reproduction(tmp_path):
+def test_kwb_reproduce_and_sweep_on_a_cluster_give_the_local_results_whatever_mode_the_workers_were_started_in(
+        tmp_path):
     """kwb reproduce --scheduler: the calibration task and every seed base run on the cluster's workers, and the
-    cells and the per-seed scores are those of local processes."""
+    cells and the per-seed scores are those of local processes.  The workers were started in another mode
+    (WORKBOOK_MODE sets problem sizes) and with the fit cache on: each task runs as this process would."""
+    from kernel_workbook.config import mode
+    from kernel_workbook.models.spec import get_model
     from kernel_workbook.reproduce import reproduce_many
 
+    other = {"WORKBOOK_MODE": "lab" if mode().small else "ci", "KWB_FIT_CACHE": str(tmp_path / "fits")}
     threads, seeds = ["2011-cfq-deep-idle"], [0, 1, 2]  # the quickest reproduction
-    with cluster(tmp_path) as (addr, workers):
+    # the 2007 load's default length is the mode's (10 s small, 30 s full)
+    grid = product(get_model("writeback"), {"vm_dirty_ratio": [10, 40]})
+    with cluster(tmp_path, worker_env=other) as (addr, workers):
         there = reproduce_many(threads, seeds=seeds, scheduler=addr)
+        with connect(addr, timeout=60) as client:
+            swept = run_sweep(grid, client=client, progress=False, chunk=1)
+    assert not (tmp_path / "fits").exists()  # the fit cache is off here, so it was off there
+    pd.testing.assert_frame_equal(swept, run_sweep(grid, workers=0, progress=False), check_exact=True)
     here = reproduce_many(threads, seeds=seeds, workers=2)
     for a, b in zip(there, here):
         assert a.cells == b.cells

@@ -20,6 +20,7 @@ presenter sees at once whether the machine is set up for the stage.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 MODES = ("lab", "ci", "slides")
@@ -53,6 +54,31 @@ def mode() -> Mode:
 
         raise WorkbookParameterError("WORKBOOK_MODE", name, "one of " + ", ".join(MODES))
     return _MODES[name]
+
+
+def task_env() -> dict[str, str]:
+    """What a task run in another process must see as this one does: the mode, which sets problem sizes.
+
+    A Dask worker has the environment it was started with, not the client's;
+    :func:`in_env` gives a task this one's for its duration.
+    """
+    return {"WORKBOOK_MODE": mode().name}
+
+
+@contextmanager
+def in_env(env: dict[str, str] | None):
+    """Run a block with ``env``'s variables set (from another process's :func:`task_env`), then restore them."""
+    env = env or {}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def setup(verbose: bool = True) -> Mode:

@@ -370,9 +370,31 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
             runs = [_one_seed(thread, b, kw) for b in rest]
         else:
             with _pool(n) as ex:
-                runs = list(ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest), [fits] * len(rest)))
+                env = _client_env()
+                runs = list(ex.map(_as_client, [env] * len(rest), [_one_seed] * len(rest), [thread] * len(rest),
+                                   rest, [kw] * len(rest), [fits] * len(rest)))
         rep.seed_runs = dict(zip(rest, runs))
     return rep
+
+
+def _client_env() -> dict:
+    """What a task must see as this process does: its mode, and the fit cache off when it is off here."""
+    from .. import config
+    from . import fit_cache
+
+    env = config.task_env()
+    if fit_cache.folder() is None:
+        env[fit_cache.ENV] = "off"
+    return env
+
+
+def _as_client(env: dict, fn, *args):
+    """``fn(*args)`` in a worker with the client's :func:`_client_env`: a Dask worker keeps the environment it
+    was started with, and a pool's forkserver the one it had when it started."""
+    from ..config import in_env
+
+    with in_env(env):
+        return fn(*args)
 
 
 _IN_WORKER = False  # set in the pool's workers (_worker_init): only they forget between tasks
@@ -490,8 +512,9 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
             for t_, b, first in seed_tasks(t):
                 results[(t_, b, first)] = (_first_seed if first else _one_seed)(t_, b, kw, fits)
     else:
+        env = _client_env()
         with (_cluster_pool(addr) if addr else _pool(n)) as ex:
-            pending = {ex.submit(_calibrate_task, t, kw): ("fit", t) for t in modelled}
+            pending = {ex.submit(_as_client, env, _calibrate_task, t, kw): ("fit", t) for t in modelled}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for f in done:
@@ -499,7 +522,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
                     if what[0] == "fit":
                         fits = f.result()
                         for t, b, first in seed_tasks(what[1]):
-                            fut = ex.submit(_first_seed if first else _one_seed, t, b, kw, fits)
+                            fut = ex.submit(_as_client, env, _first_seed if first else _one_seed, t, b, kw, fits)
                             pending[fut] = ("run", (t, b, first))
                     else:
                         results[what[1]] = f.result()

@@ -11,12 +11,12 @@ each time, and a worker running seed base 5 needs the calibration, not the
 runs that made it.
 
 :func:`calibration` memoises a calibration function in one store per process,
-keyed by the function and its bound arguments, and on disk across processes
-for the same code, data and mode (:mod:`.fit_cache`; ``KWB_FIT_CACHE=off``
-turns that off).  :func:`export` takes the
-store's entries (small: fitted values, workloads, logs; never model arrays)
-so that ``reproduce_many`` can fit each thread once in one worker and hand the
-result to every worker that runs a seed base of it (:func:`load`).
+keyed by the function, its bound arguments and the mode, and on disk across
+processes for the same code, data and mode (:mod:`.fit_cache`;
+``KWB_FIT_CACHE=off`` turns that off).  :func:`export` takes the store's
+entries (small: fitted values, workloads, logs; never model arrays) so that
+``reproduce_many`` can fit each thread once in one worker and hand the result
+to every worker that runs a seed base of it (:func:`load`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import inspect
 
+from .. import config
 from . import fit_cache
 
 CALIBRATION_BASE = 0
@@ -71,6 +72,8 @@ def bisect_nearest(f, lo: float, hi: float, target: float, increasing: bool, ste
 def calibration(fn):
     """Memoise ``fn`` (a calibration) in the process's store; ``fn.cache_clear()`` forgets its entries.
 
+    An entry's key is ``(name, bound arguments, mode)``.
+
     The arguments are bound to ``fn``'s signature with its defaults applied, so ``f(x)`` and ``f(x, small=None)``
     share an entry; they must be hashable and picklable (they travel between processes with the value).
     """
@@ -81,7 +84,8 @@ def calibration(fn):
     def wrapper(*args, **kw):
         b = sig.bind(*args, **kw)
         b.apply_defaults()
-        key = (name, tuple(b.arguments.items()))
+        # the mode too: ``small=None`` reads it, and a long-lived worker serves clients of any mode
+        key = (name, tuple(b.arguments.items()), config.mode().name)
         try:
             return _STORE[key]
         except KeyError:

@@ -24,6 +24,7 @@ import uuid
 
 import pandas as pd
 
+from ..config import task_env
 from ..errors import WorkbookParameterError
 from .cluster import check_workers, connect, need_dask
 from .grid import Grid
@@ -166,11 +167,12 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
     ref = client.scatter(grid.model, broadcast=True, hash=False)
     by_index = {r.index: r for r in todo}
     token = uuid.uuid4().hex[:8]
+    env = task_env()  # the workers run in this process's mode, not the one they were started in
     inflight: set = set()
     timing = (grid.model.name, json.dumps(grid.workload_kw, sort_keys=True, default=repr), engine)
 
     def submit(runs):
-        f = client.submit(task, ref, runs, grid.workload_kw, engine, pure=False,
+        f = client.submit(task, ref, runs, grid.workload_kw, engine, env, pure=False,
                           key=f"kwb-sweep-{grid.model.name}-{token}-{runs[0].index}")
         inflight.add(f)
         return f
