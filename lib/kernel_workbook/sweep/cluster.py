@@ -17,10 +17,17 @@ nanny sets ``MALLOC_TRIM_THRESHOLD_=65536`` by default, to hand freed memory
 back to the system sooner; setting it also fixes glibc's mmap threshold at
 128 KiB, so every larger array a run allocates is a fresh ``mmap`` whose pages
 the kernel faults in and zeroes, and freed at once.  That made a CFQ run
-~10 % slower in a worker than in a plain process (measured with a CFQ grid
-of 256 runs in one thread, with and without it).  A sweep's runs are short and small, so
+~10 % slower in a worker than in a plain process (a CFQ grid of 256 runs in
+one thread, with and without it).  A sweep's runs are short and small, so
 the speed is worth more; ``MALLOC_TRIM_THRESHOLD_`` set in the environment
-still wins, and a running cluster keeps what its workers were started with.
+still wins, and a running cluster keeps what its workers were started with:
+start them with ``dask worker ... --no-nanny``, or with a Dask config file
+(in ``~/.config/dask/`` or ``$DASK_CONFIG``) holding::
+
+    distributed:
+      nanny:
+        pre-spawn-environ:
+          MALLOC_TRIM_THRESHOLD_: null
 """
 
 from __future__ import annotations
