@@ -1,8 +1,10 @@
-"""The stored fidelity runs (data/fidelity): 8 seed bases each, re-rendered from their own cells, and every
-fitted parameter of every reproduction listed with the cells it was fitted to, those cells never scored.
+"""The stored fidelity runs (data/fidelity, and data/fidelity/full at the full size): 8 seed bases each,
+re-rendered from their own cells, and every fitted parameter of every reproduction listed with the cells it
+was fitted to, those cells never scored.
 
-The stored files come from ``WORKBOOK_MODE=ci python -m kernel_workbook.reproduce.fidelity``; each thread's
-own test module re-runs seed base 0 and compares it with the stored run (``stored_differences``).
+The stored files come from ``WORKBOOK_MODE=ci|lab python -m kernel_workbook.reproduce.fidelity``; each
+thread's own test module re-runs seed base 0 at CI size and compares it with the stored run
+(``stored_differences``); the full size is too slow to rerun here.
 """
 
 import pytest
@@ -13,6 +15,7 @@ from kernel_workbook.reproduce.fidelity import (STORED_SEEDS, df_fitted_cells, d
 from kernel_workbook.reproduce.score import over_seeds, per_table, score_cells, strict
 
 STORED = stored_threads()
+SIZES = [(th, full) for full in (False, True) for th in stored_threads(full)]
 
 
 def test_the_modelled_threads_are_stored_and_take_seed_bases():
@@ -20,11 +23,12 @@ def test_the_modelled_threads_are_stored_and_take_seed_bases():
         assert th in STORED, th
     for th in STORED:
         assert th in REGISTRY and takes_seed_base(th), th
+    assert stored_threads(full=True) == STORED  # make fidelity stores both sizes
 
 
-@pytest.mark.parametrize("thread", STORED)
-def test_a_stored_run_re_renders_from_its_own_cells(thread):
-    doc = load_fidelity(thread)
+@pytest.mark.parametrize("thread, full", SIZES)
+def test_a_stored_run_re_renders_from_its_own_cells(thread, full):
+    doc = load_fidelity(thread, full)
     cells = [{k: v for k, v in c.items() if k not in ("status", "reason", "noise_pts", "ratio")} for c in doc["cells"]]
     sc = score_cells(thread, cells, doc["fitted"])
     assert list(sc["status"]) == [c["status"] for c in doc["cells"]]
@@ -40,13 +44,14 @@ def test_a_stored_run_re_renders_from_its_own_cells(thread):
     assert over_seeds(runs, sd["bases"]) == sd
     assert sd["min"] <= sd["mean"] <= sd["max"]
     # what a notebook prints comes from the same file
-    t = score_text(thread)
+    t = score_text(thread, full)
     assert f"{s['strict']['hits']}/{s['strict']['scored']}" in t and f"over {sd['n']} seed bases" in t
-    assert list(df_seed_scores(thread)["seed_base"]) == sd["bases"]
+    assert list(df_seed_scores(thread, full)["seed_base"]) == sd["bases"]
 
 
-def test_every_fitted_parameter_names_its_cells_and_they_are_never_scored():
-    df = df_fitted_cells(STORED)
+@pytest.mark.parametrize("full", [False, True], ids=["ci", "full"])
+def test_every_fitted_parameter_names_its_cells_and_they_are_never_scored(full):
+    df = df_fitted_cells(STORED, full)
     assert set(df["thread"]) == set(STORED)  # every stored reproduction lists what it fitted
     assert (df["cell"] != "").all(), df[df["cell"] == ""]
     # a fitted cell is excluded, as calibrated (or as the baseline column, which the order names first)

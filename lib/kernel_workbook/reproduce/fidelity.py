@@ -7,6 +7,12 @@ every thread with a model and stores the output in
 notebooks' summaries are rendered from those files by the functions here, and
 tests fail when the README's text, a notebook's printed summary or a fresh
 seed-base-0 run disagree with them -- so no claim drifts from the output.
+
+``make fidelity`` also runs the full problem size (``WORKBOOK_MODE=lab``, what
+``kwb reproduce`` in a shell and the lab give by default) into
+``data/fidelity/full/``; the README prints both sizes, because a reader who
+runs the command sees the full size's figures.  The tests re-render those
+files but cannot afford to rerun them.
 """
 
 from __future__ import annotations
@@ -24,35 +30,36 @@ README_END = "<!-- fidelity:end -->"
 STORED_SEEDS = 8  # seed bases of every stored run (issue 11: mean and range over at least 8)
 
 
-def fidelity_dir() -> Path:
-    return data_dir() / "fidelity"
+def fidelity_dir(full: bool = False) -> Path:
+    """``data/fidelity`` (CI size), or ``data/fidelity/full`` (the full size of ``lab`` and ``slides``)."""
+    return data_dir() / "fidelity" / "full" if full else data_dir() / "fidelity"
 
 
-def load_fidelity(thread: str) -> dict:
-    """The stored ``kwb reproduce THREAD --json --seeds 8`` output of ``thread``."""
-    p = fidelity_dir() / f"{thread}.json"
+def load_fidelity(thread: str, full: bool = False) -> dict:
+    """The stored ``kwb reproduce THREAD --json --seeds 8`` output of ``thread`` (``full``: at the full size)."""
+    p = fidelity_dir(full) / f"{thread}.json"
     if not p.is_file():
         raise WorkbookParameterError("thread", thread, f"a thread with a stored fidelity file ({p} is missing; "
                                                        "run `make fidelity`)")
     return json.loads(p.read_text())
 
 
-def stored_threads() -> list[str]:
+def stored_threads(full: bool = False) -> list[str]:
     from ..threads import THREADS
 
-    return [t for t in THREADS if (fidelity_dir() / f"{t}.json").is_file()]
+    return [t for t in THREADS if (fidelity_dir(full) / f"{t}.json").is_file()]
 
 
-def df_fidelity(threads: list[str] | None = None) -> pd.DataFrame:
-    """One row per modelled thread, from the stored files.
+def df_fidelity(threads: list[str] | None = None, full: bool = False) -> pd.DataFrame:
+    """One row per modelled thread, from the stored files (``full``: those of the full size).
 
     Columns: ``thread, scored, hits, strict, strict_mean, strict_min, strict_max, seeds,
     lenient_cells, lenient_direction, excluded`` (scores as fractions; ``excluded`` counts
     by reason, as text).
     """
     rows = []
-    for th in threads or stored_threads():
-        s = load_fidelity(th)["summary"]
+    for th in threads or stored_threads(full):
+        s = load_fidelity(th, full)["summary"]
         st, sd, le = s["strict"], s["seeds"], s["lenient"]
         rows.append({"thread": th, "scored": st["scored"], "hits": st["hits"], "strict": st["score"],
                      "strict_mean": sd["mean"], "strict_min": sd["min"], "strict_max": sd["max"], "seeds": sd["n"],
@@ -67,14 +74,19 @@ def _pct(v) -> str:
 
 
 def fidelity_markdown(threads: list[str] | None = None) -> str:
-    """The README's fidelity table (Markdown), rendered from the stored files."""
+    """The README's fidelity table (Markdown), rendered from the stored files: CI size, then the full size."""
     df = df_fidelity(threads)
-    lines = ["| thread | strict score, seed base 0 | strict, mean (range) over seeds | lenient (direction only) |",
-             "|---|---|---|---|"]
+    full = df_fidelity([t for t in df["thread"] if t in stored_threads(True)], True).set_index("thread")
+    lines = ["| thread | strict score, seed base 0 | strict, mean (range) over seeds | lenient (direction only) "
+             "| full size: strict, seed base 0; mean (range) |",
+             "|---|---|---|---|---|"]
     for r in df.itertuples():
+        f = full.loc[r.thread] if r.thread in full.index else None
+        big = "–" if f is None else (f"{f.hits}/{f.scored} = {_pct(f.strict)}; {_pct(f.strict_mean)} "
+                                     f"({_pct(f.strict_min)}–{_pct(f.strict_max)})")
         lines.append(f"| `{r.thread}` | {r.hits}/{r.scored} = {_pct(r.strict)} | "
                      f"{_pct(r.strict_mean)} ({_pct(r.strict_min)}–{_pct(r.strict_max)}), {r.seeds} seeds | "
-                     f"{_pct(r.lenient_direction)} of {r.lenient_cells} cells |")
+                     f"{_pct(r.lenient_direction)} of {r.lenient_cells} cells | {big} |")
     return "\n".join(lines)
 
 
@@ -103,12 +115,12 @@ def write_readme_section(readme: Path) -> bool:
     return True
 
 
-def df_misses(thread: str) -> pd.DataFrame:
+def df_misses(thread: str, full: bool = False) -> pd.DataFrame:
     """The stored run's scored misses and exclusions of a thread.
 
     Columns: ``table, stat, row, kernel, published_delta_pct, model_delta_pct, status, reason``.
     """
-    cells = load_fidelity(thread)["cells"]
+    cells = load_fidelity(thread, full)["cells"]
     df = pd.DataFrame(cells)
     if df.empty:
         return pd.DataFrame(columns=["table", "stat", "row", "kernel", "published_delta_pct", "model_delta_pct",
@@ -117,15 +129,15 @@ def df_misses(thread: str) -> pd.DataFrame:
     return df[["table", "stat", "row", "kernel", "published_delta_pct", "model_delta_pct", "status", "reason"]]
 
 
-def df_seed_scores(thread: str) -> pd.DataFrame:
+def df_seed_scores(thread: str, full: bool = False) -> pd.DataFrame:
     """The strict score of each seed base of the stored run.  Columns: ``seed_base, hits, scored, score``."""
-    sd = load_fidelity(thread)["summary"]["seeds"]
+    sd = load_fidelity(thread, full)["summary"]["seeds"]
     return pd.DataFrame(sd["per_seed"], columns=["seed_base", "hits", "scored", "score"])
 
 
-def score_text(thread: str) -> str:
+def score_text(thread: str, full: bool = False) -> str:
     """One sentence of the stored run's strict score: seed base 0, then the mean and range over its seed bases."""
-    s = load_fidelity(thread)["summary"]
+    s = load_fidelity(thread, full)["summary"]
     st, sd, le = s["strict"], s["seeds"], s["lenient"]
     out = (f"strict score: {st['hits']}/{st['scored']} = {_pct1(st['score'])} at seed base 0; "
            f"mean {_pct1(sd['mean'])}, range {_pct1(sd['min'])} .. {_pct1(sd['max'])} over {sd['n']} seed bases")
@@ -184,11 +196,11 @@ def df_fitted_of(thread: str, cells: list[dict], fitted: list[dict]) -> pd.DataF
     return pd.DataFrame(rows, columns=FITTED_COLUMNS)
 
 
-def df_fitted_cells(threads: list[str] | None = None) -> pd.DataFrame:
+def df_fitted_cells(threads: list[str] | None = None, full: bool = False) -> pd.DataFrame:
     """:func:`df_fitted_of` for every stored reproduction (its cells and fitted parameters as stored)."""
     frames = []
-    for th in threads or stored_threads():
-        doc = load_fidelity(th)
+    for th in threads or stored_threads(full):
+        doc = load_fidelity(th, full)
         cells = [{k: v for k, v in c.items() if k not in ("status", "reason", "noise_pts", "ratio")}
                  for c in doc["cells"]]
         frames.append(df_fitted_of(th, cells, doc["fitted"]))
@@ -209,21 +221,24 @@ def store(thread: str, seeds: int = STORED_SEEDS, workers: int | None = None) ->
 
 
 def store_many(threads: list[str], seeds: int = STORED_SEEDS, workers: int | None = None) -> list[Path]:
-    """:func:`store` of several threads on one pool of processes (what ``kwb reproduce --all`` runs)."""
+    """:func:`store` of several threads on one pool of processes (what ``kwb reproduce --all`` runs), into
+    :func:`fidelity_dir` of this process's problem size."""
     from . import reproduce_many
+    from ..config import mode
 
-    fidelity_dir().mkdir(parents=True, exist_ok=True)
+    d = fidelity_dir(full=not mode().small)
+    d.mkdir(parents=True, exist_ok=True)
     out = []
     for th, rep in zip(threads, reproduce_many(threads, seeds=seeds, workers=workers)):
-        p = fidelity_dir() / f"{th}.json"
+        p = d / f"{th}.json"
         p.write_text(rep.to_json() + "\n")
         out.append(p)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``WORKBOOK_MODE=ci python -m kernel_workbook.reproduce.fidelity [--seeds N] [THREAD ...]``: store the
-    fidelity of each thread (default: every thread with a model)."""
+    """``WORKBOOK_MODE=ci|lab python -m kernel_workbook.reproduce.fidelity [--seeds N] [THREAD ...]``: store the
+    fidelity of each thread (default: every thread with a model) at the mode's problem size."""
     import argparse
 
     from . import REGISTRY
@@ -233,10 +248,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=STORED_SEEDS, help=f"seed bases (default {STORED_SEEDS})")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     a = ap.parse_args(argv)
+    from ..config import mode
+
+    full = not mode().small
     threads = a.threads or list(REGISTRY)
     for th, p in zip(threads, store_many(threads, a.seeds, a.workers)):
-        print(f"{th}: {score_text(th)} -> {p.relative_to(fidelity_dir().parent.parent)}")
-    readme = fidelity_dir().parent.parent / "README.md"
+        print(f"{th}: {score_text(th, full)} -> {p.relative_to(data_dir().parent)}")
+    readme = data_dir().parent / "README.md"
     if readme.is_file() and write_readme_section(readme):
         print(f"{readme.name}: fidelity table regenerated")
     return 0
@@ -244,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
 
 __all__ = ["load_fidelity", "df_fidelity", "fidelity_markdown", "readme_section", "write_readme_section",
            "df_misses", "stored_threads", "df_seed_scores", "stored_differences", "df_fitted_cells",
-           "df_fitted_of", "fitted_cells_scored", "score_text", "store", "store_many", "STORED_SEEDS",
+           "df_fitted_of", "fitted_cells_scored", "score_text", "store", "store_many", "STORED_SEEDS", "fidelity_dir",
            "README_BEGIN", "README_END"]
 
 
