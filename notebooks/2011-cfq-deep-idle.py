@@ -146,8 +146,8 @@ print(format_summary(rep))
 # the pristine-CFQ runs of all eight seed bases, so each base's baseline varies
 # with its runs as the variants do, and over the eight bases it has the
 # published mean. The stored run of `kwb reproduce 2011-cfq-deep-idle
-# --json --seeds 8` (in `data/fidelity/`, checked by the tests against a fresh
-# seed-base-0 run) gives the strict score's spread over eight seed bases, and
+# --json --seeds 8` at this notebook's size (`data/fidelity/` in CI, checked by
+# the tests against a fresh seed-base-0 run; `data/fidelity/full/` in the lab) gives the strict score's spread over eight seed bases, and
 # the library names the model's reason for each scored miss of the run above.
 
 # %%

@@ -150,8 +150,8 @@ for r in misses.itertuples():
 
 # %% [markdown]
 # That is one seed base: one set of the test's runs. The stored run of
-# `kwb reproduce 2012-highalloc-compaction --json --seeds 8` (in `data/fidelity/`, checked by the tests
-# against a fresh seed-base-0 run) gives the strict score's spread over eight seed bases, each a fresh set of
+# `kwb reproduce 2012-highalloc-compaction --json --seeds 8` at this notebook's size (`data/fidelity/` in CI,
+# checked by the tests against a fresh seed-base-0 run; `data/fidelity/full/` in the lab) gives the strict score's spread over eight seed bases, each a fresh set of
 # runs of every kernel on the machine fitted once (on seed base 0's revert-v5 run, the rested success on the
 # mean of every base's):
 

@@ -318,8 +318,9 @@ print(format_summary(rep))
 
 # %% [markdown]
 # That is one seed base: one set of mmtests iterations. The stored run of
-# `kwb reproduce 2015-numa-slow-scan --json --seeds 8` (in `data/fidelity/`,
-# checked by the tests against a fresh seed-base-0 run) gives the strict
+# `kwb reproduce 2015-numa-slow-scan --json --seeds 8` at this notebook's size
+# (`data/fidelity/` in CI, checked by the tests against a fresh seed-base-0 run;
+# `data/fidelity/full/` in the lab) gives the strict
 # score's spread over eight seed bases, each a fresh set of runs of every
 # kernel on the machine fitted once, on seed base 0's 3.19 runs:
 

@@ -148,3 +148,13 @@ def test_where_reproduce_many_runs(monkeypatch):
         _cluster_address("not an address", None)
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://10.0.0.2:8786")
     assert _cluster_address(None, None) == "tcp://10.0.0.2:8786" and _cluster_address(None, 2) is None
+
+
+def test_a_notebook_prints_the_stored_figures_of_its_own_size(monkeypatch):
+    th = "2015-numa-slow-scan"  # its two sizes score differently
+    ci, full = (load_fidelity(th, f)["summary"]["strict"] for f in (False, True))
+    assert ci != full
+    for name, want in (("ci", ci), ("lab", full), ("slides", full)):
+        monkeypatch.setenv("WORKBOOK_MODE", name)
+        assert f"{want['hits']}/{want['scored']}" in score_text(th), name
+        assert df_seed_scores(th)["hits"].iloc[0] == want["hits"], name

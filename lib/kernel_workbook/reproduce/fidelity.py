@@ -115,12 +115,19 @@ def write_readme_section(readme: Path) -> bool:
     return True
 
 
-def df_misses(thread: str, full: bool = False) -> pd.DataFrame:
-    """The stored run's scored misses and exclusions of a thread.
+def _this_size(full: bool | None) -> bool:
+    """``full``, or (None) the size of this process's mode: what a notebook prints beside its own run."""
+    from ..config import mode
+
+    return (not mode().small) if full is None else full
+
+
+def df_misses(thread: str, full: bool | None = None) -> pd.DataFrame:
+    """The stored run's scored misses and exclusions of a thread (``full=None``: at this mode's size).
 
     Columns: ``table, stat, row, kernel, published_delta_pct, model_delta_pct, status, reason``.
     """
-    cells = load_fidelity(thread, full)["cells"]
+    cells = load_fidelity(thread, _this_size(full))["cells"]
     df = pd.DataFrame(cells)
     if df.empty:
         return pd.DataFrame(columns=["table", "stat", "row", "kernel", "published_delta_pct", "model_delta_pct",
@@ -129,15 +136,18 @@ def df_misses(thread: str, full: bool = False) -> pd.DataFrame:
     return df[["table", "stat", "row", "kernel", "published_delta_pct", "model_delta_pct", "status", "reason"]]
 
 
-def df_seed_scores(thread: str, full: bool = False) -> pd.DataFrame:
-    """The strict score of each seed base of the stored run.  Columns: ``seed_base, hits, scored, score``."""
-    sd = load_fidelity(thread, full)["summary"]["seeds"]
+def df_seed_scores(thread: str, full: bool | None = None) -> pd.DataFrame:
+    """The strict score of each seed base of the stored run (``full=None``: at this mode's size).
+
+    Columns: ``seed_base, hits, scored, score``."""
+    sd = load_fidelity(thread, _this_size(full))["summary"]["seeds"]
     return pd.DataFrame(sd["per_seed"], columns=["seed_base", "hits", "scored", "score"])
 
 
-def score_text(thread: str, full: bool = False) -> str:
-    """One sentence of the stored run's strict score: seed base 0, then the mean and range over its seed bases."""
-    s = load_fidelity(thread, full)["summary"]
+def score_text(thread: str, full: bool | None = None) -> str:
+    """One sentence of the stored run's strict score: seed base 0, then the mean and range over its seed bases
+    (``full=None``: at this mode's size, the one a notebook's own run has)."""
+    s = load_fidelity(thread, _this_size(full))["summary"]
     st, sd, le = s["strict"], s["seeds"], s["lenient"]
     out = (f"strict score: {st['hits']}/{st['scored']} = {_pct1(st['score'])} at seed base 0; "
            f"mean {_pct1(sd['mean'])}, range {_pct1(sd['min'])} .. {_pct1(sd['max'])} over {sd['n']} seed bases")
