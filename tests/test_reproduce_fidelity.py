@@ -29,6 +29,7 @@ def test_the_modelled_threads_are_stored_and_take_seed_bases():
 @pytest.mark.parametrize("thread, full", SIZES)
 def test_a_stored_run_re_renders_from_its_own_cells(thread, full):
     doc = load_fidelity(thread, full)
+    assert (doc["mode"], doc["problem_size"]) == (("lab", "full") if full else ("ci", "CI"))  # echoed by the run
     cells = [{k: v for k, v in c.items() if k not in ("status", "reason", "noise_pts", "ratio")} for c in doc["cells"]]
     sc = score_cells(thread, cells, doc["fitted"])
     assert list(sc["status"]) == [c["status"] for c in doc["cells"]]
@@ -158,3 +159,14 @@ def test_a_notebook_prints_the_stored_figures_of_its_own_size(monkeypatch):
         monkeypatch.setenv("WORKBOOK_MODE", name)
         assert f"{want['hits']}/{want['scored']}" in score_text(th), name
         assert df_seed_scores(th)["hits"].iloc[0] == want["hits"], name
+
+
+def test_a_reproduction_echoes_its_mode_and_problem_size(monkeypatch):
+    from kernel_workbook.reproduce import Reproduction
+
+    monkeypatch.setenv("WORKBOOK_MODE", "slides")
+    r = Reproduction("2011-cfq-deep-idle")  # the mode while it runs
+    assert (r.mode, r.problem_size) == ("slides", "full")
+    monkeypatch.setenv("WORKBOOK_MODE", "ci")
+    assert r.problem_size == "full"  # not the mode of whoever reads it later
+    assert Reproduction("2011-cfq-deep-idle", mode="lab", small=True).problem_size == "CI"  # small=True asked for

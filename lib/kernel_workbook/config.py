@@ -46,9 +46,9 @@ _MODES = {
 }
 
 
-def mode() -> Mode:
-    """The current mode (``WORKBOOK_MODE``, default ``lab``; an unknown value is an error)."""
-    name = os.environ.get("WORKBOOK_MODE", "lab").strip().lower() or "lab"
+def mode(name: str | None = None) -> Mode:
+    """The mode ``name``, else the current one (``WORKBOOK_MODE``, default ``lab``); an unknown name is an error."""
+    name = (name or os.environ.get("WORKBOOK_MODE", "lab")).strip().lower() or "lab"
     if name not in _MODES:
         from .errors import WorkbookParameterError
 

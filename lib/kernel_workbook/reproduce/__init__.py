@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .. import config as _config
 from ..errors import WorkbookParameterError
 from ..tables import published, published_tables, render
 from ..threads import THREADS
@@ -103,6 +104,14 @@ class Reproduction:
     unmodelled: dict = field(default_factory=dict)  # "table" or "table|row" -> why the model does not address it
     seed_base: int = 0
     seed_runs: dict = field(default_factory=dict)  # other seed bases: {base: (cells, fitted)}
+    mode: str = field(default_factory=lambda: _config.mode().name)  # WORKBOOK_MODE while it ran
+    small: bool | None = None  # the problem size asked for (None: the mode's)
+
+    @property
+    def problem_size(self) -> str:
+        """``"CI"`` (the small problems of ``WORKBOOK_MODE=ci``) or ``"full"``."""
+        small = _config.mode(self.mode).small if self.small is None else self.small
+        return "CI" if small else "full"
 
     # ---- building
     def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
@@ -167,7 +176,8 @@ class Reproduction:
                 d["baseline_kernel"] = c["baseline_kernel"]
             d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
             cells.append(d)
-        doc = {"thread": self.thread, "seed_base": self.seed_base, "cells": cells,
+        doc = {"thread": self.thread, "seed_base": self.seed_base, "mode": self.mode,
+               "problem_size": self.problem_size, "cells": cells,
                "unmodelled": self.df_unmodelled().to_dict("records"), "fitted": self.fitted,
                "summary": self.summary()}
         return json.dumps(doc, indent=1, default=_json_default)
@@ -355,11 +365,12 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
     bases = _seed_bases(seeds)
     if not takes_seed_base(thread):
         rep = fn(**kw)
+        rep.small = kw.get("small")
         if len(bases) > 1:
             rep.notes.append(f"one seed base only: this reproduction does not take seed bases yet ({len(bases)} asked)")
         return rep
     rep = fn(seed_base=bases[0], **kw)
-    rep.seed_base = bases[0]
+    rep.seed_base, rep.small = bases[0], kw.get("small")
     rest = bases[1:]
     if rest:
         from . import calibration
@@ -470,7 +481,7 @@ def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> R
     calibration.load(fits or {})
     try:
         rep = _target(thread)(seed_base=base, **kw) if takes_seed_base(thread) else _target(thread)(**kw)
-        rep.seed_base = base
+        rep.seed_base, rep.small = base, kw.get("small")
         return rep
     finally:
         _forget()
