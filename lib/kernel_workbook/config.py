@@ -67,7 +67,10 @@ def task_env() -> dict[str, str]:
 
 @contextmanager
 def in_env(env: dict[str, str] | None):
-    """Run a block with ``env``'s variables set (from another process's :func:`task_env`), then restore them."""
+    """Run a block with ``env``'s variables set (from another process's :func:`task_env`), then restore them.
+
+    The environment is the process's: two threads of one worker running tasks of clients in different modes
+    would see each other's, one reason the workbook's workers run one thread each."""
     env = env or {}
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
