@@ -67,6 +67,7 @@ def test_kwb_reproduce_json_schema(capsys):
 def test_kwb_reproduce_all_prints_every_thread(capsys):
     code, out, _ = run(capsys, "reproduce", "--all", "--seeds", "1")  # 8 seed bases of every thread: data/fidelity
     assert code == 0 and out.count("########") == 5 and "fidelity" in out
+    assert "######## 2015-numa-slow-scan (CI problem size, WORKBOOK_MODE=ci)" in out  # the size it ran at
 
 
 def test_errors_are_one_line_and_name_the_problem(capsys):

@@ -134,7 +134,7 @@ def _cmd_reproduce(a) -> int:
         if a.json:
             docs.append(json.loads(rep.to_json()))
             continue
-        print(f"######## {th}")
+        print(f"######## {th} ({rep.problem_size} problem size, WORKBOOK_MODE={rep.mode})")
         for block in rep.printed():
             print(block)
             print()

@@ -390,10 +390,9 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
 
 def _client_env() -> dict:
     """What a task must see as this process does: its mode, and the fit cache off when it is off here."""
-    from .. import config
     from . import fit_cache
 
-    env = config.task_env()
+    env = _config.task_env()
     if fit_cache.folder() is None:
         env[fit_cache.ENV] = "off"
     return env
@@ -402,9 +401,7 @@ def _client_env() -> dict:
 def _as_client(env: dict, fn, *args):
     """``fn(*args)`` in a worker with the client's :func:`_client_env`: a Dask worker keeps the environment it
     was started with, and a pool's forkserver the one it had when it started."""
-    from ..config import in_env
-
-    with in_env(env):
+    with _config.in_env(env):
         return fn(*args)
 
 
