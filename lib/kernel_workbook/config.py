@@ -60,7 +60,7 @@ def task_env() -> dict[str, str]:
     """What a task run in another process must see as this one does: the mode, which sets problem sizes.
 
     A Dask worker has the environment it was started with, not the client's;
-    :func:`in_env` gives a task this one's for its duration.
+    :func:`call_in_env` runs a task with this one's.
     """
     return {"WORKBOOK_MODE": mode().name}
 
@@ -82,6 +82,12 @@ def in_env(env: dict[str, str] | None):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def call_in_env(env: dict[str, str] | None, fn, *args):
+    """``fn(*args)`` under :func:`in_env` (``env``): what a sweep or reproduction submits to a worker."""
+    with in_env(env):
+        return fn(*args)
 
 
 def setup(verbose: bool = True) -> Mode:

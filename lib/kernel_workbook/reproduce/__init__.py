@@ -382,27 +382,21 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
         else:
             with _pool(n) as ex:
                 env = _client_env()
-                runs = list(ex.map(_as_client, [env] * len(rest), [_one_seed] * len(rest), [thread] * len(rest),
-                                   rest, [kw] * len(rest), [fits] * len(rest)))
+                runs = list(ex.map(_config.call_in_env, [env] * len(rest), [_one_seed] * len(rest),
+                                   [thread] * len(rest), rest, [kw] * len(rest), [fits] * len(rest)))
         rep.seed_runs = dict(zip(rest, runs))
     return rep
 
 
 def _client_env() -> dict:
-    """What a task must see as this process does: its mode, and the fit cache off when it is off here."""
+    """What a task must see as this process does (a Dask worker keeps the environment it was started with, a
+    pool's forkserver the one it had when it started): its mode, and the fit cache off when it is off here."""
     from . import fit_cache
 
     env = _config.task_env()
     if fit_cache.folder() is None:
         env[fit_cache.ENV] = "off"
     return env
-
-
-def _as_client(env: dict, fn, *args):
-    """``fn(*args)`` in a worker with the client's :func:`_client_env`: a Dask worker keeps the environment it
-    was started with, and a pool's forkserver the one it had when it started."""
-    with _config.in_env(env):
-        return fn(*args)
 
 
 _IN_WORKER = False  # set in the pool's workers (_worker_init): only they forget between tasks
@@ -522,7 +516,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     else:
         env = _client_env()
         with (_cluster_pool(addr) if addr else _pool(n)) as ex:
-            pending = {ex.submit(_as_client, env, _calibrate_task, t, kw): ("fit", t) for t in modelled}
+            pending = {ex.submit(_config.call_in_env, env, _calibrate_task, t, kw): ("fit", t) for t in modelled}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for f in done:
@@ -530,7 +524,8 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
                     if what[0] == "fit":
                         fits = f.result()
                         for t, b, first in seed_tasks(what[1]):
-                            fut = ex.submit(_as_client, env, _first_seed if first else _one_seed, t, b, kw, fits)
+                            fut = ex.submit(_config.call_in_env, env, _first_seed if first else _one_seed, t, b, kw,
+                                            fits)
                             pending[fut] = ("run", (t, b, first))
                     else:
                         results[what[1]] = f.result()

@@ -24,7 +24,7 @@ import uuid
 
 import pandas as pd
 
-from ..config import task_env
+from ..config import call_in_env, task_env
 from ..errors import WorkbookParameterError
 from .cluster import check_workers, connect, need_dask
 from .grid import Grid
@@ -172,7 +172,7 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
     timing = (grid.model.name, json.dumps(grid.workload_kw, sort_keys=True, default=repr), engine)
 
     def submit(runs):
-        f = client.submit(task, ref, runs, grid.workload_kw, engine, env, pure=False,
+        f = client.submit(call_in_env, env, task, ref, runs, grid.workload_kw, engine, pure=False,
                           key=f"kwb-sweep-{grid.model.name}-{token}-{runs[0].index}")
         inflight.add(f)
         return f

@@ -24,8 +24,6 @@ import sys
 import threading
 import time
 
-from ..config import in_env
-
 _LOCK = threading.Lock()
 _NUMBA = {"compiles": 0, "compile_s": 0.0}  # this process's Numba compiles (functions) and seconds compiling
 _MODELS: dict[str, dict] = {}  # model name -> what this process's tasks of that model did
@@ -71,12 +69,11 @@ def run_one(spec, run, workload_kw: dict, engine: str) -> dict:
                     workload_kw=workload_kw, engine=engine)
 
 
-def task(spec, runs: list, workload_kw: dict, engine: str, env: dict | None = None) -> dict:
+def task(spec, runs: list, workload_kw: dict, engine: str) -> dict:
     """A Dask task: ``{"outputs": [(grid index, outputs), ...], "last_run_s": seconds}`` for ``runs``.
 
-    ``env``: the client's :func:`kernel_workbook.config.task_env` (its mode sets
-    a workload's default size), set for the task whatever the worker was
-    started with, so that a run on a cluster is the run of the client's process.
+    The client submits it through :func:`kernel_workbook.config.call_in_env` with its own mode (which sets a
+    workload's default size), so that a run on a cluster is the run of the client's process.
 
     ``last_run_s`` (how long the last run took, after any compile) lets the
     client choose how many runs to put in one task; it is not stored.
@@ -89,7 +86,7 @@ def task(spec, runs: list, workload_kw: dict, engine: str, env: dict | None = No
     compiles0, compile_s0 = _NUMBA["compiles"], _NUMBA["compile_s"]
     t0 = time.perf_counter()
     out = []
-    with _quiet(), in_env(env):
+    with _quiet():
         for r in runs:
             t1 = time.perf_counter()
             try:
