@@ -76,7 +76,8 @@ def _pct(v) -> str:
 def fidelity_markdown(threads: list[str] | None = None) -> str:
     """The README's fidelity table (Markdown), rendered from the stored files: CI size, then the full size."""
     df = df_fidelity(threads)
-    full = df_fidelity([t for t in df["thread"] if t in stored_threads(True)], True).set_index("thread")
+    have_full = set(stored_threads(True))
+    full = df_fidelity([t for t in df["thread"] if t in have_full], True).set_index("thread")
     lines = ["| thread | strict score, seed base 0 | strict, mean (range) over seeds | lenient (direction only) "
              "| full size: strict, seed base 0; mean (range) |",
              "|---|---|---|---|---|"]
@@ -234,9 +235,8 @@ def store_many(threads: list[str], seeds: int = STORED_SEEDS, workers: int | Non
     """:func:`store` of several threads on one pool of processes (what ``kwb reproduce --all`` runs), into
     :func:`fidelity_dir` of this process's problem size."""
     from . import reproduce_many
-    from ..config import mode
 
-    d = fidelity_dir(full=not mode().small)
+    d = fidelity_dir(_this_size(None))
     d.mkdir(parents=True, exist_ok=True)
     out = []
     for th, rep in zip(threads, reproduce_many(threads, seeds=seeds, workers=workers)):
@@ -258,9 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=STORED_SEEDS, help=f"seed bases (default {STORED_SEEDS})")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     a = ap.parse_args(argv)
-    from ..config import mode
-
-    full = not mode().small
+    full = _this_size(None)
     threads = a.threads or list(REGISTRY)
     for th, p in zip(threads, store_many(threads, a.seeds, a.workers)):
         print(f"{th}: {score_text(th, full)} -> {p.relative_to(data_dir().parent)}")

@@ -122,8 +122,8 @@ def parse_rows(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncol: int, s
     """Numbers of the rows ``b[starts[i]:ends[i]]``: (values (n, ncol) float64, name_end, first bad row or -1)."""
     if "parse_rows" not in _KERNELS:
         _build()
-    return _KERNELS["parse_rows"](b, starts.astype(np.int64), ends.astype(np.int64), skip_first, ncol, comma,
-                                  _POW10)
+    return _KERNELS["parse_rows"](b, starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False),
+                                  skip_first, ncol, comma, _POW10)
 
 
 def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -141,7 +141,7 @@ def same_lines(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
     times each, and building the set took 18 ms, a quarter of the parse."""
     if "same_lines" not in _KERNELS:
         _build()
-    return bool(_KERNELS["same_lines"](b, starts.astype(np.int64), ends.astype(np.int64)))
+    return bool(_KERNELS["same_lines"](b, starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False)))
 
 
 def line_spans(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
