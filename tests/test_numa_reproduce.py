@@ -45,12 +45,13 @@ def test_the_output_names_every_miss_with_a_reason(rep):
     assert not rep.text  # every block is rendered from its frame
     block = rep.block("misses")
     assert len(block.frame) == len(misses)
-    text = block.render()
-    assert f": {len(misses)} of {len(pred)}" in text.splitlines()[0]
-    assert len(text.splitlines()) == len(misses) + 1
+    lines = block.render().splitlines()
+    assert f": {len(misses)} of {len(pred)}" in lines[0]
+    heads = [i for i, x in enumerate(lines) if x.startswith("  ") and not x.startswith("   ")]
+    assert len(heads) == len(misses)  # per miss its fields, then why beneath them
     for c in misses:
-        line = next(x for x in text.splitlines() if f"{c['table']} / {c['row']} / {c['kernel']} /" in x)
-        assert " — " in line and len(line.split(" — ", 1)[1]) > 20
+        i = next(i for i in heads if lines[i].startswith(f"  {c['table']} / {c['row']} / {c['kernel']} /"))
+        assert lines[i].endswith(" —") and lines[i + 1].startswith("    ") and len(lines[i + 1].strip()) > 20
 
 
 def test_every_unaddressed_table_says_why(rep):

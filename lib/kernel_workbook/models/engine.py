@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import WorkbookParameterError
+from ..textfit import fit
 
 ENGINES = ("jit", "python", "reference")
 _PURE = "_pure"
@@ -246,8 +247,8 @@ def run_announced(fn, args: tuple, what: str, verbose: bool = True):
     """
     if getattr(fn, "signatures", None) or not verbose:
         return fn(*args)
-    print(f"{what}: compiling with Numba (first call in this process; later processes load it from the cache)...",
-          flush=True)
+    print(fit(f"{what}: compiling with Numba (first call in this process; later processes load it from the "
+              "cache)..."), flush=True)
     t0 = time.perf_counter()
     out = fn(*args)
     print(f"{what}: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)

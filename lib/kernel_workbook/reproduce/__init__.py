@@ -31,6 +31,7 @@ import importlib
 import json
 import math
 import os
+import textwrap
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -38,6 +39,7 @@ import pandas as pd
 from .. import config as _config
 from ..errors import WorkbookParameterError
 from ..tables import published, published_tables, render
+from ..textfit import WIDTH, fit, frame_text
 from ..threads import THREADS
 
 # thread id -> "module:function"; the modules are imported only when asked for,
@@ -74,23 +76,27 @@ class Block:
     text: str = ""
 
     def render(self) -> str:
-        head = f"== {self.title}\n" if self.title else ""
+        """The block as text laid out to ``textfit.WIDTH`` (mmtests tables exactly as mmtests prints them)."""
+        head = fit(f"== {self.title}") + "\n" if self.title else ""
         if self.kind == "text":
-            return head + self.text
+            return head + fit(self.text)
         if self.kind == "mmtests":
             return head + render(self.frame)
         if self.kind == "cells":
             from ._side_by_side import delta_text
 
             return head + delta_text(self.frame.to_dict("records"))
-        if self.kind == "list":  # one line per row, the last column (a sentence) after a dash
+        if self.kind == "list":  # per row: its fields, then the last column (a sentence) wrapped beneath them
             if self.frame is None or not len(self.frame):
                 return head + "  none"
-            return head + "\n".join("  " + " / ".join(str(v) for v in r[:-1]) + " — " + str(r[-1])
-                                     for r in self.frame.itertuples(index=False))
+            return head + "\n".join(
+                fit("  " + " / ".join(str(v) for v in r[:-1]) + " —") + "\n"
+                + textwrap.fill(str(r[-1]), WIDTH, initial_indent="    ", subsequent_indent="    ",
+                                break_on_hyphens=False)
+                for r in self.frame.itertuples(index=False))
         if self.frame is None or not len(self.frame):
             return head + "(nothing)"
-        return head + self.frame.to_string(index=False)
+        return head + frame_text(self.frame)
 
 
 @dataclass
@@ -125,7 +131,7 @@ class Reproduction:
         """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
         out = [b.render() for b in self.blocks] + list(self.text)
         if self.notes and not any(t.startswith("== notes\n") for t in self.text):
-            out.append("== notes\n" + "\n".join(f" * {n}" for n in self.notes))
+            out.append("== notes\n" + "\n".join(fit(f" * {n}", hang=3) for n in self.notes))
         return out
 
     def block(self, key: str) -> Block:
@@ -574,7 +580,7 @@ def format_summary(rep: Reproduction) -> str:
     s = rep.summary()
     st, le, sd = s["strict"], s["lenient"], s["seeds"]
     if not st["scored"] and not le["predicted_cells"]:
-        return "fidelity: no predicted cells (" + "; ".join(rep.notes or ["no model"]) + ")"
+        return fit("fidelity: no predicted cells (" + "; ".join(rep.notes or ["no model"]) + ")")
     ex = ", ".join(f"{v} {k}" for k, v in st["excluded"].items()) or "none"
     lines = [f"fidelity (strict): {st['hits']}/{st['scored']} scored cells hit = {_pct(st['score'])} "
              f"(same sign, size within x2, beyond the thread's noise, repeats once); excluded: {ex}"]
@@ -589,7 +595,7 @@ def format_summary(rep: Reproduction) -> str:
     for t in s["per_table"]:
         if t["scored"]:
             lines.append(f"  {t['table']:28s} {t['hits']:3d}/{t['scored']:<3d} {_pct(t['score'])}")
-    return "\n".join(lines)
+    return fit("\n".join(lines))
 
 
 def _pct(v) -> str:

@@ -13,6 +13,7 @@ import weakref
 
 import pandas as pd
 
+from ..textfit import frame_text
 from . import delta_pct
 
 
@@ -64,7 +65,7 @@ def delta_text(cells: list[dict], title: str = "") -> str:
                                                          else ("reference" if c.get("model") is not None else "-")),
         })
     df = pd.DataFrame(rows)
-    body = df.to_string(index=False) if len(df) else "(no cells)"
+    body = frame_text(df) if len(df) else "(no cells)"
     return (title + "\n" if title else "") + body
 
 

@@ -50,6 +50,7 @@ from ..config import mode
 from ..models.numa import NumaParams, NumaResult, kernel_params, simulate
 from ..models.numa import COST_PRIORS, MACHINES, Machine
 from ..tables import compare, published
+from ..textfit import WIDTH
 from ..workloads.autonumabench import autonumabench
 from ..workloads.xfs_repair import xfs_repair
 from . import Reproduction, delta_pct, summarise
@@ -644,12 +645,13 @@ def calibration_text(cal: Calibration) -> str:
     lines = [f"machine {cal.machine.name}: {cal.machine.note}",
              f"iterations (seeds): {list(st.seeds)}; autonumabench unit = {st.unit_thps} huge page(s); "
              f"xfs_repair unit = {st.xfs_unit_pages} pages", "", "fitted (to the 3.19 cells named):"]
+    qw = max([24, *map(len, f["quantity"])])
     for q in fit.itertuples():
-        lines.append(f"  {q.quantity:24s} {q.value:>10.4g} {q.unit:14s} <- {q.source}")
+        lines.append(f"  {q.quantity:{qw}s} {q.value:>10.4g} {q.unit:14s} <- {q.source}")
     lines += ["", "assumed (not fitted; the reason):"]
     for q in ass.itertuples():
-        head = f"  {q.quantity:24s} {q.value:>10.4g} {q.unit:14s} "
-        body = textwrap.wrap(q.source, 110 - len(head))
+        head = f"  {q.quantity:{qw}s} {q.value:>10.4g} {q.unit:14s} "
+        body = textwrap.wrap(q.source, WIDTH - len(head), break_on_hyphens=False)
         lines.append(head + body[0])
         lines += [" " * len(head) + b for b in body[1:]]
     idf = cal.identify

@@ -33,6 +33,7 @@ import pandas as pd
 from ..errors import WorkbookParameterError
 from ..models.knobs import Knob
 from ..models.spec import ModelSpec, get_model
+from ..textfit import fit
 
 # columns of a sweep's table that are not knobs or outputs
 KEY_COLUMNS = ("variant", "workload", "seed")
@@ -88,12 +89,12 @@ class Grid:
         return pd.DataFrame(rows, columns=["variant", "workload", *self.knobs, "seed"])
 
     def describe(self) -> str:
-        """One line: how many runs and what they are made of."""
+        """How many runs and what they are made of (one line, wrapped at ``textfit.WIDTH``)."""
         vs = sorted({r.variant for r in self.runs}, key=str)
         ws = sorted({r.workload for r in self.runs}, key=str)
         ss = sorted({r.seed for r in self.runs})
-        return (f"{len(self)} runs of {self.model.name} ({self.design}: {', '.join(self.knobs) or 'no knobs'}; "
-                f"{len(vs)} kernel(s), {len(ws)} workload(s), {len(ss)} seed(s))")
+        return fit(f"{len(self)} runs of {self.model.name} ({self.design}: {', '.join(self.knobs) or 'no knobs'}; "
+                   f"{len(vs)} kernel(s), {len(ws)} workload(s), {len(ss)} seed(s))")
 
 
 # --------------------------------------------------------------------------- the designs
