@@ -21,10 +21,12 @@ from __future__ import annotations
 import html
 import math
 import re
+import textwrap
 
 import pandas as pd
 
 from ..errors import WorkbookParameterError
+from ..textfit import TABLE_WIDTH
 from .eras import get_era
 
 FORMATS = ("text", "markdown", "html")
@@ -148,6 +150,15 @@ def _header_rows(kernels: list[str], meta: dict) -> list[list[str]]:
     return []
 
 
+def _wrap_header(head: list[list[str]], width: int) -> list[list[str]]:
+    """Each column's name (its header rows joined) wrapped at ``width``, bottom-aligned over the rows."""
+    names = [" ".join(p for p in parts if p) for parts in zip(*head)] if head else []
+    wrapped = [textwrap.wrap(n, width, break_long_words=False, break_on_hyphens=False) or [""] for n in names]
+    depth = max((len(w) for w in wrapped), default=0)
+    cols = [[""] * (depth - len(w)) + w for w in wrapped]
+    return [list(r) for r in zip(*cols)]
+
+
 def _place(items: list[tuple[str, int]], lead: str = "") -> str:
     """Right-align each name at its end column; a name that does not fit runs on."""
     buf = lead
@@ -181,9 +192,23 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     compare_w = int(lay.get("compare_width") or era.compare_width)
     field_w = int(lay.get("field_width") or era.field_width)
     cell_w = int(lay.get("cell_width") or (field_w + (compare_w + 4 if compare else 0)))
+    head = _header_rows(kernels, meta)
     if not lay.get("edges"):
-        # our own layout (not measured from a mail): make room for long names
-        longest = max((len(h) for hr in _header_rows(kernels, meta) for h in hr), default=0)
+        # our own layout (not measured from a mail): long names wrap over more header rows (six kernels
+        # named as in 2011's mail would otherwise make a 300-character table), then make room for the rest
+        longest = max((len(h) for hr in head for h in hr), default=0)
+        if longest + 2 > cell_w:
+            head = _wrap_header(head, max(cell_w - 2, 16))
+            longest = max((len(h) for hr in head for h in hr), default=0)
+        label = int(lay.get("label_width") or 0) or (rows["stat"].str.len().max() + 1 + rows["row"].str.len().max())
+        if label + len(cols) * max(cell_w, longest + 2) > TABLE_WIDTH:
+            # still wider than the lab shows at 1280 px: values as wide as they need, names wrapped to match
+            need = max(len(fmt_value(c.value, c.unit, int(c.decimals))) for c in t.itertuples()) + 2
+            if need < field_w:
+                cell_w -= field_w - need
+                field_w = need
+                head = _wrap_header(head, max(cell_w - 2, 14))
+                longest = max((len(h) for hr in head for h in hr), default=0)
         if longest + 2 > cell_w:
             field_w += longest + 2 - cell_w
             cell_w = longest + 2
@@ -204,7 +229,6 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     measured = len(edges) == len(cols) and all(edges) and len(gaps) > 1
     zero_pad = lay.get("duration_zero_pad", True)
     if meta.get("has_header", True):
-        head = _header_rows(kernels, meta)
         ends_rows = lay.get("header_ends") or []
         label_title = meta.get("label_title", "")
         for k, hr in enumerate(head):
