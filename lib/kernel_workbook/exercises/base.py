@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..textfit import fit
+
 
 @dataclass
 class Feedback:
@@ -21,7 +23,7 @@ class Feedback:
 
     def __str__(self) -> str:
         mark = "right" if self.correct else "not quite"
-        return f"[{mark}] {self.question}: {self.message}"
+        return fit(f"[{mark}] {self.question}: {self.message}", hang=4)
 
 
 @dataclass

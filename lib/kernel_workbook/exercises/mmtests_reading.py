@@ -20,6 +20,7 @@ import numpy as np
 from ..tables import compare, render
 from ..tables.significance import ci_significant, qnorm
 from ..tables.stats import calc_amean, calc_hmean, calc_stddev, pdiff, pndiff
+from ..textfit import fit
 from .base import Exercise
 
 # (metric, unit, higher is better, typical value, run-to-run spread as a fraction)
@@ -59,8 +60,8 @@ class ReadingMmtests(Exercise):
         self.mean_label = "Hmean" if self.hib else "Amean"
 
     def echo(self) -> str:
-        return (f"{self.name}: seed={self.seed} metric={self.metric} ({self.unit}, "
-                f"{'higher' if self.hib else 'lower'} is better) runs={self.runs}")
+        return fit(f"{self.name}: seed={self.seed} metric={self.metric} ({self.unit}, "
+                   f"{'higher' if self.hib else 'lower'} is better) runs={self.runs}", hang=4)
 
     def text(self) -> str:
         """The table with the patched kernel's mean percentage hidden."""
@@ -76,10 +77,10 @@ class ReadingMmtests(Exercise):
     def show(self) -> None:
         print(self.echo())
         print()
-        print(self.text())
+        print(fit(self.text()))
         print()
         for k, q in self.questions.items():
-            print(f"  {k}: {q}")
+            print(fit(f"  {k}: {q}", hang=4))
 
     # --- the hidden solver ---------------------------------------------------
     def _means(self):
@@ -140,12 +141,12 @@ class ReadingMmtests(Exercise):
         sb, sn = t["sd"]
         fn = "pdiff" if self.hib else "pndiff"
         z = qnorm(0.975)
-        return "\n".join([
+        return fit("\n".join([
             self.echo(),
             f"pct: {fn}({mn:.4f}, {mb:.4f}) = {t['pct']:.2f}%",
             f"better: {t['better']} (the percentage is {'positive' if t['pct'] > 0 else 'not positive'})",
             f"significant: {t['significant']} (gap {abs(mn - mb):.3f} vs {z:.2f}*({sb:.3f}+{sn:.3f}) = {z * (sb + sn):.3f})",
-        ])
+        ]), hang=4)
 
 
 def problem(seed: int = 0) -> ReadingMmtests:

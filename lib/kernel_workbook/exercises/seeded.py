@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..textfit import fit
 from .base import Exercise, Feedback, Report
 
 LEVELS = ("beginner", "intermediate", "advanced")
@@ -167,20 +168,20 @@ class Seeded(Exercise):
     # ---- the common part --------------------------------------------------
     def echo(self) -> str:
         args = " ".join(f"{k}={_fmt_param(v)}" for k, v in self.params.items())
-        return f"{self.name}: seed={self.seed} {args}".rstrip()
+        return fit(f"{self.name}: seed={self.seed} {args}".rstrip(), hang=4)
 
     def header(self) -> str:
         return (f"{self.title or self.name} -- level: {self.level}, expected time: {self.minutes} min"
                 + (f", thread: {self.thread}" if self.thread else "") + (f", topic: {self.topic}" if self.topic else ""))
 
     def show(self) -> None:
-        print(self.header())
+        print(fit(self.header(), hang=4))
         print(self.echo())
         print()
-        print(self.text())
+        print(fit(self.text()))
         print()
         for k, q in self.questions.items():
-            print(f"  {k}: {q}")
+            print(fit(f"  {k}: {q}", hang=4))
 
     def _truth(self) -> dict:
         if self._cache is None:
@@ -220,8 +221,8 @@ class Seeded(Exercise):
     def solve(self) -> str:
         t = self._truth()
         lines = [self.echo()]
-        lines += ["  " + ln for ln in self.working(t)]
-        lines += [f"{k}: {self.kinds[k].fmt(t[k])}" for k in self.questions]
+        lines += [fit("  " + ln, hang=4) for ln in self.working(t)]
+        lines += [fit(f"{k}: {self.kinds[k].fmt(t[k])}", hang=4) for k in self.questions]
         return "\n".join(lines)
 
 
