@@ -20,7 +20,6 @@ series keeps its colour whatever else is drawn (fixed scale domains).
 
 from __future__ import annotations
 
-import html
 from concurrent.futures import ThreadPoolExecutor
 
 import altair as alt
@@ -31,7 +30,7 @@ from ..config import mode
 from ..models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
-from .charts import LiveChart
+from .charts import LiveChart, pre_html
 from .explorer import explorer
 
 READERS = (1, 2, 4, 8, 16)
@@ -394,10 +393,6 @@ def plot_capture_beside_model(df: pd.DataFrame, title: str = "iostat rkB/s: a ca
 
 # --------------------------------------------------------------------------- the explorers
 
-def _pre(text: str) -> str:
-    m = mode()
-    return f"<pre style='font-size:{max(11, m.font_size - 2)}px;line-height:1.25;overflow-x:auto'>{html.escape(text)}</pre>"
-
 
 def _dropdown(options, value, description, wide: bool = True):
     import ipywidgets as w
@@ -450,7 +445,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         (long,), lat = _await_parts(sw, "read latency (await), percentiles")
         chart = live.show(d, p_, long, throughput=tp, latency=lat)
         shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
-        return HTML(_pre(shown["table"])), chart
+        return HTML(pre_html(shown["table"])), chart
 
     shown: dict = {}
     live = LiveChart(_sweep_charts)  # the Altair chart is built once per machine and reader list
@@ -493,7 +488,7 @@ def deep_idle_explorer(small: bool | None = True):
             c = r.counters
             rows.append({"variant": v, "MB/s": round(r.throughput_mb_s, 2), "preempt": c["preempt"],
                          "arm_idle": c["arm_idle"], "mark_deep": c["mark_deep"], "clear_deep": c["clear_deep"]})
-        return explorer(base, DEEP_KNOBS, lambda p: HTML(_pre(pd.DataFrame(rows).to_string(index=False))))
+        return explorer(base, DEEP_KNOBS, lambda p: HTML(pre_html(pd.DataFrame(rows).to_string(index=False))))
     import ipywidgets as w
 
     machine = _dropdown(d11.MACHINES, "aio-stress-fast-raid", "machine")

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import html
 
 import altair as alt
 import numpy as np
@@ -26,6 +25,7 @@ from ..models.fairzone import simulate, variant_params, zone_setup
 from ..models.fairzone import MACHINES, PAGES_PER_MB, VARIANTS, Machine
 from ..tables import render
 from ..workloads.pagecache import stream_read, tiobench
+from .charts import pre_html
 
 ZONE_COLORS = alt.Scale(domain=["DMA32", "Normal"], range=["#e45756", "#4c78a8"])
 
@@ -210,9 +210,6 @@ def plot_decomposition(df: pd.DataFrame, title: str = "SeqRead change against va
 
 # --------------------------------------------------------------------------- the explorer
 
-def _pre(text: str) -> str:
-    return f"<pre style='font-size:11px;line-height:1.25'>{html.escape(text)}</pre>"
-
 
 # The explorer runs the desktop at half its size at the reproduction's resolution, 32 pages a simulated unit
 # (models.fairzone pages_per_unit; reproduce.fairzone_2014.PAGES_PER_UNIT): a fresh redraw in about 60 ms where
@@ -331,7 +328,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
         chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
-        return (chart, HTML(_pre(df.set_index("kernel").T.to_string())), HTML(caption))
+        return (chart, HTML(pre_html(df.set_index("kernel").T.to_string())), HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 

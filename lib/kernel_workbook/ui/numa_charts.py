@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import mode
+from .charts import pre_html
 
 
 def df_scan_period(result, task: int = 0) -> pd.DataFrame:
@@ -206,15 +207,12 @@ def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
     r = df.attrs["run"]
     table = compare(df, higher_is_better=row_higher_is_better, stats=("Amean",), era="2015", significance=None,
                     kernels=["3.19.0 vanilla", "this run"])
-    pre = "<pre style='font-size:11px;line-height:1.25'>{}</pre>"
-    import html
-
     if live is None:
         charts = (plot_scan_period(r, 0), plot_faults(r))
     else:
         (f1, o1), (f2, o2) = _scan_period_parts(r, 0), _faults_parts(r)
         charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
-    return (HTML(pre.format(html.escape(r.caption()))), HTML(pre.format(html.escape(render(table)))), *charts)
+    return HTML(pre_html(r.caption())), HTML(pre_html(render(table))), *charts
 
 
 def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):

@@ -11,7 +11,7 @@ from IPython.display import HTML, display
 from ..tables import published, published_tables, render
 from ..config import mode
 from ..threads import THREADS
-from .charts import plot_pct_change
+from .charts import plot_pct_change, pre_html
 
 
 def provenance(meta: dict) -> str:
@@ -35,7 +35,7 @@ def table_html(thread: str, table: str) -> str:
     if not meta.get("has_header", True):
         parts.append(f"<small>(printed without a header; columns: {html.escape(', '.join(meta['kernels']))})</small>")
     body = "<br>".join(parts)
-    return body + f"<pre style='font-size:11px;line-height:1.25'>{html.escape(render(cells))}</pre>"
+    return body + pre_html(render(cells))
 
 
 def show_table(thread: str, table: str, chart: bool = True) -> None:
