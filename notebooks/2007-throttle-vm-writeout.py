@@ -63,20 +63,21 @@ for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim
 import pandas as pd
 
 from kernel_workbook.models.writeback import VARIANT_NOTES, VARIANTS, params_for
+from kernel_workbook.textfit import fit, frame_text
 
 pd.set_option("display.width", 200)
 pd.set_option("display.max_colwidth", 90)
-print(pd.DataFrame(VARIANTS).T.to_string())
+print(frame_text(pd.DataFrame(VARIANTS).T, index=True))
 print()
 for k, v in VARIANT_NOTES.items():
-    print(f"{k:32s} {v}")
+    print(fit(f"{k:32s} {v}"))
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors and its source:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]].to_string(index=False))
+print(frame_text(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]]))
 
 # %% [markdown]
 # ## The reproduction
@@ -121,13 +122,12 @@ wc.plot_cells(rep.scored(), title="published and model change of every scored ce
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(t07.df_misses()[["row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]].to_string(
-    index=False))
+print(frame_text(t07.df_misses()[["row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]]))
 print()
 sc = rep.scored()
-print(sc[sc["status"] == "excluded"][["table", "row", "kernel", "reason"]].to_string(index=False))
+print(frame_text(sc[sc["status"] == "excluded"][["table", "row", "kernel", "reason"]]))
 print()
-print(rep.df_unmodelled().to_string(index=False))
+print(frame_text(rep.df_unmodelled()))
 
 # %% [markdown]
 # ## The one queue shared by the zones

@@ -66,10 +66,11 @@ for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.textfit import fit
 from kernel_workbook.workloads import aio_stress
 
 raid_w = aio_stress.patlasov_2011(usleep_us=1000)
-print(raid_w.description)
+print(fit(raid_w.description))
 print(len(raid_w.processes), "processes,", sum(len(p.streams) for p in raid_w.processes), "files,",
       raid_w.total_requests, "requests of", raid_w.processes[0].streams[0].request_kb, "KiB")
 
@@ -158,8 +159,8 @@ from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 print(score_text(THREAD))
 print(df_seed_scores(THREAD).to_string(index=False))
 for r in df_misses(rep.scored()).itertuples():
-    print(f"{r.table} | {r.variant}: published {r.published_delta_pct:+.1f}%, model {r.model_delta_pct:+.1f}% "
-          f"({r.reason})\n    {r.why}")
+    print(fit(f"{r.table} | {r.variant}: published {r.published_delta_pct:+.1f}%, model {r.model_delta_pct:+.1f}% "
+              f"({r.reason})\n    {r.why}"))
 
 # %% [markdown]
 # **The fast RAID** reproduces the direction and rough size of the result. At

@@ -143,10 +143,12 @@ print(rep.block("compaction").render())
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.textfit import fit
+
 misses = h12.df_misses()
 for r in misses.itertuples():
-    print(f"{r.table} | {r.row} | {r.kernel}: published {r.published_delta_pct:+.1f}, model "
-          f"{r.model_delta_pct:+.1f} ({r.reason})\n    {r.why}")
+    print(fit(f"{r.table} | {r.row} | {r.kernel}: published {r.published_delta_pct:+.1f}, model "
+              f"{r.model_delta_pct:+.1f} ({r.reason})\n    {r.why}"))
 
 # %% [markdown]
 # That is one seed base: one set of the test's runs. The stored run of

@@ -106,9 +106,11 @@ alt.vconcat(plot_timeline(r300, 0, 600, title="cfq_target_latency = 300 ms"),
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
+from kernel_workbook.textfit import fit, frame_text
+
 pd.set_option("display.max_colwidth", 48)
 knobs = p316.df_knobs()
-print(knobs[knobs["knob"].str.startswith("cfq_")][["knob", "value", "unit", "kernel", "source"]].to_string(index=False))
+print(frame_text(knobs[knobs["knob"].str.startswith("cfq_")][["knob", "value", "unit", "kernel", "source"]]))
 
 # %% [markdown]
 # The disk is a data-sheet description of the class of drive the thread
@@ -120,7 +122,7 @@ from kernel_workbook.models.cfq import df_presets
 
 cols = ["name", "rpm", "media_rate_mb_s", "seek_track_ms", "seek_avg_ms", "seek_full_ms", "ncq_depth",
         "readahead_kb", "write_cache_kb", "spindles", "capacity_gb"]
-print(df_presets()[cols].to_string(index=False))
+print(frame_text(df_presets()[cols]))
 
 # %% [markdown]
 # **What is fitted, and to what.** One number: the desktop's media rate, so
@@ -190,7 +192,7 @@ for key in ("lessdirty-tiobench-min/published", "lessdirty-tiobench-min/model", 
 print(rep.block("cfq/other-machines").render())
 print()
 for n in rep.notes:
-    print("*", n)
+    print(fit(f"* {n}"))
 
 # %%
 # NBVAL_CHECK_OUTPUT

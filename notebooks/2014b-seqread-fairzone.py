@@ -115,9 +115,11 @@ plot_batches(trace)
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.models.fairzone import VARIANT_DOC, VARIANTS
 
+from kernel_workbook.textfit import fit, frame_text
+
 for v, doc in VARIANT_DOC.items():
-    print(f"{v:16s} {doc}")
-    print(f"{'':16s} knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}")
+    print(fit(f"{v:16s} {doc}"))
+    print(fit(f"{'':16s} knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}"))
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors, its unit
@@ -129,7 +131,7 @@ for v, doc in VARIANT_DOC.items():
 from kernel_workbook.models.fairzone import FairZoneParams
 
 knobs = FairZoneParams().df_knobs()
-print(knobs[["knob", "value", "unit", "source"]].to_string(index=False, max_colwidth=60))
+print(frame_text(knobs[["knob", "value", "unit", "source"]], max_colwidth=60))
 
 # %% [markdown]
 # **What is fitted, and to what.** Only the vanilla (3.16-rc1) columns:
@@ -230,7 +232,7 @@ plot_decomposition(dec)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct").round(2).to_string())
+print(frame_text(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct").round(2), index=True))
 
 # %% [markdown]
 # Johannes's doubt, in numbers: the leaner fast path changes the model's

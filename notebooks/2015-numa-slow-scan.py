@@ -176,8 +176,11 @@ import pandas as pd
 rows = ["numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_fail",
         "migrate_fail_ratelimit", "migrate_fail_busy", "migrate_fail_isolate", "group_joins", "no_group_faults",
         "numa_task_moves", "numa_task_swaps", "tlb_ipis", "sys_migrate_s", "sys_ipi_s", "sys_place_s"]
-print(w01.description)
-print(pd.DataFrame({k: [round(r.counters[x], 2) for x in rows] for k, r in runs01.items()}, index=rows).to_string())
+from kernel_workbook.textfit import fit, frame_text
+
+print(fit(w01.description))
+print(frame_text(pd.DataFrame({k: [round(r.counters[x], 2) for x in rows] for k, r in runs01.items()}, index=rows),
+                 index=True))
 
 # %% [markdown]
 # Under 3.19 the threads of each process join one numa group; its shared
@@ -410,8 +413,8 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
     ts = sorted(r.periods["t_s"].unique())
     first, mid = ts[0], ts[len(ts) // 2]  # mid-run: every thread still at work
     rem = 100 * r.counters["remote_accesses"] / r.counters["accesses"]
-    print(f"{k:18s} threads per node (process A, process B): at {first:.0f} s {placement(r, first)}, "
-          f"at {mid:.0f} s {placement(r, mid)}; remote accesses {rem:.0f} %")
+    print(fit(f"{k:18s} threads per node (process A, process B): at {first:.0f} s {placement(r, first)}, "
+              f"at {mid:.0f} s {placement(r, mid)}; remote accesses {rem:.0f} %"))
 
 # %% [markdown]
 # (The load balancer has nothing to undo here: `task_numa_migrate()` moves a

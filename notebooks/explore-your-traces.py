@@ -31,6 +31,7 @@ from pathlib import Path
 
 from kernel_workbook import config, traces
 from kernel_workbook.tables import render
+from kernel_workbook.textfit import fit
 from kernel_workbook.ui import trace_charts, trace_explorer
 
 mode = config.setup()
@@ -63,8 +64,8 @@ print(bundle.summary()[["monitor", "kind", "rows", "columns", "seconds", "versio
 m = bundle.manifest
 print()
 print("command:", " ".join(m["command"]))
-print("kernel: ", m["kernel"]["release"], "| tools:", m["tools"]["vmstat"], "/", m["tools"]["iostat"], "/",
-      m["tools"]["perf"])
+print(fit(f"kernel:  {m['kernel']['release']} | tools: {m['tools']['vmstat']} / {m['tools']['iostat']} / "
+          f"{m['tools']['perf']}"))
 
 # %% [markdown]
 # ## Counters over time
@@ -109,9 +110,9 @@ busy = loop[loop["scan"] > 0]
 print(busy[["elapsed", "ratio", "steal", "scan"]].round(1).to_string(index=False))
 s = traces.reclaim_summary(pv)
 print()
-print(f"whole run: kswapd scanned {s['kswapd_scan']:,.0f} pages, reclaimed {s['kswapd_steal']:,.0f} "
-      f"(efficiency {s['kswapd_efficiency']:.1f}%), direct reclaim scanned {s['direct_scan']:,.0f} "
-      f"({s['direct_percentage']:.1f}% of all scans, efficiency {s['direct_efficiency']:.1f}%)")
+print(fit(f"whole run: kswapd scanned {s['kswapd_scan']:,.0f} pages, reclaimed {s['kswapd_steal']:,.0f} "
+          f"(efficiency {s['kswapd_efficiency']:.1f}%), direct reclaim scanned {s['direct_scan']:,.0f} "
+          f"({s['direct_percentage']:.1f}% of all scans, efficiency {s['direct_efficiency']:.1f}%)"))
 
 # %%
 trace_charts.plot_reclaim_2007(traces.df_reclaim_2007(pv, per_interval=True))

@@ -30,6 +30,7 @@
 
 # %%
 from kernel_workbook import config
+from kernel_workbook.textfit import fit
 
 mode = config.setup()
 
@@ -144,9 +145,9 @@ doubled = tornado[(tornado["knob"] == "cfq_target_latency") & (tornado["value"] 
 still = tornado.groupby("knob")["span_pct"].first()
 print(f"target_latency 300 -> 600: model {doubled:+.2f} %, published {cell['pct'][0]:+.2f} %")
 print(f"seeds alone move the cell by up to {seeds['delta_pct'].abs().max():.2f} %")
-print("knobs that move it more than the seeds do:",
-      ", ".join(k for k, s in still.items() if s > seeds["delta_pct"].abs().max()))
-print("knobs that change no run at all:", ", ".join(k for k, s in still.items() if s == 0))
+print(fit("knobs that move it more than the seeds do: "
+          + ", ".join(k for k, s in still.items() if s > seeds["delta_pct"].abs().max())))
+print(fit("knobs that change no run at all: " + ", ".join(k for k, s in still.items() if s == 0)))
 
 # %% [markdown]
 # * The patch's own knob moves the cell in the published direction and by most

@@ -241,6 +241,23 @@ JS_LAYOUT = """(root) => { const vw = window.innerWidth; const out = {charts: []
   return out; }"""
 
 
+# Text outputs as the page lays them out: how many characters a line of the output area holds, and the
+# lines the page has to wrap (``all`` false: lines of prose only, no run of 2+ spaces between fields).
+JS_TEXT_FIT = """(all) => { const out = {cap: null, wrapped: []};
+  const cells = [...document.querySelectorAll('.jp-Cell')];
+  const m = document.createElement('span'); m.style.position = 'absolute'; m.style.visibility = 'hidden';
+  m.style.whiteSpace = 'pre'; m.textContent = 'x'.repeat(100); document.body.appendChild(m);
+  document.querySelectorAll('.jp-OutputArea-output pre').forEach(p => {
+    if (!p.offsetParent) return;
+    m.style.font = getComputedStyle(p).font;
+    const cap = Math.floor(p.clientWidth / (m.getBoundingClientRect().width / 100));
+    out.cap = out.cap === null ? cap : Math.min(out.cap, cap);
+    p.textContent.split('\\n').forEach(l => {
+      if (l.length > cap && (all || !/\\S {2,}\\S/.test(l))) out.wrapped.push('cell ' + cells.indexOf(p.closest('.jp-Cell')) + ': ' + l.slice(0, 60)); });
+  });
+  m.remove(); return out; }"""
+
+
 class NotebookPage:
     """One notebook open in the lab, driven through JupyterLab's own commands."""
 
@@ -298,6 +315,16 @@ class NotebookPage:
         self.page.wait_for_function(
             "() => [...document.querySelectorAll('.vega-embed')].every(e => e.querySelector('svg, canvas'))",
             timeout=int(timeout_s * 1000), polling=500)
+
+    def text_fit(self, tables: bool = False) -> dict:
+        """``cap``: characters per line of the narrowest text output; ``wrapped``: prose lines longer than
+        that (``tables``: any line)."""
+        return self.page.evaluate(JS_TEXT_FIT, tables)
+
+    def toggle_left_area(self) -> None:
+        """Close (or open) the file browser's side of the window, as Ctrl+B does."""
+        self.page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")
+        self.page.wait_for_timeout(500)
 
     def layout(self, root: str | None = None) -> dict:
         return self.page.evaluate(JS_LAYOUT, root)

@@ -14,6 +14,7 @@ import pytest
 from conftest import ROOT, NotebookPage, make_lab, move_a_knob
 
 from kernel_workbook.nbtools import trust
+from kernel_workbook.textfit import WIDTH
 
 SHOTS = os.environ.get("KWB_SCREENSHOTS")
 THREADS = sorted(p.name for p in (ROOT / "notebooks").glob("20*.ipynb"))
@@ -55,6 +56,13 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     shown = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea .jp-RenderedSVG, .jp-OutputArea .jp-RenderedImage')]
         .map(e => e.querySelector('img, svg')).filter(g => g && g.getBoundingClientRect().width > 0).length""")
     assert shown > 0, f"{name}: no committed chart shown"
+    text = nbp.text_fit()  # printed prose is laid out to textfit.WIDTH: the page must not wrap it into fragments
+    assert text["cap"] is None or text["cap"] >= WIDTH, f"{name}: a text output holds {text['cap']} < {WIDTH} chars"
+    assert not text["wrapped"], f"{name}: prose wrapped at 1280x720: {text['wrapped'][:4]}"
+    nbp.toggle_left_area()  # a presenter closes the file browser: then the mmtests tables fit too
+    text = nbp.text_fit(tables=True)
+    nbp.toggle_left_area()
+    assert not text["wrapped"], f"{name}: wrapped at 1280x720 with the file browser closed: {text['wrapped'][:4]}"
     if not call:
         return  # a thread without an explorer (yet): its committed outputs are what a person sees
     # the explorer, live
