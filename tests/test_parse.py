@@ -728,6 +728,7 @@ def test_real_writeback_2011_spread_rows_and_header_above_the_section():
     assert sorted(df.attrs["tables"]) == [1, 2, 3, 4, 5]
     t2 = in_table(df, 2)
     assert t2["order"].nunique() == 8
+    assert list(t2.drop_duplicates("col").sort_values("col")["kernel"]) == seven  # every column, named
     c = cell(t2, "System Time", "3.2.0-rc3 lessdirect-v5", stat="+/-")
     assert (c.value, c.pct, c.line) == (0.29, 47.94, 23)
     assert cell(t2, "System Time", "3.2.0-rc3 lessdirect-v5", stat="").value == 2.11

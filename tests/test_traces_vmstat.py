@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import jc
-import numpy as np
 import pytest
 
 from kernel_workbook.errors import SkippedLinesWarning, WorkbookParseError

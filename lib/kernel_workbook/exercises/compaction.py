@@ -204,7 +204,7 @@ class CompactionSign(Seeded):
                         "high-order attempts, so one success more or less moves Pass 1 by a large step"]
 
     def mistake(self, key, g, t):
-        to, c = self.params["kernel_to"], self.params["counter"]
+        to = self.params["kernel_to"]
         if key == "counter_sign" and to == "nokswapd-v5" and g != "+" and t[key] == "+":
             return "without __GFP_NO_KSWAPD, THP allocations wake kswapd: it scans more, not less"
         if key == "counter_sign" and to == "fixcache-v5" and g == "-" and t[key] == "+":

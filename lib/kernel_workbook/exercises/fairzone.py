@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..models.fairzone import PAGES_PER_MB, simulate, variant_params, zone_setup
+from ..models.fairzone import simulate, variant_params, zone_setup
 from .seeded import Choice, Flag, Number, Seeded, Sign, sign_of
 
 THREAD = "2014-seqread-fairzone-cfq"

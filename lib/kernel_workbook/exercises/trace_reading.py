@@ -7,14 +7,13 @@ every student reads a different part of the same capture.
 
 from __future__ import annotations
 
-import collections
 from functools import lru_cache
 
 import numpy as np
 
 from .. import traces
 from ..paths import traces_dir
-from .seeded import Choice, Flag, Number, Seeded, Sign, sign_of
+from .seeded import Number, Seeded, Sign, sign_of
 
 PRESSURE_VMSTAT = "memory-pressure/bundle/proc-vmstat-pressure.gz"
 IO_BUNDLES = ("perf-io/bundle", "perf-io/bundle-direct")
@@ -89,10 +88,10 @@ class ReclaimEfficiency(Seeded):
 
     def working(self, t):
         d = t["d"]
-        return [f"deltas: " + ", ".join(f"{c} {int(v)}" for c, v in d.items()),
+        return ["deltas: " + ", ".join(f"{c} {int(v)}" for c, v in d.items()),
                 f"kswapd efficiency = pgsteal_kswapd / pgscan_kswapd = {int(d['pgsteal_kswapd'])} / "
                 f"{int(d['pgscan_kswapd'])} (100% when nothing was scanned)",
-                f"direct percentage = pgscan_direct / (pgscan_kswapd + pgscan_direct) x 100",
+                "direct percentage = pgscan_direct / (pgscan_kswapd + pgscan_direct) x 100",
                 f"velocity = pgscan_kswapd delta / {t['elapsed']:.3f} s"]
 
     def mistake(self, key, g, t):
