@@ -134,3 +134,11 @@ def test_an_explorer_pre_keeps_tables_whole_and_fits_prose():
     assert "white-space:pre;" in out and "overflow-x:auto" in out  # scrolled sideways, never wrapped into fragments
     body = html.unescape(out.split(">", 1)[1].rsplit("</pre>", 1)[0]).split("\n")
     assert all(len(x) <= WIDTH for x in body[:-1]) and body[-1] == row
+
+
+def test_a_named_index_keeps_every_row_beside_its_own_prose():
+    df = pd.DataFrame({"kernel": ["3.0", "3.16"], "why": [PROSE, "short"]}).set_index("kernel")
+    lines = frame_text(df, index=True).split("\n")
+    assert lines[0].split() == ["kernel", "why"]
+    assert lines[1].lstrip().startswith("3.0") and "the model's" in lines[1]
+    assert lines[-1].lstrip().startswith("3.16") and lines[-1].endswith("short")

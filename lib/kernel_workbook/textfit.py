@@ -80,19 +80,23 @@ def frame_text(df: pd.DataFrame, width: int = WIDTH, index: bool = False, **kw) 
         return text
     last = df.columns[-1]
     prose = df[last].astype(str)
-    if not pd.api.types.is_numeric_dtype(df[last]) and prose.str.len().max() > _PROSE_MIN and len(df.columns) > 1:
-        left = df.iloc[:, :-1].to_string(index=index, **kw).split("\n")
+    others = df.iloc[:, :-1]
+    if index:  # the index as the first columns, its names (or nothing) as their headers
+        others = others.rename_axis([n or "" for n in df.index.names]).reset_index()
+    if not pd.api.types.is_numeric_dtype(df[last]) and prose.str.len().max() > _PROSE_MIN and len(others.columns):
+        left = others.to_string(index=False, **kw).split("\n")
+        nh = len(left) - len(df)  # the header line(s)
         col = max(len(x) for x in left) + 2
         if col <= 0.6 * width:  # beside the other columns, wrapped under its own
-            rows = [left[0].ljust(col) + str(last)]
-            for head, value in zip(left[1:], prose):
+            rows = [left[0].ljust(col) + str(last), *left[1:nh]]
+            for head, value in zip(left[nh:], prose):
                 lines = textwrap.wrap(value, width - col, break_on_hyphens=False) or [""]
                 rows.append(head.ljust(col) + lines[0])
                 rows.extend(" " * col + r for r in lines[1:])
             return "\n".join(rows)
         if col <= width + 2:  # beneath each row, indented
-            rows = [left[0]]
-            for head, value in zip(left[1:], prose):
+            rows = left[:nh]
+            for head, value in zip(left[nh:], prose):
                 rows.append(head)
                 rows.append(textwrap.fill(f"{last}: {value}", width, initial_indent="    ", subsequent_indent="    ",
                                           break_on_hyphens=False))
