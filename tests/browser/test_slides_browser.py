@@ -9,7 +9,7 @@ import json
 import os
 
 import pytest
-from conftest import ROOT, NotebookPage, make_lab, move_a_knob
+from conftest import JS_TEXT_FIT, ROOT, NotebookPage, make_lab, move_a_knob
 
 from kernel_workbook.cli_present import export_html, find_notebook, thread_notebooks, write_deck
 from kernel_workbook.nbtools import trust
@@ -46,6 +46,21 @@ def test_deck_opens_offline_and_fits(page, lab):
             open_deck(page, lab, s)
             page.wait_for_timeout(3000)
             page.screenshot(path=str(ROOT / SHOTS / f"{s.stem}-slides.png"))
+
+
+def test_deck_text_is_never_wrapped(page, lab):
+    """Stepping through the 2015 deck (the longest printed text) at 1280x720: no text line wraps on any slide."""
+    open_deck(page, lab, find_notebook("2015"))
+    page.wait_for_timeout(3000)
+    shown, wrapped = 0, []
+    for step in range(60):  # Space walks every slide, sub-slides too; the deck has fewer
+        r = page.evaluate(JS_TEXT_FIT, True)
+        shown += r["cap"] is not None
+        wrapped += [f"step {step}: {x}" for x in r["wrapped"]]
+        page.keyboard.press("Space")
+        page.wait_for_timeout(250)
+    assert shown, "no slide showed a text output"
+    assert not wrapped, wrapped[:5]
 
 
 def test_explorer_fits_at_slides_size(page, lab):
