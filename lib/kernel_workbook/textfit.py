@@ -66,6 +66,12 @@ def _hang(line: str, gaps: list[int], width: int, hang: int | None) -> tuple[int
     return indent, indent if hang is None else hang
 
 
+def beneath(text: str, width: int = WIDTH, indent: int = 4) -> str:
+    """``text`` as one paragraph indented by ``indent``, wrapped at ``width``: what belongs to the line above."""
+    pad = " " * indent
+    return textwrap.fill(text, width, initial_indent=pad, subsequent_indent=pad, break_on_hyphens=False)
+
+
 def frame_text(df: pd.DataFrame, width: int = WIDTH, index: bool = False, **kw) -> str:
     """``df.to_string(index=index, **kw)`` laid out to ``width``.
 
@@ -98,7 +104,6 @@ def frame_text(df: pd.DataFrame, width: int = WIDTH, index: bool = False, **kw) 
             rows = left[:nh]
             for head, value in zip(left[nh:], prose):
                 rows.append(head)
-                rows.append(textwrap.fill(f"{last}: {value}", width, initial_indent="    ", subsequent_indent="    ",
-                                          break_on_hyphens=False))
+                rows.append(beneath(f"{last}: {value}", width))
             return "\n".join(rows)
     return fit(df.to_string(index=index, line_width=width, **kw), width)

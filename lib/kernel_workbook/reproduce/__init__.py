@@ -31,7 +31,6 @@ import importlib
 import json
 import math
 import os
-import textwrap
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -39,7 +38,7 @@ import pandas as pd
 from .. import config as _config
 from ..errors import WorkbookParameterError
 from ..tables import published, published_tables, render
-from ..textfit import WIDTH, fit, frame_text
+from ..textfit import beneath, fit, frame_text
 from ..threads import THREADS
 
 # thread id -> "module:function"; the modules are imported only when asked for,
@@ -89,11 +88,8 @@ class Block:
         if self.kind == "list":  # per row: its fields, then the last column (a sentence) wrapped beneath them
             if self.frame is None or not len(self.frame):
                 return head + "  none"
-            return head + "\n".join(
-                fit("  " + " / ".join(str(v) for v in r[:-1]) + " —") + "\n"
-                + textwrap.fill(str(r[-1]), WIDTH, initial_indent="    ", subsequent_indent="    ",
-                                break_on_hyphens=False)
-                for r in self.frame.itertuples(index=False))
+            return head + "\n".join(fit("  " + " / ".join(str(v) for v in r[:-1]) + " —") + "\n" + beneath(str(r[-1]))
+                                     for r in self.frame.itertuples(index=False))
         if self.frame is None or not len(self.frame):
             return head + "(nothing)"
         return head + frame_text(self.frame)
@@ -131,7 +127,7 @@ class Reproduction:
         """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
         out = [b.render() for b in self.blocks] + list(self.text)
         if self.notes and not any(t.startswith("== notes\n") for t in self.text):
-            out.append("== notes\n" + "\n".join(fit(f" * {n}", hang=3) for n in self.notes))
+            out.append("== notes\n" + "\n".join(fit(f" * {n}") for n in self.notes))  # continues after "* "
         return out
 
     def block(self, key: str) -> Block:

@@ -150,6 +150,10 @@ def _header_rows(kernels: list[str], meta: dict) -> list[list[str]]:
     return []
 
 
+def _widest(head: list[list[str]]) -> int:
+    return max((len(h) for hr in head for h in hr), default=0)
+
+
 def _wrap_header(head: list[list[str]], width: int) -> list[list[str]]:
     """Each column's name (its header rows joined) wrapped at ``width``, bottom-aligned over the rows."""
     names = [" ".join(p for p in parts if p) for parts in zip(*head)] if head else []
@@ -192,28 +196,6 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
     compare_w = int(lay.get("compare_width") or era.compare_width)
     field_w = int(lay.get("field_width") or era.field_width)
     cell_w = int(lay.get("cell_width") or (field_w + (compare_w + 4 if compare else 0)))
-    head = _header_rows(kernels, meta)
-    if not lay.get("edges"):
-        # our own layout (not measured from a mail): long names wrap over more header rows (six kernels
-        # named as in 2011's mail would otherwise make a 300-character table), then make room for the rest
-        longest = max((len(h) for hr in head for h in hr), default=0)
-        if longest + 2 > cell_w:
-            head = _wrap_header(head, max(cell_w - 2, 16))
-            longest = max((len(h) for hr in head for h in hr), default=0)
-        label = int(lay.get("label_width") or 0) or (rows["stat"].str.len().max() + 1 + rows["row"].str.len().max())
-        if label + len(cols) * max(cell_w, longest + 2) > TABLE_WIDTH:
-            # still wider than the lab shows at 1280 px: values as wide as they need, names wrapped to match
-            need = max(len(fmt_value(c.value, c.unit, int(c.decimals))) for c in t.itertuples()) + 2
-            if need < field_w:
-                cell_w -= field_w - need
-                field_w = need
-                head = _wrap_header(head, max(cell_w - 2, 14))
-                longest = max((len(h) for hr in head for h in hr), default=0)
-        if longest + 2 > cell_w:
-            field_w += longest + 2 - cell_w
-            cell_w = longest + 2
-    if compare and not lay.get("field_width"):
-        field_w = cell_w - compare_w - 4
     indent = int(lay.get("indent") or 0)
     stat_w = int(lay.get("stat_width") or (rows["stat"].str.len().max() if has_stat else 0))
     row_w = int(lay.get("row_width") or rows["row"].str.len().max())
@@ -221,6 +203,25 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
         label_w = int(lay.get("label_width") or (indent + stat_w + 1 + row_w))
     else:
         label_w = int(lay.get("label_width") or (indent + row_w + 1))
+    head = _header_rows(kernels, meta)
+    if not lay.get("edges"):
+        # our own layout (not measured from a mail): long names wrap over more header rows (six kernels
+        # named as in 2011's mail would otherwise make a 300-character table), then make room for the rest
+        if _widest(head) + 2 > cell_w:
+            head = _wrap_header(head, max(cell_w - 2, 16))
+        if label_w + len(cols) * max(cell_w, _widest(head) + 2) > TABLE_WIDTH:
+            # still wider than the lab shows at 1280 px: values as wide as they need, names wrapped to match
+            need = max(len(fmt_value(c.value, c.unit, int(c.decimals))) for c in t.itertuples()) + 2
+            if need < field_w:
+                cell_w -= field_w - need
+                field_w = need
+                head = _wrap_header(head, max(cell_w - 2, 14))
+        longest = _widest(head)
+        if longest + 2 > cell_w:
+            field_w += longest + 2 - cell_w
+            cell_w = longest + 2
+    if compare and not lay.get("field_width"):
+        field_w = cell_w - compare_w - 4
     pct_dec = int(lay.get("pct_decimals", 2))
     edges = lay.get("edges") or []
     # mmtests prints with printf, cell after cell; only a table whose columns
