@@ -11,7 +11,7 @@ from literals import literals_equal_to_published
 from kernel_workbook.tables import published
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = R.Setup(seeds=(1,), unit_thps=4, xfs_unit_pages=512, xfs_fit_rounds=1)
+TINY = R.Setup(seeds=(1,), unit_thps=4, xfs_unit_pages=512)
 
 
 @pytest.fixture(scope="module")

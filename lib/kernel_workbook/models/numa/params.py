@@ -137,19 +137,32 @@ class NumaParams(Knobs):
                                  "in 4.8) waits in the CPU's lru_add_pvec, holding a reference with PageLRU clear, "
                                  "until PAGEVEC_SIZE pages fill it and __pagevec_lru_add() moves them all to the LRU; "
                                  "until then isolate_lru_page() fails (mm/migrate.c numamigrate_isolate_page())")
+    # --- mm/migrate.c migrate_pages(): MIGRATE_ASYNC for a misplaced page, with its retry passes ---
+    migrate_pages_passes: int = knob(10, kernel="for (pass = 0; pass < 10 && retry; pass++)",
+                                     source="mm/migrate.c migrate_pages()", range=(1, 1000),
+                                     doc="passes over a page that returns -EAGAIN (trylock_page() failed, or "
+                                         "migrate_page_move_mapping() found page_count() above what it expects: "
+                                         "a get_user_pages() pin).  Every pass allocates a target page "
+                                         "(numa_hit), and a pinned page is unmapped, its TLB flushed and remapped "
+                                         "each time; what is still -EAGAIN after the last pass is returned as "
+                                         "not migrated but not counted in pgmigrate_fail (3.19/4.0: "
+                                         "'rc = nr_failed + retry', PGMIGRATE_FAIL counts nr_failed)")
     # --- other failure causes of a migration, as probabilities (explorer knobs; 0 in every reproduction) ---
     isolate_lru_fail_prob: float = knob(0.0, unit="probability", kernel="isolate_lru_page() != 0",
                                         source="mm/migrate.c numamigrate_isolate_page()", range=(0.0, 1.0),
                                         widget=(0.0, 0.2, 0.005),
-                                        doc="a page on the LRU isolated at that moment by someone else (reclaim, "
-                                            "compaction): neither runs in the thread's runs (no memory pressure), "
-                                            "so 0; the pagevec case is modelled (PAGEVEC_SIZE). Not counted in "
-                                            "pgmigrate_fail for a base page")
-    migrate_pages_fail_prob: float = knob(0.0, unit="probability", kernel="migrate_pages() != 0",
-                                          source="mm/migrate.c migrate_pages()", range=(0.0, 1.0),
-                                          widget=(0.0, 0.2, 0.005),
-                                          doc="MIGRATE_ASYNC gives up on an isolated base page (locked, under "
-                                              "writeback, extra reference); counted in pgmigrate_fail")
+                                        doc="per page: a page on the LRU isolated at that moment by someone else "
+                                            "(reclaim, compaction): neither runs in the thread's runs (no memory "
+                                            "pressure), so 0; the pagevec case is modelled page by page "
+                                            "(PAGEVEC_SIZE). Not counted in pgmigrate_fail for a base page")
+    migrate_pages_fail_prob: float = knob(0.0, unit="probability", kernel="unmap_and_move() == -EBUSY",
+                                          source="mm/migrate.c __unmap_and_move(), migrate_pages()",
+                                          range=(0.0, 1.0), widget=(0.0, 0.2, 0.005),
+                                          doc="per isolated base page: a permanent failure, PageWriteback() under "
+                                              "MIGRATE_ASYNC (-EBUSY, before the unmap); counted in "
+                                              "pgmigrate_fail.  An anonymous page is under writeback only when "
+                                              "swapped, which no run of the thread does, so 0.  (A locked or "
+                                              "pinned page is -EAGAIN, not this: see migrate_pages_passes)")
     # --- costs: system time per event.  Every default is a physical prior (COST_PRIORS); the reproduction
     #     fits only what the 3.19 column identifies (cost_sched_tick_us).  The unit-scaled costs are packed
     #     per simulated unit by the wrapper (derived slots), the per-event ones as they are ---
