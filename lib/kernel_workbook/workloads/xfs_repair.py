@@ -67,7 +67,7 @@ def dave_option(option: str) -> dict:
     """``bhash`` and ``threads`` of one of Dave Chinner's ``xfs_repair`` options (see the module docstring)."""
     if option not in DAVE_OPTIONS:
         raise WorkbookParameterError("option", option, "one of " + ", ".join(DAVE_OPTIONS))
-    bhash = 101073 if "bhash=101073" in option else BHASH_FLOOR
+    bhash = int(option.split("bhash=")[1]) if "bhash=" in option else BHASH_FLOOR
     threads = DAVE_THREADS_AG_STRIDE_M1 if "ag_stride=-1" in option else -(-DAVE_AGCOUNT // MULTIDISK_AG_STRIDE)
     return dict(bhash=bhash, threads=threads)
 
@@ -88,7 +88,7 @@ def dio_shared_pages(buffer_kb: float, align_bytes: int) -> float:
     return total / len(offsets)
 
 
-def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads: int = 8,
+def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int | None = None, threads: int = 8,
                buffer_kb: float = 8.0, header_bytes: int = 256, shared_frac: float = 0.8,
                write_frac: float = 0.3, accesses_per_s: float = 2000.0, seconds: float = 300.0,
                cpu_frac: float = 0.25, wander_per_s: float = 2.0, unit_pages: int = 64,
@@ -99,7 +99,8 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
     Parameters
     ----------
     bhash : int
-        ``xfs_repair -o bhash=N``: hash buckets; the cache holds ``8 * bhash`` buffers.
+        ``xfs_repair -o bhash=N``: hash buckets; the cache holds ``8 * bhash`` buffers (default: Dave's
+        ``-o bhash=101073``).
     threads : int
         Threads walking the cache (8 in Dave's runs).
     buffer_kb, header_bytes : float, int
@@ -127,6 +128,8 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int = 101073, threads:
         ``dio_pages``, the pages of an in-flight direct read other threads touch too.
     """
     m = machine(machine_name)
+    if bhash is None:
+        bhash = dave_option(DAVE_OPTIONS[-1])["bhash"]
     for name, v, ok, exp in (
         ("bhash", bhash, isinstance(bhash, (int, np.integer)) and bhash >= 1, "a positive integer"),
         ("threads", threads, isinstance(threads, (int, np.integer)) and 1 <= threads <= 4096, "1..4096"),

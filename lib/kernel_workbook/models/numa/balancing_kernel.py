@@ -718,10 +718,11 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog
     if migrated == 0:
         return 0
     moved = migrated * g
-    src = ua[unit, UA.node]
-    ni[src, NI.free] += moved
-    ni[dst, NI.free] -= moved
+    # the unit goes where most of its pages are; the few that stayed are placed with it (pages are conserved per
+    # node with the units' placement; the counters are the pages')
     if 2 * migrated >= n:
+        ni[ua[unit, UA.node], NI.free] += pages
+        ni[dst, NI.free] -= pages
         ua[unit, UA.node] = dst
     ctr[CT.numa_pages_migrated] += moved
     ctr[CT.pgmigrate_success] += moved

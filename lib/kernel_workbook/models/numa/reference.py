@@ -689,9 +689,9 @@ class Sim:
         if migrated == 0:
             return 0
         moved = migrated * g
-        self.nodes[pg.nid].free += moved
-        node.free -= moved
-        if 2 * migrated >= n:
+        if 2 * migrated >= n:  # the unit goes where most of its pages are (its few stray pages with it)
+            self.nodes[pg.nid].free += pages
+            node.free -= pages
             pg.nid = dst
         self.cnt[CT.numa_pages_migrated] += moved
         self.cnt[CT.pgmigrate_success] += moved
