@@ -467,7 +467,7 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
 # NBVAL_CHECK_OUTPUT
 cal = R.calibrate(R.Setup.for_mode().calibration_setup())
 sw = R.df_slowscan_sweep(cal)
-print("published:", ", ".join(f"{k} {v:+.1f}%" for k, v in sw.attrs["published"].items()))
+print(fit("published: " + ", ".join(f"{k} {v:+.1f}%" for k, v in sw.attrs["published"].items())))
 print(frame_text(sw.round({"error_319": 3})))
 
 # %% [markdown]

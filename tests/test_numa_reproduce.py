@@ -125,8 +125,8 @@ def test_the_wake_up_rate_is_an_unknown_with_its_3_19_error_over_the_grid():
     assert "a workload unknown" in R.calibration_text(cal)
     # and what slowscan makes of it is shown across the range, not only at the chosen rate
     sw = R.df_slowscan_sweep(cal, rates=(0.01, 30.0))
-    assert list(sw.columns[2:9]) == [r for _, _, r, _ in R.SLOWSCAN_FAMILY]
-    assert sw.loc[0, "NUMA base PTE updates"] < sw.loc[1, "NUMA base PTE updates"]  # resets undo the slow-down
+    assert list(sw.columns[2:9]) == [R.SLOWSCAN_SHORT[r] for _, _, r, _ in R.SLOWSCAN_FAMILY]
+    assert sw.loc[0, "pte"] < sw.loc[1, "pte"]  # the resets after cross-node wake-ups undo the slow-down
 
 
 def test_dave_options_change_the_load_by_xfsprogs_rules():

@@ -717,8 +717,8 @@ def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
 
 
 def df_dave_times(d: dict) -> pd.DataFrame:
-    """The model's xfs_repair runtimes on Dave's guest: index the options, one column per kernel (seconds, and
-    the change against 3.19 in %)."""
+    """The model's xfs_repair runtimes on Dave's guest.  Columns: ``option`` and one per kernel (seconds, and the
+    change against 3.19 in %)."""
     rows = []
     for o in DAVE_OPTIONS:
         base = _mean(d[(o, DK319)], "elapsed_s")
@@ -727,11 +727,13 @@ def df_dave_times(d: dict) -> pd.DataFrame:
             v = _mean(d[(o, k)], "elapsed_s")
             row[k] = f"{v:.0f}" if k == DK319 else f"{v:.0f} ({delta_pct(v, base):+.0f}%)"
         rows.append(row)
-    return pd.DataFrame(rows).set_index("option")
+    return pd.DataFrame(rows)
 
 
 def df_dave_vmstat(d: dict, dc: DaveCalibration) -> pd.DataFrame:
-    """Dave's /proc/vmstat rows the model counts, published beside model, per kernel (-o ag_stride=-1,bhash)."""
+    """Dave's /proc/vmstat rows the model counts, published beside model, per kernel (-o ag_stride=-1,bhash).
+    Columns: ``counter`` and ``<kernel> pub`` (published), ``<kernel> model`` for 3.19, 4.0-rc1, 4.0-rc4 and
+    3.19+pte_dirty."""
     rows = []
     for row, key in DAVE_VMSTAT.items():
         if key is None:
@@ -742,10 +744,10 @@ def df_dave_vmstat(d: dict, dc: DaveCalibration) -> pd.DataFrame:
             v = dc.alloc_other + migration_allocations(rs) if key == "numa_hit" else _mean(rs, key)
             tab = "dave-vmstat-319-ptedirty" if k == DK319D else "dave-vmstat"
             p = _pub_cell(tab, row, k)
-            rec[f"{k} published"] = "" if p is None else f"{p:.0f}"
+            rec[f"{k} pub"] = "" if p is None else f"{p:.0f}"
             rec[f"{k} model"] = f"{v:.0f}"
         rows.append(rec)
-    return pd.DataFrame(rows).set_index("counter")
+    return pd.DataFrame(rows)
 
 
 def dave_calibration_text(dc: DaveCalibration) -> str:
@@ -1276,14 +1278,18 @@ SLOWSCAN_FAMILY = (  # the seven cells of slowscan-v2 on the xfs_repair-like loa
     ("slowscan-xfsrepair", "Amean", "real-xfsrepair", lambda rs: _mean(rs, "elapsed_s")),
     ("slowscan-xfsrepair", "Amean", "syst-xfsrepair", lambda rs: _mean(rs, "system_s")),
 )
+SLOWSCAN_SHORT = {"NUMA base PTE updates": "pte", "NUMA hint faults": "faults", "NUMA hint local faults": "local",
+                  "NUMA hint local percent": "local%", "NUMA pages migrated": "migrated", "real-xfsrepair": "real",
+                  "syst-xfsrepair": "syst"}
 
 
 def df_slowscan_sweep(cal: Calibration, rates=WANDER_GRID[1:], seeds=(1,)) -> pd.DataFrame:
     """The slowscan family across the cross-node wake-up rate's range: for each rate, the model's change of each of
     the seven cells (slowscan-v2 against 4.0-rc1 on the calibrated xfs_repair-like load, only the rate moved),
     how many of them the strict rule would call hits, and the 3.19 column's error at that rate (the calibration's
-    wake-up table; the rate the reproduction uses is marked).  Columns: ``wander_per_s, error_319, <row>...,
-    hits, chosen``."""
+    wake-up table; the rate the reproduction uses is marked).  Columns: ``wander_per_s, error_319``, the cells
+    by their short names (:data:`SLOWSCAN_SHORT`: ``pte, faults, local, local%, migrated, real, syst``, the
+    model's change in %), ``hits, chosen``; ``attrs["published"]`` the published changes by the same names."""
     from .score import HIT_FACTOR
 
     err = dict(zip(cal.wakeups["wander_per_s"], cal.wakeups["error"]))
@@ -1296,13 +1302,14 @@ def df_slowscan_sweep(cal: Calibration, rates=WANDER_GRID[1:], seeds=(1,)) -> pd
         for table, stat, name, value in SLOWSCAN_FAMILY:
             md = delta_pct(value(b), value(a))
             pdv = delta_pct(pub(table, name, KSLOW, stat), pub(table, name, KRC1, stat))
-            row[name] = round(md, 1)
+            row[SLOWSCAN_SHORT[name]] = round(md, 1)
             hits += int(md / pdv >= 1 / HIT_FACTOR and md / pdv <= HIT_FACTOR)
         row["hits"] = hits
         row["chosen"] = "<-" if rate == cal.xfs_kw["wander_per_s"] else ""
         rows.append(row)
     out = pd.DataFrame(rows)
-    out.attrs["published"] = {name: round(delta_pct(pub(t, name, KSLOW, st_), pub(t, name, KRC1, st_)), 1)
+    out.attrs["published"] = {SLOWSCAN_SHORT[name]: round(delta_pct(pub(t, name, KSLOW, st_),
+                                                                     pub(t, name, KRC1, st_)), 1)
                               for t, st_, name, _ in SLOWSCAN_FAMILY}
     return out
 
