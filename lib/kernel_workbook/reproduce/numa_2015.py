@@ -1,6 +1,7 @@
-"""Reproduce the 2015 NUMA slow-scan thread: calibrate on 3.19, predict 4.0-rc1, slowscan-v2 and ptewrite-v1.
+"""Reproduce the 2015 NUMA slow-scan thread: calibrate on 3.19, predict 4.0-rc1, slowscan-v2 and ptewrite-v1 on Mel
+Gorman's machine, and 4.0-rc1, 4.0-rc4 and 3.19 with ``pte_dirty`` on Dave Chinner's guest.
 
-What is fitted, and to what (only the ``3.19.0 vanilla`` column of the thread):
+What is fitted on Mel's runs, and to what (only the ``3.19.0 vanilla`` column of the thread):
 
 * the machine's memory bandwidth per node and the cost of a remote access,
   to the four autonumabench ``User`` times of 3.19;
@@ -12,16 +13,24 @@ What is fitted, and to what (only the ``3.19.0 vanilla`` column of the thread):
   :func:`_identify` reports what a free fit of the fault cost would ask for;
 * each autonumabench test's ``setup_s`` (elapsed time outside the threads),
   to its 3.19 ``Elapsed``;
-* the xfs_repair-like load's cross-node wake-ups and sharing, to the 3.19
-  ``numa_pte_updates`` and ``numa_hint_faults`` per second, local percent and
-  ``numa_pages_migrated / numa_hint_faults`` of the NUMA counters Mel printed
-  after the xfsrepair table (its access density is assumed), then its length
-  and its own system time to the 3.19 ``real-xfsrepair`` and ``syst-xfsrepair``.
+* the xfs_repair-like load's sharing and cross-node wake-up rate (a workload
+  unknown, taken at the 3.19 column's least-squares minimum over a grid, whose
+  errors are printed: :data:`WANDER_GRID`), to the 3.19 ``numa_pte_updates``
+  and ``numa_hint_faults`` per second, local percent and ``numa_pages_migrated
+  / numa_hint_faults`` of the NUMA counters Mel printed after the xfsrepair
+  table (its access density is assumed), then its length and its own system
+  time to the 3.19 ``real-xfsrepair`` and ``syst-xfsrepair``, and its own
+  allocations to the 3.19 ``NUMA alloc hit`` less its pages migrated.
 
-Everything else — every 4.0-rc1, slowscan-v2 and ptewrite-v1 number — is a
-prediction: the kernels differ only in their switches (``KERNELS`` in
-:mod:`kernel_workbook.models.numa.params`).  Published numbers are read with
-:func:`kernel_workbook.tables.published` and only compared with.
+Dave's guest is fitted on Dave's 3.19 column only (:func:`calibrate_dave`).
+Everything else — every 4.0-rc1, slowscan-v2, ptewrite-v1, 4.0-rc4 and
+3.19+pte_dirty number — is a prediction: the kernels differ only in their
+switches (``KERNELS`` in :mod:`kernel_workbook.models.numa.params`).  Published
+numbers are read with :func:`kernel_workbook.tables.published` and only
+compared with.  Every published row is a cell, scored or excluded with its
+reason (:func:`reproduction_cells`, :func:`dave_cells`): a total that is the sum
+of scored rows, a row derived from scored rows or carrying the same change, and
+a cell the thread itself calls unchanged (with its words) are excluded.
 
 Which NUMA counter table belongs to which benchmark: the ``slowscan-numastat``
 table (printed after the xfsrepair table on 2015-03-07) cannot come from the

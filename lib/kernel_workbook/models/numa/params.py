@@ -314,7 +314,7 @@ MACHINE_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
-def machine_sources(name_or_machine) -> "pd.DataFrame":
+def machine_sources(name_or_machine):
     """Where each number of a machine preset comes from.  Columns: ``parameter, value, unit, source, why``."""
     import pandas as pd
 
