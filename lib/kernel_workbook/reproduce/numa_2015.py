@@ -313,6 +313,33 @@ SHARED_GRID = tuple(x / 10 for x in range(5, 10))  # 0.5 ... 0.9
 SHARED_AT = 1.0  # /s: the wake-up rate the first sharing search runs at (the sharing's statistics barely move with it)
 
 
+def _grid_fit(run_stats, target: dict) -> tuple[float, float, dict, pd.DataFrame]:
+    """The sharing and the cross-node wake-up rate of an xfs_repair-like load, on their grids: the sharing at
+    :data:`SHARED_AT`, then every rate of :data:`WANDER_GRID` at that sharing (the least-squares minimum in log
+    ratio of the 3.19 statistics ``target`` is taken), then the sharing again at that rate.  ``run_stats(wander,
+    shared)`` gives the statistics of a run.  Returns the rate, the sharing, their statistics, and the 3.19 error
+    at every rate (columns ``wander_per_s, error`` and the statistics; ``attrs``: the sharing and the rate
+    chosen)."""
+    seen = {}
+
+    def stats(wander, shared):
+        if (wander, shared) not in seen:
+            seen[(wander, shared)] = run_stats(wander, shared)
+        return seen[(wander, shared)]
+
+    def error(wander, shared):
+        return _xfs_error(stats(wander, shared), target)
+
+    shared = min(SHARED_GRID, key=lambda sh: error(SHARED_AT, sh))
+    rows = [dict(wander_per_s=w, error=error(w, shared), **{k: stats(w, shared)[k] for k in target})
+            for w in WANDER_GRID]
+    wander = min(rows, key=lambda r: r["error"])["wander_per_s"]
+    shared = min(SHARED_GRID, key=lambda sh: error(wander, sh))
+    wakeups = pd.DataFrame(rows, columns=["wander_per_s", "error", *target])
+    wakeups.attrs.update(shared_frac=shared, chosen=wander)
+    return wander, shared, stats(wander, shared), wakeups
+
+
 def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, dict, pd.DataFrame]:
     """The xfs_repair-like load from the 3.19 column: how it touches memory, then its length and own system time.
 
@@ -341,25 +368,9 @@ def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, d
         return dict(unit_pages=st.xfs_unit_pages, seconds=real, accesses_per_s=XFS_DENSITY * units,
                     wander_per_s=wander, shared_frac=shared)
 
-    seen = {}
-
-    def stats(wander, shared):
-        if (wander, shared) not in seen:
-            seen[(wander, shared)] = _xfs_stats(_run(p, xfs_repair(m, **kw_of(wander, shared)), seeds))
-        return seen[(wander, shared)]
-
-    def error(wander, shared):
-        return _xfs_error(stats(wander, shared), target)
-
-    shared = min(SHARED_GRID, key=lambda sh: error(SHARED_AT, sh))
-    rows = [dict(wander_per_s=w, error=error(w, shared), **{k: stats(w, shared)[k] for k in target})
-            for w in WANDER_GRID]
-    wander = min(rows, key=lambda r: r["error"])["wander_per_s"]
-    shared = min(SHARED_GRID, key=lambda sh: error(wander, sh))
-    wakeups = pd.DataFrame(rows, columns=["wander_per_s", "error", *target])
-    wakeups.attrs.update(shared_frac=shared, chosen=wander)
+    wander, shared, got, wakeups = _grid_fit(
+        lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(wander, shared)), seeds)), target)
     kw = kw_of(wander, shared)
-    got = stats(wander, shared)
     # length and the load's own system time: real and syst of 3.19
     for _ in range(3):
         el = _mean(_run(p, xfs_repair(m, **kw), seeds), "elapsed_s")
@@ -538,25 +549,9 @@ def calibrate_dave(st: Setup = Setup()) -> DaveCalibration:
                     wander_per_s=wander, shared_frac=shared, **w)
 
     real = pub("dave-xfsrepair-times", BOTH, DK319)
-    seen = {}
-
-    def stats(wander, shared):
-        if (wander, shared) not in seen:
-            w = xfs_repair(m, **kw_of(BOTH, wander, shared, real))
-            seen[(wander, shared)] = _xfs_stats(_run(p, w, seeds))
-        return seen[(wander, shared)]
-
-    def error(wander, shared):
-        return _xfs_error(stats(wander, shared), target)
-
-    shared = min(SHARED_GRID, key=lambda sh: error(SHARED_AT, sh))
-    rows = [dict(wander_per_s=w, error=error(w, shared), **{k: stats(w, shared)[k] for k in target})
-            for w in WANDER_GRID]
-    wander = min(rows, key=lambda r: r["error"])["wander_per_s"]
-    shared = min(SHARED_GRID, key=lambda sh: error(wander, sh))
-    wakeups = pd.DataFrame(rows, columns=["wander_per_s", "error", *target])
-    wakeups.attrs.update(shared_frac=shared, chosen=wander)
-    got = stats(wander, shared)
+    wander, shared, got, wakeups = _grid_fit(
+        lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(BOTH, wander, shared, real)), seeds)),
+        target)
     # the guest's IPI: share = ipi / (user + system), ipi proportional to the cost (closed form, twice: the run's
     # length moves with its system time)
     share = pub("flush-profile", "native_flush_tlb_others", DK319) / 100
