@@ -46,7 +46,7 @@ p.show()
 demo = NumaSign(105)
 print(demo.echo())
 example = {
-    'pte_updates_sign': '+',
+    'pte_updates_sign': '-',
     'migrated_sign': None,
 }
 print(demo.check(example))

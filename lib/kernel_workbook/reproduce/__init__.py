@@ -8,7 +8,7 @@ Schema of ``kwb reproduce THREAD --json`` (shared by every thread)::
 
     {"thread": str, "seed_base": int,
      "cells": [{"table", "stat", "row", "kernel", "published", "model",
-                "published_delta_pct", "model_delta_pct", "calibrated", ["baseline_kernel",]
+                "published_delta_pct", "model_delta_pct", "calibrated", ["baseline_kernel",] ["exclude",]
                 "status" ("hit" | "miss" | "excluded"), "reason", "noise_pts", "ratio"}],
      "unmodelled": [{"table", "cells", "reason"}],     # published tables no cell addresses
      "fitted": [{"parameter", "value", "unit", "fitted_to": ["table|stat|row|kernel", ...]}],
@@ -176,6 +176,8 @@ class Reproduction:
             d["stat"] = c.get("stat") or ""
             if c.get("baseline_kernel"):  # measured against another column than its table's baseline
                 d["baseline_kernel"] = c["baseline_kernel"]
+            if c.get("exclude"):  # excluded by the reproduction, with its reason (score.score_cells)
+                d["exclude"] = c["exclude"]
             d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
             cells.append(d)
         doc = {"thread": self.thread, "seed_base": self.seed_base, "mode": self.mode,

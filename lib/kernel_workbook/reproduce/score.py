@@ -10,6 +10,11 @@ reason, in this order:
                  ``baseline_kernel``, when a reproduction measures it against
                  another column): no change to predict;
 ``calibrated``   a model parameter was fitted to it (``rep.fitted`` lists which);
+(explicit)       a cell may carry its own ``exclude``, ``"kind: reason"`` with a kind of
+                 this list: a repeat the key below cannot see (a total that is the
+                 sum of scored rows, a row derived from scored rows, another run of a
+                 scored measurement) or a change the thread itself calls unchanged,
+                 quoted;
 ``not modelled`` the model gives no value, or the published change is undefined
                  (a baseline of 0); the reproduction says why in ``why``;
 ``repeat``       the same published number (stat, row, kernel, value and change)
@@ -125,6 +130,12 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
         elif c.get("calibrated") or cell_key(c) in fitted_keys:
             row["reason"] = "calibrated: a model parameter was fitted to this cell"
             row["calibrated"] = True
+        elif c.get("exclude"):
+            kind = str(c["exclude"]).split(":")[0]
+            if kind not in EXCLUSION_ORDER[2:]:
+                raise ValueError(f"{cell_key(c)}: exclude {c['exclude']!r} must start with one of "
+                                 f"{', '.join(EXCLUSION_ORDER[2:])}")
+            row["reason"] = str(c["exclude"])
         elif not _num(pd_) and _num(c.get("published")):
             row["reason"] = "not modelled: " + (c.get("why") or "the published change is undefined (its baseline "
                                                                 "is 0 or missing), so no change can be scored")

@@ -33,10 +33,11 @@ from __future__ import annotations
 from ..spec import ModelSpec
 from .layout import COUNTER_NAMES, PARAMS
 from .params import (
-    COST_FIELDS, COST_PRIORS, HINT_PTE, HPAGE_PMD_NR, KERNEL_DOC, KERNELS, MACHINES, NO_GROUP_RULE_DOC,
-    NO_GROUP_RULES, PAGE_SIZE, Machine, NumaParams, kernel_params, machine, validate_params,
+    COST_FIELDS, COST_PRIORS, HINT_PTE, HPAGE_PMD_NR, KERNEL_DOC, KERNELS, MACHINE_SOURCES, MACHINES,
+    NO_GROUP_RULE_DOC, NO_GROUP_RULES, PAGE_SIZE, Machine, NumaParams, kernel_params, machine, machine_sources,
+    validate_params,
 )
-from .result import VMSTAT_COUNTERS, NumaResult, df_runs
+from .result import MIGRATE_FAIL_COUNTERS, VMSTAT_COUNTERS, NumaResult, df_runs
 from .simulate import KERNEL, derived, initial_state, is_compiled, machine_of, pack, simulate
 from .workload import RANDOM, SWEEP, NumaWorkload, validate_workload
 
@@ -64,7 +65,8 @@ MODEL = ModelSpec(
 
 __all__ = [
     "COST_FIELDS", "COST_PRIORS", "COUNTER_NAMES", "HINT_PTE", "HPAGE_PMD_NR", "KERNEL", "KERNELS", "KERNEL_DOC",
-    "MACHINES", "MODEL", "Machine", "NO_GROUP_RULES", "NO_GROUP_RULE_DOC", "NumaParams", "NumaResult", "NumaWorkload",
+    "MACHINES", "MACHINE_SOURCES", "MIGRATE_FAIL_COUNTERS", "MODEL", "Machine", "NO_GROUP_RULES", "NO_GROUP_RULE_DOC", "NumaParams",
+    "NumaResult", "NumaWorkload",
     "PAGE_SIZE", "RANDOM", "SWEEP", "VMSTAT_COUNTERS", "derived", "df_runs", "initial_state", "is_compiled",
-    "kernel_params", "machine", "machine_of", "pack", "simulate", "validate_params", "validate_workload",
+    "kernel_params", "machine", "machine_of", "machine_sources", "pack", "simulate", "validate_params", "validate_workload",
 ]

@@ -567,99 +567,166 @@ def task_numa_group(ki, ti, tf, task_mm, gi, tfa, gfa, wts, ctr, t, last_nid, la
 
 # ---------------------------------------------------------------- mm/swap.c: the per-CPU LRU pagevec
 @leaf
-def lru_cache_add(ki, ti, ub, t, unit):
-    """mm/swap.c __lru_cache_add() of 3.19/4.0: ``if (!pagevec_space(pvec)) __pagevec_lru_add(pvec);
-    pagevec_add(pvec, page);`` -- a new page waits in its CPU's lru_add_pvec (PageLRU clear, one extra
-    reference) until the pagevec is full and the next page drains all of them to the LRU.  A THP is one entry
-    (PageCompound pages drain at once only from 4.8).  The model's task stands for its CPU.  A unit of at least
-    PAGEVEC_SIZE entries (base-page units) drains its own pagevec: all but its last few pages are on the LRU at
-    once, and the unit counts as on it."""
-    e = ki[I.unit_pages] // HPAGE_PAGES if ki[I.unit_huge] != 0 else ki[I.unit_pages]
+def lru_cache_add(ki, ti, ub, t, unit, entries, live):
+    """mm/swap.c __lru_cache_add() of 3.19/4.0, ``entries`` times: ``if (!pagevec_space(pvec))
+    __pagevec_lru_add(pvec); pagevec_add(pvec, page);`` -- each page waits in its CPU's lru_add_pvec (PageLRU
+    clear, one extra reference) until the pagevec is full and the next page drains all of them to the LRU.  A THP
+    is one entry (PageCompound pages drain at once only from 4.8).  The model's task stands for its CPU.
+
+    ``live`` of the entries are pages of ``unit`` that stay mapped (a first touch's pages; after a migration the
+    new pages and the pages put back, beside the freed old or target pages that also pass through the
+    pagevec).  Page by page, what is left in the pagevec after the last drain are the last entries added; the
+    unit records how many of its live pages that is (in proportion, when freed pages are mixed in), so a later
+    migration finds exactly that many failing isolate_lru_page() until this pagevec drains again."""
     size = ki[I.PAGEVEC_SIZE]
-    if e >= size:
-        ti[t, TI.pvec_gen] += 1
-        ti[t, TI.pvec_n] = 0
+    total = ti[t, TI.pvec_n] + entries
+    if total > size:
+        drains = (total - 1) // size
+        ti[t, TI.pvec_gen] += drains
+        left = total - size * drains
+        waiting = min(live, -((-left * live) // entries))
+    else:
+        left = total
+        waiting = live
+    ti[t, TI.pvec_n] = left
+    if waiting > 0:
+        ub[unit, UB.pvec_cpu] = t
+        ub[unit, UB.pvec_gen] = ti[t, TI.pvec_gen]
+        ub[unit, UB.pvec_pages] = waiting
+    else:
         ub[unit, UB.pvec_cpu] = -1
-        return
-    n = ti[t, TI.pvec_n] + e
-    if n > size:
-        ti[t, TI.pvec_gen] += 1  # __pagevec_lru_add(): every page waiting before this one is on the LRU now
-        n = e
-    ti[t, TI.pvec_n] = n
-    ub[unit, UB.pvec_cpu] = t
-    ub[unit, UB.pvec_gen] = ti[t, TI.pvec_gen]
+        ub[unit, UB.pvec_pages] = 0
 
 
 @leaf
-def _page_lru(ti, ub, unit):
-    """PageLRU(page): not waiting in a pagevec, or that pagevec has been drained since the page went in."""
+def _pvec_waiting(ti, ub, unit):
+    """How many of the unit's pages have PageLRU clear: still in the pagevec they went into, not drained since."""
     c = ub[unit, UB.pvec_cpu]
-    return c < 0 or ti[c, TI.pvec_gen] != ub[unit, UB.pvec_gen]
+    if c < 0 or ti[c, TI.pvec_gen] != ub[unit, UB.pvec_gen]:
+        return 0
+    return ub[unit, UB.pvec_pages]
+
+
+@leaf
+def _draw(ctr, ev_u):
+    if ctr[CT.ev_idx] >= ev_u.shape[0]:
+        ctr[CT.rng_pool_overflow] += 1
+        ctr[CT.ev_idx] = 0
+    u = ev_u[ctr[CT.ev_idx]]
+    ctr[CT.ev_idx] += 1
+    return u
+
+
+@leaf
+def _pinned_by_dio(ki, kf, ti, tf, mi, t, n):
+    """Expected pages of ``n`` that another thread's in-flight direct I/O pins (get_user_pages() holds them until the
+    I/O completes): the mm's threads waiting on I/O now, ``dio_pages`` each, over the mm's pages.  Which pages are
+    pinned does not depend on which one faults, so the count is drawn in aggregate (page by page in expectation)."""
+    if kf[FP.dio_pages] <= 0.0:
+        return 0.0
+    mm = ti[t, TI.mm]
+    nio = 0
+    for o in range(ti.shape[0]):
+        if o != t and ti[o, TI.mm] == mm and ti[o, TI.done] == 0 and tf[o, TF.io] > 0.0:
+            nio += 1
+    if nio == 0 or mi[mm, MI.rss] <= 0:
+        return 0.0
+    return n * min(1.0, nio * kf[FP.dio_pages] / mi[mm, MI.rss])
 
 
 # ---------------------------------------------------------------- mm/migrate.c
 @leaf
 def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog, t, unit, dst, step, now_ms):
+    """migrate_misplaced_page() (base pages) or migrate_misplaced_transhuge_page() (a THP unit), page by page in
+    aggregate: returns how many of the unit's pages moved; the rest failed, each for the first reason it met:
+
+    * numamigrate_update_ratelimit(pgdat, 1) per base page (per THP: HPAGE_PMD_NR): admitted while the node's
+      window count is at most ratelimit_pages;
+    * migrate_balanced_pgdat(): the destination must stay above its high watermark plus the page;
+    * isolate_lru_page(): fails for a page still in a CPU's lru_add_pvec (PageLRU clear) -- those the unit
+      recorded (lru_cache_add()) -- or isolated by someone else at that moment (the explorer knob);
+    * migrate_pages(MIGRATE_ASYNC), one call per isolated base page: a page pinned by another thread's in-flight
+      direct I/O is -EAGAIN on every one of its migrate_pages_passes passes (each allocates a target page, unmaps,
+      flushes the TLB and remaps), then left in place: not counted in pgmigrate_fail; a permanent failure
+      (-EBUSY, the explorer knob) is.  A THP pinned that way fails numamigrate_isolate_page()'s page_count() != 3.
+
+    A trylock_page() failure is -EAGAIN too, but in these runs only do_wp_page() and another migration lock an
+    anonymous page, for microseconds, never across all the passes: no page fails that way.
+    The failed pages stay where they were; the unit is placed where most of its pages are."""
     pages = ki[I.unit_pages]
     huge = ki[I.unit_huge] != 0
+    g = HPAGE_PAGES if huge else 1  # the granule: a THP moves or fails whole, a base page alone
+    n = pages // g
     ctr[CT.migrate_attempt_pages] += pages
-    # numamigrate_update_ratelimit()
+    # numamigrate_update_ratelimit(pgdat, g) per granule: admitted while the window's count is <= ratelimit_pages
     if now_ms > ni[dst, NI.rl_next]:
         ni[dst, NI.rl_nr] = 0
         ni[dst, NI.rl_next] = now_ms + ki[I.migrate_interval_millisecs]
         ni[dst, NI.win_migrated] = 0
-    ok = False
-    admitted = ni[dst, NI.rl_nr] <= ki[I.ratelimit_pages]
-    if not admitted:
-        ctr[CT.migrate_fail_ratelimit] += pages
+    admitted = min(n, max(0, (ki[I.ratelimit_pages] - ni[dst, NI.rl_nr]) // g + 1))
+    ni[dst, NI.rl_nr] += admitted * g
+    ctr[CT.migrate_fail_ratelimit] += (n - admitted) * g
+    # migrate_balanced_pgdat(pgdat, g): free above high_wmark + g, granule after granule
+    bal = min(admitted, max(0, (ni[dst, NI.free] - ki[I.high_wmark_pages] - 1) // g))
+    nodefull = admitted - bal
+    ctr[CT.migrate_fail_nodefull] += nodefull * g
+    # isolate_lru_page(): PageLRU clear while a page waits in a CPU's lru_add_pvec
+    iso_fail = min(bal, _pvec_waiting(ti, ub, unit))
+    iso = bal - iso_fail
+    if iso > 0 and kf[FP.isolate_lru_fail_prob] > 0.0:  # isolated by reclaim or compaction at that moment
+        k = min(iso, int(iso * kf[FP.isolate_lru_fail_prob] + _draw(ctr, ev_u)))
+        iso_fail += k
+        iso -= k
+    ctr[CT.migrate_fail_isolate] += iso_fail * g
+    pinned = 0
+    perm = 0
+    if iso > 0:
+        lam = _pinned_by_dio(ki, kf, ti, tf, mi, t, iso * g)
+        if lam > 0.0:
+            pinned = min(iso, int(lam + _draw(ctr, ev_u)))  # THP: numamigrate_isolate_page()'s page_count != 3
+        if not huge:
+            ctr[CT.mm_migrate_pages] += iso  # trace_mm_migrate_pages(): one migrate_pages() call per page
+            if kf[FP.migrate_pages_fail_prob] > 0.0 and iso > pinned:
+                perm = min(iso - pinned, int((iso - pinned) * kf[FP.migrate_pages_fail_prob] + _draw(ctr, ev_u)))
+    migrated = iso - pinned - perm
+    passes = ki[I.migrate_pages_passes]
+    if huge:  # migrate_misplaced_transhuge_page(): out_fail counts PGMIGRATE_FAIL for a THP not isolated
+        ctr[CT.migrate_fail_busy] += pinned * g
+        ctr[CT.pgmigrate_fail] += (nodefull + iso_fail + pinned) * g
     else:
-        ni[dst, NI.rl_nr] += pages
-        if ctr[CT.ev_idx] >= ev_u.shape[0]:
-            ctr[CT.rng_pool_overflow] += 1
-            ctr[CT.ev_idx] = 0
-        u = ev_u[ctr[CT.ev_idx]]
-        ctr[CT.ev_idx] += 1
-        # migrate_balanced_pgdat(): the destination must stay above its high watermark
-        if not (ni[dst, NI.free] > ki[I.high_wmark_pages] + pages):
-            ctr[CT.migrate_fail_nodefull] += pages
-            if huge:
-                ctr[CT.pgmigrate_fail] += pages
-        elif not _page_lru(ti, ub, unit):
-            # numamigrate_isolate_page(): isolate_lru_page() fails on a page with PageLRU clear -- one still
-            # waiting in a CPU's lru_add_pvec since its allocation or its last migration (which also holds the
-            # extra reference a THP's page_count == 3 test would see)
-            ctr[CT.migrate_fail_isolate] += pages
-            if huge:
-                ctr[CT.pgmigrate_fail] += pages
-        elif u < kf[FP.isolate_lru_fail_prob]:
-            # isolated by someone else at that moment (reclaim, compaction): an explorer knob, 0 by default
-            ctr[CT.migrate_fail_isolate] += pages
-            if huge:
-                ctr[CT.pgmigrate_fail] += pages
-        # (a THP's page_count != 3 beyond that needs a get_user_pages() pin, which no workload of the model takes)
-        elif (not huge) and u < kf[FP.isolate_lru_fail_prob] + (1.0 - kf[FP.isolate_lru_fail_prob]) * kf[FP.migrate_pages_fail_prob]:
-            ctr[CT.migrate_fail_migrate_pages] += pages
-            ctr[CT.pgmigrate_fail] += pages
-            _charge(tf, sysb, t, kf[FP.cost_unmap_unit_us], SB.migrate)  # isolated and tried, then put back
-        else:
-            ok = True
+        ctr[CT.migrate_fail_eagain] += pinned
+        ctr[CT.migrate_fail_permanent] += perm
+        ctr[CT.pgmigrate_fail] += perm  # nr_failed: -EAGAIN leftovers (retry) are not counted
+        if pinned > 0:  # every pass: a target page, an unmap, a TLB flush, a remap
+            ctr[CT.migrate_retry_unmaps] += pinned * passes
+            ctr[CT.numa_hit] += pinned * passes
+            _charge(tf, sysb, t, kf[FP.cost_unmap_page_us] * pinned * passes, SB.migrate)
+            _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], 1.0 * pinned * passes)
+        ctr[CT.numa_hit] += migrated + perm  # alloc_misplaced_dst_page()
     if mlog.shape[0] > 0 and ctr[CT.log_idx] < mlog.shape[0]:
         i = ctr[CT.log_idx]
         mlog[i, LG.ms] = now_ms
         mlog[i, LG.dst] = dst
         mlog[i, LG.pages] = pages
-        mlog[i, LG.admitted] = 1 if admitted else 0
-        mlog[i, LG.ok] = 1 if ok else 0
+        mlog[i, LG.admitted] = admitted * g
+        mlog[i, LG.ok] = migrated * g
         ctr[CT.log_idx] = i + 1
-    if not ok:
-        return False
-    src = ua[unit, UA.node]
-    ni[src, NI.free] += pages
-    ni[dst, NI.free] -= pages
-    ua[unit, UA.node] = dst
-    ctr[CT.numa_pages_migrated] += pages
-    ctr[CT.pgmigrate_success] += pages
-    ni[dst, NI.win_migrated] += pages
+    if not huge and iso > 0:
+        # putback_lru_page() into this CPU's pagevec: a moved page's old and new page, a -EBUSY page and its unused
+        # target, every pass's unused target of a pinned page and then the page itself
+        lru_cache_add(ki, ti, ub, t, unit, 2 * migrated + 2 * perm + (passes + 1) * pinned, migrated + perm + pinned)
+    if migrated == 0:
+        return 0
+    moved = migrated * g
+    # the unit goes where most of its pages are; the few that stayed are placed with it (pages are conserved per
+    # node with the units' placement; the counters are the pages')
+    if 2 * migrated >= n:
+        ni[ua[unit, UA.node], NI.free] += pages
+        ni[dst, NI.free] -= pages
+        ua[unit, UA.node] = dst
+    ctr[CT.numa_pages_migrated] += moved
+    ctr[CT.pgmigrate_success] += moved
+    ni[dst, NI.win_migrated] += moved
     if ni[dst, NI.win_migrated] > ni[dst, NI.win_migrated_max]:
         ni[dst, NI.win_migrated_max] = ni[dst, NI.win_migrated]
     # remove_migration_pte() builds a clean pte for a base page, writable only if the migration entry was
@@ -668,15 +735,16 @@ def migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog
     if huge:
         ua[unit, UA.dirty] = 1
         ua[unit, UA.write] = 1
+        ctr[CT.numa_hit] += migrated  # one allocation per THP
+        # "Take an isolate reference and put new page on the LRU": putback_lru_page(new_page) on this CPU
+        lru_cache_add(ki, ti, ub, t, unit, migrated, migrated)
+        _charge(tf, sysb, t, kf[FP.cost_migrate_unit_us] * migrated / n, SB.migrate)
+        _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], kf[FP.flushes_per_migration] * migrated / n)
     else:
         ua[unit, UA.dirty] = 0
-    # "Take an isolate reference and put new page on the LRU": putback_lru_page(new_page) -> lru_cache_add(),
-    # into the pagevec of the CPU that migrated it (migrate_misplaced_transhuge_page(); for a base page
-    # unmap_and_move() -> putback_lru_page(newpage))
-    lru_cache_add(ki, ti, ub, t, unit)
-    _charge(tf, sysb, t, kf[FP.cost_migrate_unit_us], SB.migrate)
-    _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], kf[FP.flushes_per_migration])
-    return True
+        _charge(tf, sysb, t, kf[FP.cost_base_page_us] * migrated, SB.migrate)
+        _flush_tlb(ki, kf, mi, ctr, tf, sysb, t, ti[t, TI.mm], 1.0 * migrated)  # try_to_unmap(): once per page
+    return moved
 
 
 # ---------------------------------------------------------------- the scanner
@@ -763,8 +831,11 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, ub, t, unit):
         for n in range(N):
             if ni[n, NI.free] > ni[chosen, NI.free]:
                 chosen = n
+    entries = pages // HPAGE_PAGES if ki[I.unit_huge] != 0 else pages  # zone_statistics(): one per allocation
     if chosen != nid:
-        ctr[CT.numa_miss_units] += 1
+        ctr[CT.numa_miss] += entries
+    else:
+        ctr[CT.numa_hit] += entries
     ua[unit, UA.node] = chosen
     ni[chosen, NI.free] -= pages
     mi[ti[t, TI.mm], MI.rss] += pages
@@ -773,7 +844,7 @@ def _alloc_unit(ki, ti, ni, mi, ctr, ua, ub, t, unit):
     ub[unit, UB.last_nid] = -1  # page_cpupid_reset_last()
     ub[unit, UB.last_pid] = -1
     # do_anonymous_page() / do_huge_pmd_anonymous_page(): lru_cache_add_active_or_unevictable()
-    lru_cache_add(ki, ti, ub, t, unit)
+    lru_cache_add(ki, ti, ub, t, unit, entries, entries)
 
 
 @leaf
@@ -830,18 +901,16 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub
         else:
             move = (gfa[FA.mem, g, this_nid, 0] + gfa[FA.mem, g, this_nid, 1]) < _cdiv(
                 (gfa[FA.mem, g, page_nid, 0] + gfa[FA.mem, g, page_nid, 1]) * 3, 4)
-        migrated = False
-        failed = False
-        mem_node = page_nid
+        # page by page: `migrated` of the unit's pages moved (their mem_node is this node, TNF_MIGRATED), `failed`
+        # were tried and stayed (TNF_MIGRATE_FAIL), the rest were not misplaced or did not pass the filter
+        pages = ki[I.unit_pages]
+        migrated = 0
+        failed = 0
         if move and page_nid != this_nid:
             migrated = migrate_misplaced_page(ki, kf, ti, tf, ni, mi, ctr, sysb, ua, ub, ev_u, mlog, t, unit, this_nid,
                                               step, now_ms)
-            if migrated:
-                mem_node = this_nid
-            else:
-                failed = True
-        # ---- task_numa_fault() (kernel/sched/fair.c) ----
-        pages = ki[I.unit_pages]
+            failed = pages - migrated
+        # ---- task_numa_fault() (kernel/sched/fair.c), once per page ----
         cpu_node = ti[t, TI.node]
         if ti[t, TI.has_faults] == 0:
             ti[t, TI.has_faults] = 1
@@ -863,25 +932,36 @@ def _touch(ki, kf, ti, tf, task_mm, ni, mi, gi, tfa, gfa, wts, ctr, sysb, ua, ub
         if priv == 0:
             ctr[CT.shared_faults] += fpu
         g = ti[t, TI.group]
-        if priv == 0 and local == 0 and g >= 0 and gi[g, GI.active + cpu_node] != 0 \
-                and gi[g, GI.active + mem_node] != 0:
-            local = 1
+        # "if (!priv && !local && p->numa_group && node_isset(cpu_node, ...) && node_isset(mem_node, ...))
+        # local = 1": for the moved pages mem_node is this node, for the others the page's
+        local_m = local
+        local_s = local
+        if priv == 0 and local == 0 and g >= 0 and gi[g, GI.active + cpu_node] != 0:
+            local_m = 1 if gi[g, GI.active + this_nid] != 0 else 0
+            local_s = 1 if gi[g, GI.active + page_nid] != 0 else 0
         if ti[t, TI.scan_seq] != mi[ti[t, TI.mm], MI.seq]:
             task_numa_placement(ki, kf, ti, tf, ni, mi, gi, tfa, gfa, wts, ctr, sysb, t, now_ms)
         if now_ms > ti[t, TI.migrate_retry] and ti[t, TI.pref] != -1:  # numa_migrate_preferred()
             ti[t, TI.migrate_retry] = now_ms + min(MSEC_PER_SEC, ti[t, TI.period] // 16)
             if ti[t, TI.node] != ti[t, TI.pref]:
                 task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t)
-        if migrated:
-            ti[t, TI.pages_migrated] += pages
-        if failed and ki[I.TNF_MIGRATE_FAIL] != 0:
-            ti[t, TI.loc2] += pages
-        tfa[FA.bufmem, t, mem_node, priv] += pages
+        stay = pages - migrated
+        if migrated > 0:
+            ti[t, TI.pages_migrated] += migrated
+            tfa[FA.bufmem, t, this_nid, priv] += migrated
+            if local_m != 0:
+                ti[t, TI.loc1] += migrated
+            else:
+                ti[t, TI.loc0] += migrated
+        if failed > 0 and ki[I.TNF_MIGRATE_FAIL] != 0:
+            ti[t, TI.loc2] += failed
+        if stay > 0:
+            tfa[FA.bufmem, t, page_nid, priv] += stay
+            if local_s != 0:
+                ti[t, TI.loc1] += stay
+            else:
+                ti[t, TI.loc0] += stay
         tfa[FA.bufcpu, t, cpu_node, priv] += pages
-        if local != 0:
-            ti[t, TI.loc1] += pages
-        else:
-            ti[t, TI.loc0] += pages
     if write != 0:
         if ua[unit, UA.write] == 0:
             # do_wp_page(): the write after a PROT_NONE hinting fault (or to a never-written page)

@@ -90,8 +90,9 @@ UA_N = width(UA)
 # ---- per unit, ub int64 [units, width(UB)]: what only a hinting fault or a migration reads ----
 UB = slots("UB", [
     "last_nid", "last_pid",  # page_cpupid_last(): node and task (-1 unset)
-    "pvec_cpu", "pvec_gen",  # the lru_add_pvec it waits in (task id standing for its CPU; -1: on the LRU) and
-    # that pagevec's drain count when it went in (mm/swap.c __lru_cache_add())
+    "pvec_cpu", "pvec_gen",  # the lru_add_pvec its last pages wait in (task id standing for its CPU; -1: none)
+    # and that pagevec's drain count when they went in (mm/swap.c __lru_cache_add())
+    "pvec_pages",  # how many of the unit's pages (THPs for a THP unit) still wait there, PageLRU clear
 ])
 UB_N = width(UB)
 
@@ -124,15 +125,21 @@ COUNTER_NAMES = [
     "numa_pages_migrated", "pgmigrate_success", "pgmigrate_fail",
     "migrate_fail_ratelimit",  # refused by numamigrate_update_ratelimit() (pages)
     "migrate_fail_nodefull",  # refused by migrate_balanced_pgdat(): destination below high_wmark + nr (pages)
-    "migrate_fail_isolate",  # isolate_lru_page() failed (pages)
-    "migrate_fail_busy",  # THP with page_count != 3: an extra pin (GUP); none of the workloads takes one (pages)
-    "migrate_fail_migrate_pages",  # migrate_pages() gave up on an isolated base page (pages)
+    "migrate_fail_isolate",  # isolate_lru_page() failed: PageLRU clear in a CPU's lru_add_pvec (pages)
+    "migrate_fail_busy",  # THP with page_count != 3: pinned by get_user_pages() (direct I/O) (pages)
+    "migrate_fail_eagain",  # base pages still -EAGAIN after migrate_pages()' last pass: pinned by another thread's
+    # direct I/O (page_count != expected in migrate_page_move_mapping()); NOT in pgmigrate_fail in 3.19/4.0
+    "migrate_fail_permanent",  # base pages migrate_pages() failed for good (-EBUSY...): counted in pgmigrate_fail
+    "mm_migrate_pages",  # trace_mm_migrate_pages events: migrate_pages() calls (one per isolated base page)
+    "migrate_retry_unmaps",  # try_to_unmap() passes that ended in -EAGAIN and were undone (each flushed the TLB)
     "numa_task_moves",  # task_numa_migrate() moved a task to an idle CPU
     "numa_task_swaps",  # task_numa_migrate() swapped two tasks
     "wp_faults",  # write-protect faults after a PROT_NONE hinting fault
     "tlb_flushes", "tlb_ipis",  # TLB flushes that sent IPIs, and the IPIs (target CPUs summed over flushes)
     "accesses", "remote_accesses",  # simulated accesses (units touched), and those to another node
-    "numa_miss_units",  # first-touch allocations that fell back to another node (numa_miss), units
+    "numa_hit",  # page allocations on the node asked for (zone_statistics(): one per allocation, a THP is one):
+    # first touches on the local node and every migrate_pages() pass's target page
+    "numa_miss",  # first-touch allocations that fell back to another node (numa_miss = numa_foreign), pages
     "numa_scans",  # task_numa_work() passes that scanned
     "no_group_faults",  # hinting faults flagged TNF_NO_GROUP
     "shared_faults",  # hinting faults counted shared (priv = 0)
@@ -186,7 +193,9 @@ PARAMS = ParamLayout(
         "cost_pte_unit_us",  # cost_pte_update_ns x 1e-3 x the PTEs or PMDs one unit takes to mark
         "cost_migrate_unit_us",  # cost_migrate_page_us x pages + cost_migrate_unmap_us x faults per unit
         "cost_wp_unit_us",  # cost_wp_fault_us x faults per unit
-        "flushes_per_migration",  # TLB flushes one migrated unit costs (twice per THP, once per base page)
+        "flushes_per_migration",  # TLB flushes one migrated THP unit costs (twice per THP)
+        "cost_base_page_us",  # a migrated base page: cost_migrate_page_us + cost_migrate_unmap_us
+        "dio_pages",  # pages of each in-flight direct I/O other threads touch too (the workload's)
         "faults_per_unit",  # kernel hinting faults (or migrations) one simulated unit stands for
         "access_us",  # CPU us of a local access, node bandwidth not shared (RANDOM phases)
         "sweep_us",  # CPU us of a local sweep of one unit by a thread alone on its node
@@ -194,7 +203,7 @@ PARAMS = ParamLayout(
         "io_us",  # I/O wait per access (the workload's)
         "wander_p",  # probability per tick that a thread wakes on another node
         "sys_per_access",  # system us per access (the workload's own system calls, e.g. direct I/O)
-        "cost_unmap_unit_us",  # cost_migrate_unmap_us x faults per unit: a migration that unmapped, then gave up
+        "cost_unmap_page_us",  # cost_migrate_unmap_us: one try_to_unmap() + remove_migration_ptes() pass of a base page
     ],
 )
 I, FP = PARAMS.I, PARAMS.F  # the kernel reads ki[I.<knob>] and kf[FP.<knob>]
@@ -202,8 +211,8 @@ I, FP = PARAMS.I, PARAMS.F  # the kernel reads ki[I.<knob>] and kf[FP.<knob>]
 # ---- migration log columns, int64 [log_cap, width(LG)] ----
 LG = slots("LG", [
     "ms", "dst", "pages",
-    "admitted",  # passed numamigrate_update_ratelimit()
-    "ok",  # migrated
+    "admitted",  # pages that passed numamigrate_update_ratelimit()
+    "ok",  # pages migrated
 ])
 LG_N = width(LG)
 

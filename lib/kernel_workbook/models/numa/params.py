@@ -137,19 +137,32 @@ class NumaParams(Knobs):
                                  "in 4.8) waits in the CPU's lru_add_pvec, holding a reference with PageLRU clear, "
                                  "until PAGEVEC_SIZE pages fill it and __pagevec_lru_add() moves them all to the LRU; "
                                  "until then isolate_lru_page() fails (mm/migrate.c numamigrate_isolate_page())")
+    # --- mm/migrate.c migrate_pages(): MIGRATE_ASYNC for a misplaced page, with its retry passes ---
+    migrate_pages_passes: int = knob(10, kernel="for (pass = 0; pass < 10 && retry; pass++)",
+                                     source="mm/migrate.c migrate_pages()", range=(1, 1000),
+                                     doc="passes over a page that returns -EAGAIN (trylock_page() failed, or "
+                                         "migrate_page_move_mapping() found page_count() above what it expects: "
+                                         "a get_user_pages() pin).  Every pass allocates a target page "
+                                         "(numa_hit), and a pinned page is unmapped, its TLB flushed and remapped "
+                                         "each time; what is still -EAGAIN after the last pass is returned as "
+                                         "not migrated but not counted in pgmigrate_fail (3.19/4.0: "
+                                         "'rc = nr_failed + retry', PGMIGRATE_FAIL counts nr_failed)")
     # --- other failure causes of a migration, as probabilities (explorer knobs; 0 in every reproduction) ---
     isolate_lru_fail_prob: float = knob(0.0, unit="probability", kernel="isolate_lru_page() != 0",
                                         source="mm/migrate.c numamigrate_isolate_page()", range=(0.0, 1.0),
                                         widget=(0.0, 0.2, 0.005),
-                                        doc="a page on the LRU isolated at that moment by someone else (reclaim, "
-                                            "compaction): neither runs in the thread's runs (no memory pressure), "
-                                            "so 0; the pagevec case is modelled (PAGEVEC_SIZE). Not counted in "
-                                            "pgmigrate_fail for a base page")
-    migrate_pages_fail_prob: float = knob(0.0, unit="probability", kernel="migrate_pages() != 0",
-                                          source="mm/migrate.c migrate_pages()", range=(0.0, 1.0),
-                                          widget=(0.0, 0.2, 0.005),
-                                          doc="MIGRATE_ASYNC gives up on an isolated base page (locked, under "
-                                              "writeback, extra reference); counted in pgmigrate_fail")
+                                        doc="per page: a page on the LRU isolated at that moment by someone else "
+                                            "(reclaim, compaction): neither runs in the thread's runs (no memory "
+                                            "pressure), so 0; the pagevec case is modelled page by page "
+                                            "(PAGEVEC_SIZE). Not counted in pgmigrate_fail for a base page")
+    migrate_pages_fail_prob: float = knob(0.0, unit="probability", kernel="unmap_and_move() == -EBUSY",
+                                          source="mm/migrate.c __unmap_and_move(), migrate_pages()",
+                                          range=(0.0, 1.0), widget=(0.0, 0.2, 0.005),
+                                          doc="per isolated base page: a permanent failure, PageWriteback() under "
+                                              "MIGRATE_ASYNC (-EBUSY, before the unmap); counted in "
+                                              "pgmigrate_fail.  An anonymous page is under writeback only when "
+                                              "swapped, which no run of the thread does, so 0.  (A locked or "
+                                              "pinned page is -EAGAIN, not this: see migrate_pages_passes)")
     # --- costs: system time per event.  Every default is a physical prior (COST_PRIORS); the reproduction
     #     fits only what the 3.19 column identifies (cost_sched_tick_us).  The unit-scaled costs are packed
     #     per simulated unit by the wrapper (derived slots), the per-event ones as they are ---
@@ -254,13 +267,15 @@ class Machine(Knobs):
         return self.nr_nodes * self.cpus_per_node
 
 
-# Presets.  Sizes are the thread's; bandwidth and remote cost are first guesses that the
-# reproduction re-fits on the 3.19 column (autonumabench User times).
+# Presets.  Where each number comes from is in MACHINE_SOURCES: the thread's own words, a data sheet (the
+# kernel's or the hardware's documented behaviour), or an assumption; the reproduction re-fits bandwidth and remote
+# cost on the 3.19 column (autonumabench User times).
 MACHINES: dict[str, Machine] = {
     "mel-4socket-48": Machine(
         name="mel-4socket-48", nr_nodes=4, cpus_per_node=12, node_mem_mb=32768, high_wmark_mb=48.0,
         node_bandwidth_mbs=5000.0, remote_access_cost=1.6,
-        note="Mel Gorman's 4-socket bare-metal machine with 48 cores (autonumabench, xfsrepair)"),
+        note="Mel Gorman's machine, given in the thread only as '4 socket bare-metal machine with 48 cores' "
+             "(autonumabench, xfsrepair); its memory is an assumption"),
     "dave-vm-fake4-16": Machine(
         name="dave-vm-fake4-16", nr_nodes=4, cpus_per_node=4, node_mem_mb=4096, high_wmark_mb=16.0,
         node_bandwidth_mbs=5000.0, remote_access_cost=1.0,
@@ -270,6 +285,46 @@ MACHINES: dict[str, Machine] = {
         name="one-node", nr_nodes=1, cpus_per_node=16, node_mem_mb=16384, high_wmark_mb=16.0,
         node_bandwidth_mbs=5000.0, remote_access_cost=1.0, note="a UMA machine: NUMA balancing has nothing to do"),
 }
+MACHINE_FIELDS = ("nr_nodes", "cpus_per_node", "node_mem_mb", "high_wmark_mb", "node_bandwidth_mbs",
+                  "remote_access_cost")
+# (kind, why) per preset and field; kind is "thread" (the thread says it), "data sheet" (documented behaviour of
+# the kernel or the hardware), "assumption" (nothing says it), or "fitted" (the reproduction sets it on 3.19)
+MACHINE_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
+    "mel-4socket-48": {
+        "nr_nodes": ("thread", "'4 socket bare-metal machine': one node per socket"),
+        "cpus_per_node": ("thread", "'with 48 cores': 48 / 4 sockets"),
+        "node_mem_mb": ("assumption", "the thread gives no memory size; 32 GB a socket holds autonumabench (NUMA01: "
+                                      "2 x 3 GB) and the xfs_repair-like cache with room to spare"),
+        "high_wmark_mb": ("assumption", "of the assumed memory (mm/page_alloc.c: min_free_kbytes ~ "
+                                        "sqrt(16 x lowmem KB), the high mark 1.5x the min, spread over the nodes)"),
+        "node_bandwidth_mbs": ("fitted", "the 3.19 User times of the four autonumabench tests (the preset's 5000 "
+                                         "MB/s is only the fit's start)"),
+        "remote_access_cost": ("fitted", "the 3.19 User times of the four autonumabench tests"),
+    },
+    "dave-vm-fake4-16": {
+        "nr_nodes": ("thread", "'numa=fake=4' on the guest's command line (Dave, 2015-03-09)"),
+        "cpus_per_node": ("thread", "'-smp 16' over the 4 fake nodes"),
+        "node_mem_mb": ("thread", "'-m 16384' over 4 nodes; Linus: 'a fake-numa thing with just 4GB per node'"),
+        "high_wmark_mb": ("assumption", "mm/page_alloc.c's watermarks for 16 GB, spread over the nodes"),
+        "node_bandwidth_mbs": ("assumption", "unused by the xfs_repair-like load, whose access time is its own"),
+        "remote_access_cost": ("data sheet", "numa=fake splits one node's memory (arch/x86/mm/numa_emulation.c): "
+                                             "every fake node is the same DRAM, so no access is slower"),
+    },
+    "one-node": {f: ("assumption", "an illustration, not a machine of the thread") for f in MACHINE_FIELDS},
+}
+
+
+def machine_sources(name_or_machine):
+    """Where each number of a machine preset comes from.  Columns: ``parameter, value, unit, source, why``."""
+    import pandas as pd
+
+    m = machine(name_or_machine)
+    src = MACHINE_SOURCES.get(m.name, {})
+    units = {"node_mem_mb": "MB", "high_wmark_mb": "MB", "node_bandwidth_mbs": "MB/s", "remote_access_cost": "x"}
+    rows = [{"parameter": f, "value": getattr(m, f), "unit": units.get(f, ""),
+             "source": src.get(f, ("assumption", ""))[0], "why": src.get(f, ("assumption", "not stated"))[1]}
+            for f in MACHINE_FIELDS]
+    return pd.DataFrame(rows, columns=["parameter", "value", "unit", "source", "why"])
 
 
 def machine(name_or_machine) -> Machine:

@@ -173,9 +173,9 @@ class Mm:
 class Page:
     """A simulated unit: where it lives and what its pte says."""
 
-    __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "pvec_cpu", "pvec_gen")
+    __slots__ = ("nid", "prot_none", "write", "dirty", "last_nid", "last_pid", "pvec_cpu", "pvec_gen", "pvec_pages")
 
-    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, pvec_cpu, pvec_gen):
+    def __init__(self, nid, prot_none, write, dirty, last_nid, last_pid, pvec_cpu, pvec_gen, pvec_pages):
         self.nid = int(nid)
         self.prot_none = int(prot_none)
         self.write = int(write)
@@ -184,6 +184,7 @@ class Page:
         self.last_pid = int(last_pid)
         self.pvec_cpu = int(pvec_cpu)  # the CPU (task) whose lru_add_pvec holds it; -1: on the LRU
         self.pvec_gen = int(pvec_gen)  # that pagevec's drain count when the page went in
+        self.pvec_pages = int(pvec_pages)  # how many of its pages (THPs) wait there with PageLRU clear
 
 
 class Sim:
@@ -211,7 +212,7 @@ class Sim:
                     for m in range(len(w["mm_start"]))]
         self.pages = [Page(*(st[k][u] for k in ("u_node", "u_marked", "u_write", "u_dirty", "u_last_nid",
                                                   "u_last_pid", "u_pvec_cpu",
-                                                  "u_pvec_gen")))
+                                                  "u_pvec_gen", "u_pvec_pages")))
                       for u in range(len(st["u_node"]))]
         self.mlog = st["mlog"]
         self.mlog_idx = int(st["mlog_idx"][0])
@@ -229,7 +230,8 @@ class Sim:
         for u, pg in enumerate(self.pages):
             for key, val in (("u_node", pg.nid), ("u_marked", pg.prot_none), ("u_write", pg.write),
                              ("u_dirty", pg.dirty), ("u_last_nid", pg.last_nid), ("u_last_pid", pg.last_pid),
-                             ("u_pvec_cpu", pg.pvec_cpu), ("u_pvec_gen", pg.pvec_gen)):
+                             ("u_pvec_cpu", pg.pvec_cpu), ("u_pvec_gen", pg.pvec_gen),
+                             ("u_pvec_pages", pg.pvec_pages)):
                 st[key][u] = val
         st["cnt"][:] = self.cnt
         st["sysb"][:] = self.sysb
@@ -569,7 +571,9 @@ class Sim:
         self.cnt[CT.group_joins] += 1
         return priv
 
-    def task_numa_fault(self, p, last_nid, last_pid, mem_node, pages, local, no_group, migrated, failed, now_ms):
+    def task_numa_fault(self, p, last_nid, last_pid, page_nid, pages, local, no_group, migrated, failed, now_ms):
+        """task_numa_fault() once per page: ``migrated`` pages now on p's node, ``failed`` tried and left on
+        ``page_nid`` (TNF_MIGRATE_FAIL), the rest of ``pages`` not tried."""
         cpu_node = p.node
         if not p.has_faults:
             p.has_faults = 1
@@ -583,99 +587,152 @@ class Sim:
                 priv = self.task_numa_group(p, last_nid, last_pid, priv)
         if not priv:
             self.cnt[CT.shared_faults] += int(self.kf[FP.faults_per_unit])
+        this_nid = cpu_node
+        local_moved = local_stayed = local
         if not priv and not local and p.numa_group >= 0:
             act = self.groups[p.numa_group].active_nodes
-            if act[cpu_node] and act[mem_node]:
-                local = 1
+            if act[cpu_node]:
+                local_moved = 1 if act[this_nid] else 0
+                local_stayed = 1 if act[page_nid] else 0
         self.task_numa_placement(p, now_ms)
         if now_ms > p.numa_migrate_retry:
             self.numa_migrate_preferred(p, now_ms)
+        stayed = pages - migrated
         if migrated:
-            p.numa_pages_migrated += pages
+            p.numa_pages_migrated += migrated
+            p.faults_buf_mem[this_nid][priv] += migrated
+            p.numa_faults_locality[1 if local_moved else 0] += migrated
         if failed and self.ki[I.TNF_MIGRATE_FAIL]:
-            p.numa_faults_locality[2] += pages
-        p.faults_buf_mem[mem_node][priv] += pages
+            p.numa_faults_locality[2] += failed
+        if stayed:
+            p.faults_buf_mem[page_nid][priv] += stayed
+            p.numa_faults_locality[1 if local_stayed else 0] += stayed
         p.faults_buf_cpu[cpu_node][priv] += pages
-        p.numa_faults_locality[1 if local else 0] += pages
 
     # ------------------------------------------------------------ mm/migrate.c
+    def draw(self):
+        if self.ev_idx >= len(self.ev_u):
+            self.cnt[CT.rng_pool_overflow] += 1
+            self.ev_idx = 0
+        u = float(self.ev_u[self.ev_idx])
+        self.ev_idx += 1
+        return u
+
+    def pinned_by_dio(self, p, n):
+        """Expected pages of n pinned by the other threads' in-flight direct I/O (get_user_pages())."""
+        dio = self.kf[FP.dio_pages]
+        if dio <= 0.0:
+            return 0.0
+        mm = self.mms[p.mm]
+        nio = sum(1 for o in self.tasks if o is not p and o.mm == p.mm and not o.done and o.io > 0.0)
+        if nio == 0 or mm.rss <= 0:
+            return 0.0
+        return n * min(1.0, nio * dio / mm.rss)
+
     def migrate_misplaced_page(self, p, unit, dst, step, now_ms):
+        """Returns the pages that moved; see the jitted kernel's docstring for the reasons the others fail."""
         k, kf = self.ki, self.kf
         pages, huge = k[I.unit_pages], bool(k[I.unit_huge])
+        g = HPAGE_PAGES if huge else 1  # a THP moves or fails whole
+        n = pages // g
         node, pg = self.nodes[dst], self.pages[unit]
         self.cnt[CT.migrate_attempt_pages] += pages
+        # numamigrate_update_ratelimit(pgdat, g), granule by granule
         if now_ms > node.numabalancing_migrate_next_window:
             node.numabalancing_migrate_nr_pages = 0
             node.numabalancing_migrate_next_window = now_ms + k[I.migrate_interval_millisecs]
             node.win_migrated = 0
-        ok = False
-        admitted = node.numabalancing_migrate_nr_pages <= k[I.ratelimit_pages]
-        if not admitted:
-            self.cnt[CT.migrate_fail_ratelimit] += pages
+        admitted = min(n, max(0, (k[I.ratelimit_pages] - node.numabalancing_migrate_nr_pages) // g + 1))
+        node.numabalancing_migrate_nr_pages += admitted * g
+        self.cnt[CT.migrate_fail_ratelimit] += (n - admitted) * g
+        # migrate_balanced_pgdat(pgdat, g)
+        bal = min(admitted, max(0, (node.free - k[I.high_wmark_pages] - 1) // g))
+        nodefull = admitted - bal
+        self.cnt[CT.migrate_fail_nodefull] += nodefull * g
+        # isolate_lru_page(): PageLRU is clear on a page still in a pagevec
+        iso_fail = min(bal, self.pvec_waiting(pg))
+        iso = bal - iso_fail
+        if iso > 0 and kf[FP.isolate_lru_fail_prob] > 0.0:
+            kk = min(iso, int(iso * kf[FP.isolate_lru_fail_prob] + self.draw()))
+            iso_fail += kk
+            iso -= kk
+        self.cnt[CT.migrate_fail_isolate] += iso_fail * g
+        pinned = perm = 0
+        if iso > 0:
+            lam = self.pinned_by_dio(p, iso * g)
+            if lam > 0.0:
+                pinned = min(iso, int(lam + self.draw()))
+            if not huge:
+                self.cnt[CT.mm_migrate_pages] += iso
+                if kf[FP.migrate_pages_fail_prob] > 0.0 and iso > pinned:
+                    perm = min(iso - pinned, int((iso - pinned) * kf[FP.migrate_pages_fail_prob] + self.draw()))
+        migrated = iso - pinned - perm
+        passes = k[I.migrate_pages_passes]
+        if huge:
+            self.cnt[CT.migrate_fail_busy] += pinned * g
+            self.cnt[CT.pgmigrate_fail] += (nodefull + iso_fail + pinned) * g
         else:
-            node.numabalancing_migrate_nr_pages += pages
-            if self.ev_idx >= len(self.ev_u):
-                self.cnt[CT.rng_pool_overflow] += 1
-                self.ev_idx = 0
-            u = float(self.ev_u[self.ev_idx])
-            self.ev_idx += 1
-            if not (node.free > k[I.high_wmark_pages] + pages):
-                self.cnt[CT.migrate_fail_nodefull] += pages
-                if huge:
-                    self.cnt[CT.pgmigrate_fail] += pages
-            elif not self.page_lru(pg):  # isolate_lru_page(): PageLRU clear while the page waits in a pagevec
-                self.cnt[CT.migrate_fail_isolate] += pages
-                if huge:
-                    self.cnt[CT.pgmigrate_fail] += pages
-            elif u < kf[FP.isolate_lru_fail_prob]:
-                self.cnt[CT.migrate_fail_isolate] += pages
-                if huge:
-                    self.cnt[CT.pgmigrate_fail] += pages
-            elif not huge and u < kf[FP.isolate_lru_fail_prob] + (1.0 - kf[FP.isolate_lru_fail_prob]) * kf[FP.migrate_pages_fail_prob]:
-                self.cnt[CT.migrate_fail_migrate_pages] += pages
-                self.cnt[CT.pgmigrate_fail] += pages
-                self.charge(p, kf[FP.cost_unmap_unit_us], SB.migrate)
-            else:
-                ok = True
+            self.cnt[CT.migrate_fail_eagain] += pinned
+            self.cnt[CT.migrate_fail_permanent] += perm
+            self.cnt[CT.pgmigrate_fail] += perm
+            if pinned:  # every pass: a target page allocated, an unmap, a TLB flush, a remap
+                self.cnt[CT.migrate_retry_unmaps] += pinned * passes
+                self.cnt[CT.numa_hit] += pinned * passes
+                self.charge(p, kf[FP.cost_unmap_page_us] * pinned * passes, SB.migrate)
+                self.flush_tlb(p, 1.0 * pinned * passes)
+            self.cnt[CT.numa_hit] += migrated + perm
         if self.mlog.shape[0] > 0 and self.mlog_idx < self.mlog.shape[0]:
-            self.mlog[self.mlog_idx] = (now_ms, dst, pages, int(admitted), int(ok))
+            self.mlog[self.mlog_idx] = (now_ms, dst, pages, admitted * g, migrated * g)
             self.mlog_idx += 1
-        if not ok:
-            return False
-        self.nodes[pg.nid].free += pages
-        node.free -= pages
-        pg.nid = dst
-        self.cnt[CT.numa_pages_migrated] += pages
-        self.cnt[CT.pgmigrate_success] += pages
-        node.win_migrated += pages
+        if not huge and iso > 0:  # putback_lru_page() of old, new, unused target and failed pages on this CPU
+            self.lru_cache_add(p, pg, 2 * migrated + 2 * perm + (passes + 1) * pinned, migrated + perm + pinned)
+        if migrated == 0:
+            return 0
+        moved = migrated * g
+        if 2 * migrated >= n:  # the unit goes where most of its pages are (its few stray pages with it)
+            self.nodes[pg.nid].free += pages
+            node.free -= pages
+            pg.nid = dst
+        self.cnt[CT.numa_pages_migrated] += moved
+        self.cnt[CT.pgmigrate_success] += moved
+        node.win_migrated += moved
         node.win_migrated_max = max(node.win_migrated_max, node.win_migrated)
-        if huge:  # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma)
+        if huge:  # maybe_pmd_mkwrite(pmd_mkdirty(entry), vma); one allocation per THP
             pg.dirty = pg.write = 1
+            self.cnt[CT.numa_hit] += migrated
+            self.lru_cache_add(p, pg, migrated, migrated)
+            self.charge(p, kf[FP.cost_migrate_unit_us] * migrated / n, SB.migrate)
+            self.flush_tlb(p, kf[FP.flushes_per_migration] * migrated / n)
         else:  # remove_migration_pte(): a clean pte, write as the migration entry was
             pg.dirty = 0
-        self.lru_cache_add(p, pg)  # putback_lru_page(new_page) on the migrating CPU
-        self.charge(p, kf[FP.cost_migrate_unit_us], SB.migrate)
-        self.flush_tlb(p, kf[FP.flushes_per_migration])
-        return True
+            self.charge(p, kf[FP.cost_base_page_us] * migrated, SB.migrate)
+            self.flush_tlb(p, 1.0 * migrated)
+        return moved
 
     # ------------------------------------------------------------ mm/swap.c
-    def lru_cache_add(self, p, pg):
-        """__lru_cache_add() of 3.19/4.0: drain the CPU's lru_add_pvec when full, then add the page to it."""
-        k = self.ki
-        entries = k[I.unit_pages] // 512 if k[I.unit_huge] else k[I.unit_pages]
-        if entries >= k[I.PAGEVEC_SIZE]:  # the unit fills the pagevec itself: on the LRU at once
-            p.pvec_gen += 1
-            p.pvec_n = 0
-            pg.pvec_cpu = -1
-            return
-        if p.pvec_n + entries > k[I.PAGEVEC_SIZE]:
-            p.pvec_gen += 1
-            p.pvec_n = 0
-        p.pvec_n += entries
-        pg.pvec_cpu, pg.pvec_gen = p.tid, p.pvec_gen
+    def lru_cache_add(self, p, pg, entries, live):
+        """__lru_cache_add() of 3.19/4.0 for each of ``entries`` pages: drain the CPU's lru_add_pvec when full,
+        then add the page; ``live`` of them are pg's pages that stay mapped.  Record how many of those wait in
+        the pagevec after its last drain (the last entries added, in proportion)."""
+        size = self.ki[I.PAGEVEC_SIZE]
+        total = p.pvec_n + entries
+        if total > size:
+            drains = (total - 1) // size
+            p.pvec_gen += drains
+            left = total - size * drains
+            waiting = min(live, -((-left * live) // entries))
+        else:
+            left, waiting = total, live
+        p.pvec_n = left
+        if waiting > 0:
+            pg.pvec_cpu, pg.pvec_gen, pg.pvec_pages = p.tid, p.pvec_gen, waiting
+        else:
+            pg.pvec_cpu, pg.pvec_pages = -1, 0
 
-    def page_lru(self, pg):
-        return pg.pvec_cpu < 0 or self.tasks[pg.pvec_cpu].pvec_gen != pg.pvec_gen
+    def pvec_waiting(self, pg):
+        if pg.pvec_cpu < 0 or self.tasks[pg.pvec_cpu].pvec_gen != pg.pvec_gen:
+            return 0
+        return pg.pvec_pages
 
     def should_numa_migrate_memory(self, p, pg, src_nid, dst_nid):
         last_nid, last_pid = pg.last_nid, pg.last_pid
@@ -714,16 +771,12 @@ class Sim:
         target = -1
         if self.should_numa_migrate_memory(p, pg, page_nid, this_nid) and page_nid != this_nid:
             target = this_nid
-        migrated = failed = False
-        mem_node = page_nid
+        pages = k[I.unit_pages]
+        migrated = failed = 0
         if target >= 0:
             migrated = self.migrate_misplaced_page(p, unit, target, step, now_ms)
-            if migrated:
-                mem_node = target
-            else:
-                failed = True
-        self.task_numa_fault(p, last_nid, last_pid, mem_node, k[I.unit_pages], local, no_group, migrated,
-                             failed, now_ms)
+            failed = pages - migrated
+        self.task_numa_fault(p, last_nid, last_pid, page_nid, pages, local, no_group, migrated, failed, now_ms)
 
     # ------------------------------------------------------------ scanner
     def task_numa_work(self, p, now_ms):
@@ -795,14 +848,14 @@ class Sim:
             for n in range(self.N):
                 if self.nodes[n].free > self.nodes[chosen].free:
                     chosen = n
-        if chosen != p.node:
-            self.cnt[CT.numa_miss_units] += 1
+        entries = pages // HPAGE_PAGES if self.ki[I.unit_huge] else pages  # one allocation per page or THP
+        self.cnt[CT.numa_miss if chosen != p.node else CT.numa_hit] += entries
         pg.nid = chosen
         self.nodes[chosen].free -= pages
         self.mms[p.mm].rss += pages
         pg.write = pg.dirty = 1
         pg.last_nid = pg.last_pid = -1
-        self.lru_cache_add(p, pg)  # lru_cache_add_active_or_unevictable()
+        self.lru_cache_add(p, pg, entries, entries)  # lru_cache_add_active_or_unevictable()
 
     def next_access(self, p):
         w = self.w
@@ -970,7 +1023,8 @@ def simulate_chunk(ki, kf, wl, st, step0, nsteps, draws, smp, mlog):
               g_active=gi[:, GI.active:], ni=ni, mi=mi, cnt=ctr, sysb=sysb, u_node=ua[:, UA.node],
               u_marked=ua[:, UA.marked], u_write=ua[:, UA.write], u_dirty=ua[:, UA.dirty],
               u_last_nid=ub[:, UB.last_nid], u_last_pid=ub[:, UB.last_pid], u_pvec_cpu=ub[:, UB.pvec_cpu],
-              u_pvec_gen=ub[:, UB.pvec_gen], mlog=mlog, mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
+              u_pvec_gen=ub[:, UB.pvec_gen], u_pvec_pages=ub[:, UB.pvec_pages], mlog=mlog,
+              mlog_idx=ctr[CT.log_idx:CT.log_idx + 1])
     sim = Sim(ki, kf, w, st, (rot, acc_u, ev_u, int(ctr[CT.ev_idx]), wander_u))
     smp = dict(cnt=smp_cnt, period=smp_period, node=smp_node, min=smp_min, max=smp_max, idx=smp_idx)
     ran = sim.run(int(step0), int(nsteps), smp)

@@ -12,8 +12,11 @@ from .layout import COUNTER_NAMES
 from .params import Machine, NumaParams
 from .workload import NumaWorkload
 
-VMSTAT_COUNTERS = ["numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
-                   "numa_pages_migrated", "pgmigrate_success", "pgmigrate_fail"]
+VMSTAT_COUNTERS = ["numa_hit", "numa_miss", "numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults",
+                   "numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_success", "pgmigrate_fail"]
+# why a page that was tried did not move (kernel units: pages); only the last two reach pgmigrate_fail for a base page
+MIGRATE_FAIL_COUNTERS = ["migrate_fail_ratelimit", "migrate_fail_nodefull", "migrate_fail_isolate", "migrate_fail_busy",
+                         "migrate_fail_eagain", "migrate_fail_permanent"]
 
 
 @dataclass
@@ -40,7 +43,8 @@ class NumaResult:
         task_scan_max_ms, node``.
     migration_log : DataFrame or None
         With ``log_migrations=n``: the first n ``migrate_misplaced_page()``
-        calls: ``t_ms, dst_node, pages, admitted, migrated``.
+        calls: ``t_ms, dst_node, pages`` (the unit's), ``admitted`` (pages past the rate limit), ``migrated``
+        (pages moved).
     """
 
     params: NumaParams
@@ -108,6 +112,17 @@ class NumaResult:
         out["numa_hint_local_percent"] = self.local_percent
         return out
 
+    def df_migrate_failures(self) -> pd.DataFrame:
+        """Why tried pages did not move, page by page: columns ``reason, pages, in_pgmigrate_fail`` (whether
+        3.19/4.0 count them in ``pgmigrate_fail``: a base page only for a permanent failure, a THP for every
+        failure after the rate limit).  The rows are :data:`MIGRATE_FAIL_COUNTERS`."""
+        huge = self.workload.unit_huge
+        counted = {"migrate_fail_ratelimit": False, "migrate_fail_nodefull": huge, "migrate_fail_isolate": huge,
+                   "migrate_fail_busy": True, "migrate_fail_eagain": False, "migrate_fail_permanent": True}
+        return pd.DataFrame({"reason": MIGRATE_FAIL_COUNTERS,
+                             "pages": [int(self.counters[k]) for k in MIGRATE_FAIL_COUNTERS],
+                             "in_pgmigrate_fail": [counted[k] for k in MIGRATE_FAIL_COUNTERS]})
+
     def df_vmstat(self) -> pd.DataFrame:
         """Columns ``counter, value``: the vmstat counters, in kernel units."""
         return pd.DataFrame({"counter": list(self.vmstat), "value": list(self.vmstat.values())})
@@ -127,9 +142,7 @@ class NumaResult:
         fpu = max(1, self.workload.faults_per_unit)
         up = self.workload.unit_pages
         mig = s["numa_pages_migrated"].diff().fillna(s["numa_pages_migrated"]) / up * fpu
-        fail_cols = ["migrate_fail_ratelimit", "migrate_fail_nodefull", "migrate_fail_isolate", "migrate_fail_busy",
-                     "migrate_fail_migrate_pages"]
-        fails = s[fail_cols].sum(axis=1)
+        fails = s[MIGRATE_FAIL_COUNTERS].sum(axis=1)
         failed = fails.diff().fillna(fails) / up * fpu
         return pd.DataFrame({"t_s": s["t_s"], "local": local, "remote": faults - local,
                              "migrated": mig, "failed": failed})

@@ -51,14 +51,16 @@ def derived(params: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int =
         # a migrated unit: every base page copied, and one unmap/remap per page (base) or per THP
         cost_migrate_unit_us=params.cost_migrate_page_us * up + params.cost_migrate_unmap_us * fpu,
         cost_wp_unit_us=params.cost_wp_fault_us * fpu,
-        # try_to_unmap() flushes once per base page; the THP path twice (pmdp_clear_flush + flush_tlb_range)
+        # the THP path flushes twice (pmdp_clear_flush + flush_tlb_range); try_to_unmap() once per base page
         flushes_per_migration=2.0 * fpu if huge else float(fpu),
+        cost_base_page_us=params.cost_migrate_page_us + params.cost_migrate_unmap_us,
+        dio_pages=w.dio_pages,
         faults_per_unit=fpu, access_us=w.access_us,
         sweep_us=up * PAGE_SIZE / (m.node_bandwidth_mbs * 2**20) * 1e6,
         remote_cost=m.remote_access_cost, io_us=w.io_us_per_access,
         wander_p=-math.expm1(-w.wander_per_s * params.tick_ms / 1000.0),
         sys_per_access=w.sys_us_per_access,
-        cost_unmap_unit_us=params.cost_migrate_unmap_us * fpu,
+        cost_unmap_page_us=params.cost_migrate_unmap_us,
     )
 
 
@@ -96,6 +98,7 @@ def initial_state(p: NumaParams, w: NumaWorkload, m: Machine) -> State:
     ua[:, UA.node] = -1
     ub = np.full((U, UB_N), -1, np.int64)
     ub[:, UB.pvec_gen] = 0
+    ub[:, UB.pvec_pages] = 0
     return State(ti=ti, tf=np.zeros((T, TF_N), np.float64), tfa=np.zeros((4, T, N, 2), np.int64),
                  gi=np.zeros((T, GI.active + N), np.int64), gfa=np.zeros((2, T, N, 2), np.int64),
                  wts=np.zeros((2, T, N), np.int64), ni=ni, mi=mi, ctr=ctr, sysb=np.zeros(SB_N, np.float64), ua=ua,
@@ -134,7 +137,8 @@ def _pool_bounds(p: NumaParams, w: NumaWorkload, sweep_us: float, nsteps: int, k
     # a unit per sweep_us
     n_random, n_sweep = kinds
     accesses = n_random * acc + n_sweep * (int(chunk_us / max(sweep_us, 1e-9)) + 2)
-    return int(min(marks, accesses) + 16), acc
+    # a migration draws at most three numbers (isolated by someone else, pinned by direct I/O, -EBUSY)
+    return int(3 * min(marks, accesses) + 16), acc
 
 
 def _check(params, workload, seed, sample_ms, chunk_s, log_migrations) -> None:

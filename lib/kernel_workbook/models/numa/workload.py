@@ -65,6 +65,8 @@ class NumaWorkload:
     io_us_per_access: float = 0.0  # us of I/O wait after each access (off CPU; xfs_repair's direct reads)
     sys_us_per_access: float = 0.0  # us of system time per access outside NUMA balancing (its I/O syscalls)
     wander_per_s: float = 0.0  # times per second a thread wakes on another node (select_idle_sibling/idle balance)
+    dio_pages: float = 0.0  # pages of each in-flight direct I/O (pinned by get_user_pages() while the thread
+    #                         waits) that other threads touch too: a hinting fault on one cannot migrate it
     setup_s: float = 0.0  # s of elapsed time outside the simulated threads (fork, malloc, exit)
     max_seconds: float = 3600.0  # stop the simulation here even if threads have work left
     prefill_mb: float = 0.0  # MB per node already in use (page cache, other processes) at the start
@@ -118,6 +120,8 @@ def validate_workload(w: NumaWorkload, m: Machine) -> None:
         raise WorkbookParameterError("workload.sys_us_per_access", w.sys_us_per_access, ">= 0 us")
     if w.wander_per_s < 0:
         raise WorkbookParameterError("workload.wander_per_s", w.wander_per_s, ">= 0 per second")
+    if not (w.dio_pages >= 0 and math.isfinite(w.dio_pages)):
+        raise WorkbookParameterError("workload.dio_pages", w.dio_pages, ">= 0 pages")
     if not (0 < w.max_seconds <= 10 * 86400):
         raise WorkbookParameterError("workload.max_seconds", w.max_seconds, "in (0, 864000] s")
     need_pages = w.nr_units * w.unit_pages * PAGE_SIZE / 2**20
