@@ -33,6 +33,8 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[lab,test]"
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp lib/kernel_workbook/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	# reveal.js and the widgets' HTML manager for the static decks and the report (npm, pinned; no CDN)
+	$(BIN)/python -m kernel_workbook.webassets install
 	touch $@
 
 venv: $(STAMP)
@@ -48,13 +50,15 @@ lab: $(STAMP)
 	cd $(LAB_DIR) && WORKBOOK_MODE=$(MODE) $(abspath $(BIN))/jupyter lab $(ROOT_FLAG) $(OFFLINE_FLAGS) \
 		--ServerApp.root_dir=. $(LAB_ARGS) notebooks/00-start-here.ipynb
 
-# Talk mode: one thread as a live reveal.js deck (jupyterlab-rise), charts sized
-# for 1280x720, offline.  make slides THREAD=2015  (any unique part of a notebook's name)
+# Talk mode: one thread as a live deck (jupyterlab-slideshow: the lab's notebook, widgets and live
+# charts work), charts sized for 1280x720, offline; the URL printed opens the deck.
+# make slides THREAD=2015  (any unique part of a notebook's name)
 THREAD ?= 00-start-here
 slides: $(STAMP)
-	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(LAB_ARGS)
+	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(if $(LAB_ARGS),-- $(LAB_ARGS))
 
-# The decks as static HTML (no kernel, no network): build/slides/<notebook>.slides.html
+# The decks as static reveal.js pages (no kernel, no network; reveal.js copied beside them):
+# build/slides/<notebook>.slides.html
 slides-html: $(STAMP)
 	$(BIN)/kwb present --all --html build/slides
 

@@ -3,23 +3,31 @@
     kwb present THREAD [--dir build/lab] [--port N] [--no-browser]
     kwb present --all --html OUT
 
-Talk mode is jupyterlab-rise: it installs from PyPI as a prebuilt lab extension
-(reveal.js inside its wheel, so nothing is fetched), and a deck is the live
-notebook itself, so the explorers' knobs redraw through the kernel as in the
-lab.  Voila with a slides template was the other choice; it renders a notebook
-as a separate app (no editing during the talk, its reveal template loads
-reveal.js from a CDN unless configured with a local copy).
+Talk mode is jupyterlab-slideshow: the lab's own notebook shown one slide at a
+time, so the explorers' widgets and the live charts (Altair's ``JupyterChart``,
+an anywidget) work in the deck exactly as in the lab, and a cell runs with
+Shift+Enter.  jupyterlab-rise was the earlier choice; its deck is a separate
+page that bundles an older JupyterLab without ``@jupyterlab/console``, so the
+ipywidgets 8 manager cannot load there (no widget, no live chart, no cell
+run).  The server starts on the deck itself (``LabApp.default_url``): the URL
+Jupyter prints, and ``/``, open the deck, with deck mode on (a settings folder
+of the talk's own, ``<dir>/.kwb-talk/``, so ``make lab`` is not left in deck
+mode).
 
 The deck is a copy of the thread's notebook (in the lab's working copy,
-``<dir>/slides/``; the committed notebook is never touched) with RISE's slide
-marks: every markdown cell starts a slide (a ``#``/``##`` heading a new slide, other text a
-sub-slide under it), code cells stay with the text before them, and the input of a code cell
-longer than three lines is collapsed (its output is what the audience reads; a click shows the
-code).  The kernel runs in ``WORKBOOK_MODE=slides``: charts sized for 1280x720.
+``<dir>/slides/``; the committed notebook is never touched) with slide marks
+(:func:`deck`): a ``#``/``##`` heading starts a slide, other text a sub-slide
+under it, a code cell stays with the text before it unless its output is big (a
+chart, a widget, more than :data:`SHORT_OUTPUT` lines of text), which then gets
+a sub-slide of its own.  The input of a code cell longer than three lines is
+hidden (its output is what the audience reads; the cell still runs), and an
+output taller than the screen scrolls inside its slide.  The kernel runs in
+``WORKBOOK_MODE=slides``: charts sized for 1280x720.
 
 ``--html OUT`` writes each thread's committed, executed notebook (CI-mode
-charts as inline SVG) as one HTML page with the same code collapsed and no
-script from the network: it opens from disk on a machine with no network.
+charts as inline SVG) as a reveal.js deck, ``OUT/<notebook>.slides.html``, with
+the same slides and reveal.js itself inlined (:mod:`kernel_workbook.webassets`):
+it opens from disk on a machine with no network.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,11 +44,19 @@ from pathlib import Path
 from .errors import WorkbookError
 from .paths import repo_root
 
-# theme "white": reveal's default for RISE ("simple") fetches its fonts from fonts.googleapis.com
-RISE = {"theme": "white", "autolaunch": True, "width": 1280, "height": 720, "scroll": True, "center": False,
-        "enable_chalkboard": False, "transition": "none", "start_slideshow_at": "beginning"}
-_EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="https?://[^"]*"[^>]*>\s*</script>', re.S)
-_EXTERNAL_LINK = re.compile(r'<link[^>]*\bhref="https?://[^"]*"[^>]*>', re.S)
+SHORT_OUTPUT = 12  # lines of printed text that stay on the slide of the text before them
+LEAD_IN = 300  # characters: text this short introduces the big output after it, on the same slide
+FOLDED_INPUT = 3  # a code cell longer than this shows only its output
+_BIG = ("image/svg+xml", "image/png", "application/vnd.jupyter.widget-view+json", "application/vnd.vegalite.v5+json",
+        "text/html")
+# jupyterlab-fonts' notebook styles (the deck's own look, carried in its metadata): only while presenting,
+# folded code leaves no placeholder line, and an output taller than the screen scrolls inside its slide
+PRESENTING = "body[data-jp-deck-mode='presenting'] &"
+DECK_STYLES = {"": {
+    f"{PRESENTING} .jp-InputPlaceholder": {"display": "none"},
+    f"{PRESENTING} .jp-Cell:has(.jp-InputPlaceholder) .jp-Cell-inputWrapper": {"display": "none"},
+    f"{PRESENTING} .jp-OutputArea-output": {"max-height": "calc(100vh - 96px)", "overflow": "auto"},
+}}
 
 
 def thread_notebooks() -> list[Path]:
@@ -57,20 +74,42 @@ def find_notebook(name: str) -> Path:
     return hits[0]
 
 
+def _source(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def big_output(cell: dict) -> bool:
+    """A chart, an image, a widget, an HTML table or more than :data:`SHORT_OUTPUT` lines of text: a slide
+    of its own."""
+    lines = 0
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if any(k in data for k in _BIG):
+            return True
+        text = o.get("text") or data.get("text/plain") or ""
+        lines += len(("".join(text) if isinstance(text, list) else text).splitlines())
+    return lines > SHORT_OUTPUT
+
+
 def deck(nb: dict) -> dict:
-    """The notebook with RISE's slide marks and long code collapsed (a new dict)."""
+    """The notebook with slide marks, long code folded and the deck's styles (a new dict)."""
     nb = copy.deepcopy(nb)
-    nb.setdefault("metadata", {})["rise"] = dict(RISE)
+    meta = nb.setdefault("metadata", {})
+    meta.pop("rise", None)
+    meta["@deathbeds/jupyterlab-fonts"] = {"styles": copy.deepcopy(DECK_STYLES)}
+    before = None  # the cell before, and how it is shown
     for cell in nb["cells"]:
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        meta = cell.setdefault("metadata", {})
+        src = _source(cell)
+        cmeta = cell.setdefault("metadata", {})
         if cell["cell_type"] == "markdown":
             kind = "slide" if re.match(r"#{1,2} ", src.lstrip()) else "subslide"
         else:
-            kind = "-"
-            if cell["cell_type"] == "code" and len(src.strip().splitlines()) > 3:
-                meta.setdefault("jupyter", {})["source_hidden"] = True
-        meta["slideshow"] = {"slide_type": kind}
+            lead_in = before is not None and before["cell_type"] == "markdown" and len(_source(before)) <= LEAD_IN
+            kind = "subslide" if cell["cell_type"] == "code" and big_output(cell) and not lead_in else "-"
+            if cell["cell_type"] == "code" and len(src.strip().splitlines()) > FOLDED_INPUT:
+                cmeta.setdefault("jupyter", {})["source_hidden"] = True
+        cmeta["slideshow"] = {"slide_type": kind}
+        before = cell
     return nb
 
 
@@ -84,30 +123,60 @@ def write_deck(src: Path, folder: Path) -> Path:
     return out
 
 
-def export_html(src: Path, out_dir: Path) -> Path:
-    """One thread's committed notebook as a static page with no network script."""
-    import nbformat
-    from nbconvert import HTMLExporter
+TEMPLATES = Path(__file__).parent / "templates"
 
+
+def export_slides(src: Path, out_dir: Path) -> Path:
+    """One thread's committed notebook as a reveal.js deck, ``out_dir/<notebook>.slides.html``, that needs no
+    network: reveal.js is copied beside it (``out_dir/_static/``), nothing is fetched."""
+    import nbformat
+    from nbconvert import SlidesExporter
+
+    from . import webassets
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    reveal = webassets.copy_into("reveal.js", out_dir)
     nb = nbformat.reads(json.dumps(deck(json.loads(src.read_text(encoding="utf-8")))), as_version=4)
-    for cell in nb.cells:  # the page has no button to show collapsed code: leave it out
-        if cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"):
+    for cell in nb.cells:  # a static deck shows what the code printed and drew, not the code
+        if cell.cell_type == "code":
             cell.metadata["transient"] = {"remove_source": True}
-    exporter = HTMLExporter()
+    exporter = SlidesExporter(template_name="kwb_reveal", extra_template_basedirs=[str(TEMPLATES)],
+                              reveal_url_prefix=reveal, reveal_theme="white", reveal_transition="none",
+                              reveal_number="c/t", reveal_width="1280", reveal_height="720")
     exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
     body, _ = exporter.from_notebook_node(nb)
-    body = _EXTERNAL_LINK.sub("", _EXTERNAL_SCRIPT.sub("", body))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / (src.stem + ".html")
+    target = out_dir / f"{src.stem}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target
 
 
-def lab_command(folder: Path, url: str, port: int | None, browser: bool) -> list[str]:
+TALK_DIR = ".kwb-talk"  # under the lab's working copy: the talk's own lab settings and workspaces
+
+
+def talk_env(folder: Path) -> dict[str, str]:
+    """The environment of the talk's lab: deck mode on at start (jupyterlab-slideshow's ``active``) in a
+    settings folder of the talk's own, a fresh workspace (only the deck open), ``WORKBOOK_MODE=slides``."""
+    talk = folder.resolve() / TALK_DIR
+    plugin = talk / "settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
+    plugin.parent.mkdir(parents=True, exist_ok=True)
+    settings = json.loads(plugin.read_text()) if plugin.exists() else {}
+    plugin.write_text(json.dumps({**settings, "active": True}, indent=1))
+    shutil.rmtree(talk / "workspaces", ignore_errors=True)
+    return {**os.environ, "WORKBOOK_MODE": "slides", "JUPYTERLAB_SETTINGS_DIR": str(talk / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(talk / "workspaces")}
+
+
+def deck_url(deck_path: str) -> str:
+    """The lab's URL of a deck (relative to the server root), e.g. ``/lab/tree/slides/x.ipynb``."""
+    return "/lab/tree/" + deck_path
+
+
+def lab_command(url: str, port: int | None, browser: bool, extra: list[str] = ()) -> list[str]:
+    # LabApp.default_url, not ServerApp's: the lab, as the server's main app, replaces the server's with its own
     return [str(Path(sys.executable).parent / "jupyter"), "lab", *(["--allow-root"] if os.geteuid() == 0 else []),
             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--ServerApp.root_dir=.", f"--ServerApp.default_url={url}",
-            *([f"--ServerApp.port={port}"] if port else []), *([] if browser else ["--no-browser"])]
+            "--ServerApp.root_dir=.", f"--LabApp.default_url={url}",
+            *([f"--ServerApp.port={port}"] if port else []), *([] if browser else ["--no-browser"]), *extra]
 
 
 def _cmd_present(a) -> int:
@@ -116,7 +185,7 @@ def _cmd_present(a) -> int:
     if a.html:
         srcs = thread_notebooks() if a.all else [find_notebook(a.thread)]
         for src in srcs:
-            print(f"  {src.relative_to(repo_root())} -> {export_html(src, Path(a.html))}")
+            print(f"  {src.relative_to(repo_root())} -> {export_slides(src, Path(a.html))}")
         return 0
     if not a.thread:
         print("kwb present: name a thread (e.g. 2015), or give --all --html OUT", file=sys.stderr)
@@ -126,11 +195,12 @@ def _cmd_present(a) -> int:
     for line in workspace(folder):
         print("workspace:", line)
     d = write_deck(src, folder / "slides")
-    url = f"/rise/slides/{d.name}"
-    print(f"kwb present: {src.name} as slides (WORKBOOK_MODE=slides); run all cells (Shift-Enter on each, or "
-          f"Run > Run All in the lab) for the live charts; the deck is {url}")
-    env = {**os.environ, "WORKBOOK_MODE": "slides"}
-    return subprocess.call(lab_command(folder, url, a.port, not a.no_browser), cwd=folder, env=env)
+    url = deck_url(f"slides/{d.name}")
+    print(f"kwb present: {src.name} as a deck (WORKBOOK_MODE=slides) at the URL below ({url}).\n"
+          "  Arrow keys or Space step through the slides (click a slide first); Shift+Enter runs the selected "
+          "cell (Run > Run All from the hidden menu: hover the top edge) for the live charts and knobs; "
+          "Shift+Esc leaves deck mode.", flush=True)
+    return subprocess.call(lab_command(url, a.port, not a.no_browser, a.lab_args), cwd=folder, env=talk_env(folder))
 
 
 def register(sub) -> None:
@@ -141,4 +211,5 @@ def register(sub) -> None:
     p.add_argument("--no-browser", action="store_true")
     p.add_argument("--all", action="store_true", help="with --html: every thread notebook")
     p.add_argument("--html", metavar="OUT", help="write static HTML pages to OUT instead of starting the lab")
+    p.add_argument("lab_args", nargs="*", metavar="-- LAB_ARG", help="passed to jupyter lab (after --)")
     p.set_defaults(func=_cmd_present)
