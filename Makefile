@@ -55,7 +55,7 @@ lab: $(STAMP)
 # make slides THREAD=2015  (any unique part of a notebook's name)
 THREAD ?= 00-start-here
 slides: $(STAMP)
-	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(if $(LAB_ARGS),-- $(LAB_ARGS))
+	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(foreach a,$(LAB_ARGS),--lab-arg=$(a))
 
 # The decks as static reveal.js pages (no kernel, no network; reveal.js copied beside them):
 # build/slides/<notebook>.slides.html

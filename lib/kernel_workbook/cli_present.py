@@ -17,9 +17,9 @@ mode).
 The deck is a copy of the thread's notebook (in the lab's working copy,
 ``<dir>/slides/``; the committed notebook is never touched) with slide marks
 (:func:`deck`): a ``#``/``##`` heading starts a slide, other text a sub-slide
-under it, a code cell stays with the text before it unless its output is big (a
-chart, a widget, more than :data:`SHORT_OUTPUT` lines of text), which then gets
-a sub-slide of its own.  The input of a code cell longer than three lines is
+under it, a code cell stays with the text before it when that is a short lead-in
+(:data:`LEAD_IN`) or when it shows nothing (no output, code folded), else it
+gets a sub-slide of its own.  The input of a code cell longer than three lines is
 hidden (its output is what the audience reads; the cell still runs), and an
 output taller than the screen scrolls inside its slide.  The kernel runs in
 ``WORKBOOK_MODE=slides``: charts sized for 1280x720.
@@ -44,18 +44,17 @@ from pathlib import Path
 from .errors import WorkbookError
 from .paths import repo_root
 
-SHORT_OUTPUT = 12  # lines of printed text that stay on the slide of the text before them
 LEAD_IN = 300  # characters: text this short introduces the big output after it, on the same slide
 FOLDED_INPUT = 3  # a code cell longer than this shows only its output
-_BIG = ("image/svg+xml", "image/png", "application/vnd.jupyter.widget-view+json", "application/vnd.vegalite.v5+json",
-        "text/html")
 # jupyterlab-fonts' notebook styles (the deck's own look, carried in its metadata): only while presenting,
 # folded code leaves no placeholder line, and an output taller than the screen scrolls inside its slide
 PRESENTING = "body[data-jp-deck-mode='presenting'] &"
 DECK_STYLES = {"": {
-    f"{PRESENTING} .jp-InputPlaceholder": {"display": "none"},
     f"{PRESENTING} .jp-Cell:has(.jp-InputPlaceholder) .jp-Cell-inputWrapper": {"display": "none"},
-    f"{PRESENTING} .jp-OutputArea-output": {"max-height": "calc(100vh - 96px)", "overflow": "auto"},
+    f"{PRESENTING} .jp-InputPlaceholder": {"display": "none"},
+    # a slide is one cell, or a lead-in (a few lines) and one output: each kept within the screen
+    f"{PRESENTING} .jp-Cell.jp-deck-mod-onscreen": {"max-height": "calc(100vh - 24px)", "overflow-y": "auto"},
+    f"{PRESENTING} .jp-Cell-outputWrapper": {"max-height": "calc(100vh - 170px)", "overflow": "auto"},
 }}
 
 
@@ -78,19 +77,6 @@ def _source(cell: dict) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
-def big_output(cell: dict) -> bool:
-    """A chart, an image, a widget, an HTML table or more than :data:`SHORT_OUTPUT` lines of text: a slide
-    of its own."""
-    lines = 0
-    for o in cell.get("outputs", []):
-        data = o.get("data", {})
-        if any(k in data for k in _BIG):
-            return True
-        text = o.get("text") or data.get("text/plain") or ""
-        lines += len(("".join(text) if isinstance(text, list) else text).splitlines())
-    return lines > SHORT_OUTPUT
-
-
 def deck(nb: dict) -> dict:
     """The notebook with slide marks, long code folded and the deck's styles (a new dict)."""
     nb = copy.deepcopy(nb)
@@ -104,11 +90,17 @@ def deck(nb: dict) -> dict:
         if cell["cell_type"] == "markdown":
             kind = "slide" if re.match(r"#{1,2} ", src.lstrip()) else "subslide"
         else:
+            # a code cell joins the slide before it when that is a short lead-in, or when it shows nothing
+            # there (no output, code folded); else it gets a sub-slide of its own
+            folded = len(src.strip().splitlines()) > FOLDED_INPUT
             lead_in = before is not None and before["cell_type"] == "markdown" and len(_source(before)) <= LEAD_IN
-            kind = "subslide" if cell["cell_type"] == "code" and big_output(cell) and not lead_in else "-"
-            if cell["cell_type"] == "code" and len(src.strip().splitlines()) > FOLDED_INPUT:
+            kind = "-" if lead_in or (folded and not cell.get("outputs")) else "subslide"
+            if folded:
                 cmeta.setdefault("jupyter", {})["source_hidden"] = True
-        cmeta["slideshow"] = {"slide_type": kind}
+        if kind == "-":  # continue the slide: no mark (jupyterlab-slideshow does not read "-" so)
+            cmeta.pop("slideshow", None)
+        else:
+            cmeta["slideshow"] = {"slide_type": kind}
         before = cell
     return nb
 
@@ -211,5 +203,6 @@ def register(sub) -> None:
     p.add_argument("--no-browser", action="store_true")
     p.add_argument("--all", action="store_true", help="with --html: every thread notebook")
     p.add_argument("--html", metavar="OUT", help="write static HTML pages to OUT instead of starting the lab")
-    p.add_argument("lab_args", nargs="*", metavar="-- LAB_ARG", help="passed to jupyter lab (after --)")
+    p.add_argument("--lab-arg", dest="lab_args", action="append", default=[], metavar="ARG",
+                   help="passed to jupyter lab, e.g. --lab-arg=--ServerApp.ip=0.0.0.0 (repeat for more)")
     p.set_defaults(func=_cmd_present)
