@@ -54,7 +54,7 @@ DECK_STYLES = {"": {
     f"{PRESENTING} .jp-InputPlaceholder": {"display": "none"},
     # a slide is one cell, or a lead-in (a few lines) and one output: each kept within the screen
     f"{PRESENTING} .jp-Cell.jp-deck-mod-onscreen": {"max-height": "calc(100vh - 24px)", "overflow-y": "auto"},
-    f"{PRESENTING} .jp-Cell-outputWrapper": {"max-height": "calc(100vh - 170px)", "overflow": "auto"},
+    f"{PRESENTING} .jp-Cell-outputWrapper": {"max-height": "calc(100vh - 200px)", "overflow": "auto"},
 }}
 
 
