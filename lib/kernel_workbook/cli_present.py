@@ -32,31 +32,15 @@ it opens from disk on a machine with no network.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+from .decks import live_deck, static_deck
 from .errors import WorkbookError
 from .paths import repo_root
-
-LEAD_IN = 300  # characters: text this short introduces the big output after it, on the same slide
-FOLDED_INPUT = 3  # a code cell longer than this shows only its output
-# jupyterlab-fonts' notebook styles (the deck's own look, carried in its metadata): only while presenting,
-# folded code leaves no placeholder line, and an output taller than the screen scrolls inside its slide
-PRESENTING = "body[data-jp-deck-mode='presenting'] &"
-DECK_STYLES = {"": {
-    f"{PRESENTING} .jp-Cell:has(.jp-InputPlaceholder) .jp-Cell-inputWrapper": {"display": "none"},
-    f"{PRESENTING} .jp-InputPlaceholder": {"display": "none"},
-    # a slide is one cell, or a lead-in (a few lines) and one output: each kept within the screen
-    f"{PRESENTING} .jp-Cell.jp-deck-mod-onscreen": {"max-height": "calc(100vh - 24px)", "overflow-y": "auto"},
-    f"{PRESENTING} .jp-Cell-outputWrapper": {"max-height": "calc(100vh - 200px)", "overflow": "auto"},
-}}
-
 
 def thread_notebooks() -> list[Path]:
     """The thread notebooks (notebooks/20*.ipynb), in order."""
@@ -73,42 +57,11 @@ def find_notebook(name: str) -> Path:
     return hits[0]
 
 
-def _source(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
-def deck(nb: dict) -> dict:
-    """The notebook with slide marks, long code folded and the deck's styles (a new dict)."""
-    nb = copy.deepcopy(nb)
-    meta = nb.setdefault("metadata", {})
-    meta.pop("rise", None)
-    meta["@deathbeds/jupyterlab-fonts"] = {"styles": copy.deepcopy(DECK_STYLES)}
-    before = None  # the cell before, and how it is shown
-    for cell in nb["cells"]:
-        src = _source(cell)
-        cmeta = cell.setdefault("metadata", {})
-        if cell["cell_type"] == "markdown":
-            kind = "slide" if re.match(r"#{1,2} ", src.lstrip()) else "subslide"
-        else:
-            # a code cell joins the slide before it when that is a short lead-in, or when it shows nothing
-            # there (no output, code folded); else it gets a sub-slide of its own
-            folded = len(src.strip().splitlines()) > FOLDED_INPUT
-            lead_in = before is not None and before["cell_type"] == "markdown" and len(_source(before)) <= LEAD_IN
-            kind = "-" if lead_in or (folded and not cell.get("outputs")) else "subslide"
-            if folded:
-                cmeta.setdefault("jupyter", {})["source_hidden"] = True
-        if kind == "-":  # continue the slide: no mark (jupyterlab-slideshow does not read "-" so)
-            cmeta.pop("slideshow", None)
-        else:
-            cmeta["slideshow"] = {"slide_type": kind}
-        before = cell
-    return nb
-
-
 def write_deck(src: Path, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / src.name
-    out.write_text(json.dumps(deck(json.loads(src.read_text(encoding="utf-8"))), indent=1) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(live_deck(json.loads(src.read_text(encoding="utf-8"))), indent=1) + "\n",
+                   encoding="utf-8")
     from .nbtools import trust
 
     trust(out)  # the committed charts (SVG) show only in a trusted notebook
@@ -128,10 +81,7 @@ def export_slides(src: Path, out_dir: Path) -> Path:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     reveal = webassets.copy_into("reveal.js", out_dir)
-    nb = nbformat.reads(json.dumps(deck(json.loads(src.read_text(encoding="utf-8")))), as_version=4)
-    for cell in nb.cells:  # a static deck shows what the code printed and drew, not the code
-        if cell.cell_type == "code":
-            cell.metadata["transient"] = {"remove_source": True}
+    nb = nbformat.reads(json.dumps(static_deck(json.loads(src.read_text(encoding="utf-8")))), as_version=4)
     exporter = SlidesExporter(template_name="kwb_reveal", extra_template_basedirs=[str(TEMPLATES)],
                               reveal_url_prefix=reveal, reveal_theme="white", reveal_transition="none",
                               reveal_number="c/t", reveal_width="1280", reveal_height="720")
@@ -143,19 +93,34 @@ def export_slides(src: Path, out_dir: Path) -> Path:
 
 
 TALK_DIR = ".kwb-talk"  # under the lab's working copy: the talk's own lab settings and workspaces
+# the talk's lab extension (its stylesheet and keys: see its remoteEntry.js), loaded only by the talk's lab
+TALK_EXTENSION = Path(__file__).parent / "labextension"
 
 
 def talk_env(folder: Path) -> dict[str, str]:
-    """The environment of the talk's lab: deck mode on at start (jupyterlab-slideshow's ``active``) in a
-    settings folder of the talk's own, a fresh workspace (only the deck open), ``WORKBOOK_MODE=slides``."""
+    """The environment of the talk's lab, prepared under ``folder/.kwb-talk``: deck mode on at start
+    (jupyterlab-slideshow's ``active``) in settings of the talk's own (``make lab`` is not left in deck mode),
+    a fresh workspace (only the deck open), ``WORKBOOK_MODE=slides``."""
     talk = folder.resolve() / TALK_DIR
     plugin = talk / "settings" / "jupyterlab-slideshow" / "plugin.jupyterlab-settings"
     plugin.parent.mkdir(parents=True, exist_ok=True)
-    settings = json.loads(plugin.read_text()) if plugin.exists() else {}
-    plugin.write_text(json.dumps({**settings, "active": True}, indent=1))
+    plugin.write_text(json.dumps({**read_settings(plugin), "active": True}, indent=1), encoding="utf-8")
     shutil.rmtree(talk / "workspaces", ignore_errors=True)
     return {**os.environ, "WORKBOOK_MODE": "slides", "JUPYTERLAB_SETTINGS_DIR": str(talk / "settings"),
             "JUPYTERLAB_WORKSPACES_DIR": str(talk / "workspaces")}
+
+
+def read_settings(path: Path) -> dict:
+    """A lab settings file as the lab rewrites it (JSON5: whole-line ``//`` comments), or {} if absent."""
+    if not path.exists():
+        return {}
+    text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().startswith("//"))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise WorkbookError(f"{path}: line {e.lineno}: not a settings file the lab wrote ({e.msg}); "
+                            "delete it to start the talk's settings afresh") from None
 
 
 def deck_url(deck_path: str) -> str:
@@ -168,6 +133,7 @@ def lab_command(url: str, port: int | None, browser: bool, extra: list[str] = ()
     return [str(Path(sys.executable).parent / "jupyter"), "lab", *(["--allow-root"] if os.geteuid() == 0 else []),
             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--ServerApp.root_dir=.", f"--LabApp.default_url={url}",
+            f"--LabApp.extra_labextensions_path={TALK_EXTENSION}",
             *([f"--ServerApp.port={port}"] if port else []), *([] if browser else ["--no-browser"]), *extra]
 
 
@@ -189,10 +155,17 @@ def _cmd_present(a) -> int:
     d = write_deck(src, folder / "slides")
     url = deck_url(f"slides/{d.name}")
     print(f"kwb present: {src.name} as a deck (WORKBOOK_MODE=slides) at the URL below ({url}).\n"
-          "  Arrow keys or Space step through the slides (click a slide first); Shift+Enter runs the selected "
-          "cell (Run > Run All from the hidden menu: hover the top edge) for the live charts and knobs; "
-          "Shift+Esc leaves deck mode.", flush=True)
-    return subprocess.call(lab_command(url, a.port, not a.no_browser, a.lab_args), cwd=folder, env=talk_env(folder))
+          "  Ctrl+Shift+Enter runs every cell: the charts and knobs come alive as the cells finish (the title\n"
+          "  slide then shows the mode line).  Space or the arrow keys step through the slides (click a slide\n"
+          "  first); Shift+Enter runs the selected cell and stays on its slide; a \"code\" chip unfolds a cell's\n"
+          "  code; \"more below\" marks an output to scroll; Esc leaves deck mode.", flush=True)
+    cmd, env = lab_command(url, a.port, not a.no_browser, a.lab_args), talk_env(folder)
+    os.chdir(folder)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # the lab takes this process's place: stopping `kwb present` (a signal to its pid) stops the lab, never
+    # leaving a server and its kernels behind
+    os.execve(cmd[0], cmd, env)
 
 
 def register(sub) -> None:
