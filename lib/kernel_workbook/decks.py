@@ -449,7 +449,7 @@ def fit_charts(laid: list[Slide], room: float = ROOM) -> None:
         charts = sum(output_height(o, 1.0) - OUTPUT_PAD for o in svgs)
         if not charts:
             continue
-        k = 1 - (s.height - room) / charts
+        k = 1 - (s.height - room + 4) / charts  # 4 px to spare: the sizes are written rounded
         if k >= MIN_CHART_SCALE:
             for o in svgs:
                 _scale_svg(o, k)
