@@ -81,7 +81,9 @@ def export_slides(src: Path, out_dir: Path) -> Path:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     reveal = webassets.copy_into("reveal.js", out_dir)
-    nb = nbformat.reads(json.dumps(static_deck(json.loads(src.read_text(encoding="utf-8")))), as_version=4)
+    raw = json.loads(src.read_text(encoding="utf-8"))
+    webassets.check_no_math(raw, str(src))
+    nb = nbformat.reads(json.dumps(static_deck(raw)), as_version=4)
     exporter = SlidesExporter(template_name="kwb_reveal", extra_template_basedirs=[str(TEMPLATES)],
                               reveal_url_prefix=reveal, reveal_theme="white", reveal_transition="none",
                               reveal_number="c/t", reveal_width="1280", reveal_height="720")

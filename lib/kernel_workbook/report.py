@@ -77,6 +77,7 @@ def build_report(out: Path, timeout: int = 900, paths: list[Path] | None = None)
     root = repo_root()
     for nb_path in paths or notebooks():
         nb = nbformat.read(nb_path, as_version=4)
+        webassets.check_no_math(nb, str(nb_path))
         t0 = time.perf_counter()
         NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
                        resources={"metadata": {"path": str(nb_path.parent)}}).execute()

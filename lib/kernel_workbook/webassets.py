@@ -15,6 +15,10 @@ Python side, and its ``dist/`` unpacked into the virtualenv
 (``<venv>/share/kernel-workbook/web/<package>/``; ``KWB_WEBASSETS=DIR``
 moves it).  A page then gets a copy of the files beside it (:func:`copy_into`),
 so a folder of pages opens from disk anywhere.
+
+MathJax is not among them: no notebook's Markdown has mathematics (a ``$`` appears only in code, as in a
+shell variable), so the static pages leave MathJax out, and :func:`check_no_math` stops a page from being
+built, naming the cell, if a notebook ever gains some (bundle MathJax then, or render it at build time).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,8 +58,8 @@ def path(name: str) -> Path:
     folder = root() / name
     stamp = folder / STAMP
     if not stamp.exists() or stamp.read_text().strip() != version:
-        raise WorkbookError(f"{name} {version} is not installed in {folder}: run `make venv` (it needs npm, "
-                            "from Node.js) or `python -m kernel_workbook.webassets install`")
+        raise WorkbookError(f"{name} {version} is not installed in {folder}: it needs npm (Node.js), then "
+                            "`make webassets` or `python -m kernel_workbook.webassets install`")
     return folder
 
 
@@ -71,11 +76,15 @@ def install(names=None, npm: str = "npm") -> list[str]:
         if (folder / STAMP).exists() and (folder / STAMP).read_text().strip() == version:
             continue
         if shutil.which(npm) is None:
-            raise WorkbookError(f"{npm} not found: install Node.js (its npm fetches {name} {version}) and run again")
+            raise WorkbookError(f"{npm} not found: install Node.js with npm (it fetches {name} {version}), "
+                                "then run `make webassets`")
         with tempfile.TemporaryDirectory() as tmp:
-            out = subprocess.run([npm, "pack", "--json", "--silent", f"{name}@{version}", "--pack-destination", tmp],
-                                 check=True, capture_output=True, text=True).stdout
-            tgz = Path(tmp) / json.loads(out)[0]["filename"]
+            run = subprocess.run([npm, "pack", "--json", "--silent", f"{name}@{version}", "--pack-destination", tmp],
+                                 capture_output=True, text=True)
+            if run.returncode:
+                why = (run.stderr.strip() or run.stdout.strip()).splitlines()[-3:]
+                raise WorkbookError(f"`npm pack {name}@{version}` failed (exit {run.returncode}): " + " / ".join(why))
+            tgz = Path(tmp) / json.loads(run.stdout)[0]["filename"]
             got = _integrity(tgz.read_bytes())
             if got != integrity:
                 raise WorkbookError(f"{name} {version}: the tarball's integrity is {got}, expected {integrity}")
@@ -104,6 +113,33 @@ def copy_into(name: str, dest: Path) -> str:
     return rel.as_posix()
 
 
+# TeX as Markdown carries it: $...$, $$...$$, \\(...\\), \\[...\\], \\begin{...}; code spans and fences are not math
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_MATH = re.compile(r"\$\$.+?\$\$|(?<![\\\w$])\$(?=\S)[^$\n]+?(?<=\S)\$(?![\w$])|\\\(|\\\[|\\begin\{", re.S)
+
+
+def math_cells(nb: dict) -> list[tuple[int, str]]:
+    """``(index, the math)`` of each Markdown cell of notebook ``nb`` (a dict) that holds TeX."""
+    found = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "markdown":
+            continue
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        m = _MATH.search(_CODE.sub("", src))
+        if m:
+            found.append((i, m.group(0)[:40]))
+    return found
+
+
+def check_no_math(nb: dict, where: str) -> None:
+    """Raise if the notebook ``where`` has TeX in its Markdown: its static page would show it raw."""
+    found = math_cells(nb)
+    if found:
+        i, tex = found[0]
+        raise WorkbookError(f"{where}: cell {i} has TeX ({tex!r}), but static pages carry no MathJax "
+                            "(kernel_workbook.webassets): bundle it, or write the formula without TeX")
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] != ["install"]:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -111,8 +147,10 @@ def main(argv: list[str]) -> int:
     try:
         for line in install():
             print("webassets:", line)
-    except (WorkbookError, subprocess.CalledProcessError) as e:
-        print(f"webassets: {e}", file=sys.stderr)
+    except WorkbookError as e:
+        print(f"webassets: {e}\n  Without them the static decks (make slides-html) and the report (make report) cannot be "
+              "built, and make test fails on them; the lab and the live decks (make lab, make slides) work.",
+              file=sys.stderr)
         return 1
     return 0
 
