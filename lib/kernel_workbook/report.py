@@ -8,7 +8,12 @@ took to run -- with one page per notebook.  The pages come from the template
 widgets a notebook leaves (a finished progress bar, a menu) are saved with
 their state and drawn by the ipywidgets HTML manager copied into
 ``build/report/_static/`` (:mod:`kernel_workbook.webassets`).  The folder
-opens from disk on a machine with no network.
+opens from disk on a machine with no network.  Pages and index follow the
+reader's light or dark preference (``prefers-color-scheme``): the page takes
+JupyterLab's dark theme variables, and the charts, whose colours are those
+variables (:mod:`kernel_workbook.config`), follow: they are drawn inline
+(:func:`inline_svg`), since an SVG shown as an image sees none of the page's
+variables and stayed a white box on a dark page.
 """
 
 from __future__ import annotations
@@ -60,6 +65,32 @@ def _seconds(s: float) -> str:
     return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
 
 
+def dark_theme_css() -> str:
+    """JupyterLab's dark theme as nbconvert ships it (its variables), for pages read in dark mode."""
+    from jupyter_core.paths import jupyter_path
+
+    for base in jupyter_path("nbconvert", "templates"):
+        css = Path(base) / "lab" / "static" / "theme-dark.css"
+        if css.exists():
+            return css.read_text(encoding="utf-8")
+    return ""
+
+
+def inline_svg(nb, page: str) -> None:
+    """Give the ids inside each SVG output of ``nb`` a prefix of their own (``page``, cell, output), so that
+    the charts can be drawn inline in one page: Vega's clip paths would otherwise collide across charts."""
+    for c, cell in enumerate(nb.cells):
+        for o, out in enumerate(cell.get("outputs", [])):
+            svg = out.get("data", {}).get("image/svg+xml")
+            if not svg:
+                continue
+            prefix = f"{re.sub(r'[^A-Za-z0-9]', '', page)}-{c}-{o}-"
+            for i in set(re.findall(r'\sid="([^"]+)"', svg)):
+                svg = (svg.replace(f'id="{i}"', f'id="{prefix}{i}"').replace(f"#{i})", f"#{prefix}{i})")
+                       .replace(f'"#{i}"', f'"#{prefix}{i}"'))
+            out["data"]["image/svg+xml"] = svg
+
+
 def build_report(out: Path, timeout: int = 900, paths: list[Path] | None = None) -> Path:
     import nbformat
     from nbclient import NotebookClient
@@ -75,6 +106,7 @@ def build_report(out: Path, timeout: int = 900, paths: list[Path] | None = None)
     exporter.exclude_output_prompt = True
     rows = []
     root = repo_root()
+    dark = dark_theme_css()
     for nb_path in paths or notebooks():
         nb = nbformat.read(nb_path, as_version=4)
         webassets.check_no_math(nb, str(nb_path))
@@ -82,7 +114,8 @@ def build_report(out: Path, timeout: int = 900, paths: list[Path] | None = None)
         NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
                        resources={"metadata": {"path": str(nb_path.parent)}}).execute()
         took = time.perf_counter() - t0
-        body, _ = exporter.from_notebook_node(nb, resources={"kwb_widgets": widgets})
+        inline_svg(nb, nb_path.stem)
+        body, _ = exporter.from_notebook_node(nb, resources={"kwb_widgets": widgets, "kwb_dark_css": dark})
         target = out / (nb_path.stem + ".html")
         target.write_text(body, encoding="utf-8")
         rel = nb_path.relative_to(root).as_posix() if nb_path.is_relative_to(root) else nb_path.name

@@ -1,7 +1,8 @@
 """``make report`` opened as a reader opens it: from disk, with no network, at 1280x720.
 
 The report of every notebook takes minutes to build; here ``build_report`` runs on a page made for the test
-(the widgets a notebook leaves: a finished progress bar as tqdm draws it, a slider) and one exercise.
+(the widgets a notebook leaves: a finished progress bar as tqdm draws it, a slider; two CI-mode charts) and
+one exercise.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ def report(tmp_path_factory):
                 nbformat.v4.new_code_cell(
                     "import ipywidgets as w\nfrom IPython.display import display\n"
                     "display(w.HBox([w.HTML('fit'), w.FloatProgress(value=7, max=7), w.HTML('7/7')]))\n"
-                    "w.IntSlider(value=3, description='knob')")]
+                    "w.IntSlider(value=3, description='knob')"),
+                # the same chart twice, as two outputs with the same clip path id: the page must keep them apart
+                nbformat.v4.new_code_cell(
+                    "import altair as alt\nimport pandas as pd\nimport vl_convert as vlc\nfrom IPython.display import SVG\n"
+                    "from kernel_workbook import config\n\nconfig.setup(verbose=False)\n"
+                    "line = alt.Chart(pd.DataFrame({'x': [1, 2], 'y': [3, 4]})).mark_line(clip=True).encode(x='x:Q', y='y:Q')\n"
+                    "svg = vlc.vegalite_to_svg(line.to_dict())\ndisplay(SVG(svg))\nSVG(svg)")]
     src = tmp / "widgets.ipynb"
     nbformat.write(nb, src)
     return build_report(tmp / "out", paths=[src, ROOT / "exercises" / "02-stats-hmean-amean.ipynb"])
@@ -56,3 +63,27 @@ def test_pages_draw_saved_widgets_offline(page, report):
     assert not page.watch.errors, page.watch.errors[:5]
     page.goto((report.parent / "02-stats-hmean-amean.html").as_uri(), wait_until="load")
     assert page.get_by_role("link", name="all pages of the report").is_visible()
+
+
+# Each chart drawn in the page: its background and its first label's colour, and its clip paths' ids.
+JS_CHARTS = """() => [...document.querySelectorAll('.jp-RenderedSVG svg')].map(s => ({
+  background: getComputedStyle(s.querySelector('rect')).fill, text: getComputedStyle(s.querySelector('text')).fill,
+  ids: [...s.querySelectorAll('[id]')].map(e => e.id)}))"""
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_charts_follow_the_readers_theme(page, report, scheme):
+    """A reader in dark mode gets dark pages whose charts are dark too: they were white boxes (an SVG shown as
+    an image sees none of the page's colours), and the pages stayed white under a dark index."""
+    page.emulate_media(color_scheme=scheme)
+    page.goto((report.parent / "widgets.html").as_uri(), wait_until="load")
+    body = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    charts = page.evaluate(JS_CHARTS)
+    assert len(charts) == 2
+    dark = scheme == "dark"
+    assert body == ("rgb(17, 17, 17)" if dark else "rgb(255, 255, 255)")
+    for c in charts:
+        assert c["background"] == body, c
+        assert c["text"].startswith("rgba(255, 255, 255") == dark, c
+    ids = [i for c in charts for i in c["ids"]]
+    assert ids and len(ids) == len(set(ids))  # one page, two charts: no clip path borrowed from the other
