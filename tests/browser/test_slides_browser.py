@@ -44,6 +44,12 @@ JS_RAN = """() => { const w = window.jupyterapp.shell.currentWidget; const cells
     && JSON.stringify(setup.model.outputs.toJSON()).includes('WORKBOOK_MODE=slides')
     && cells.every(c => c.model.type !== 'code' || c.model.executionCount !== null); }"""
 
+# A live chart drawn dark: its background (the SVG's own, as Vega draws it) dark, its labels light.
+JS_DARK_CHART = """(sel) => { const g = document.querySelector(sel); const t = g && g.querySelector('text'); if (!t) return false;
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const bg = rgb(getComputedStyle(g).backgroundColor), fg = rgb(getComputedStyle(t).fill);
+  return bg.length === 3 && fg.length === 3 && bg.every(v => v < 60) && fg.every(v => v > 180); }"""
+
 # Every slide of the open deck, stepped with the slideshow's own command and measured: where its cells lie,
 # what is wider than the screen, each part that scrolls (its cue showing? its cell tagged as meant to
 # scroll?), printed lines the page wraps, and folded code that shows its text.
@@ -54,12 +60,13 @@ JS_SLIDES = """async (tag) => {
   meter.textContent = 'x'.repeat(100); document.body.appendChild(meter);
   const measure = (on, key) => {
     const s = {cells: key, top: 1e9, bottom: -1e9, right: 0, scrolls: [], uncued: [], unplanned: [], wrapped: [],
-               code_text: 0};
+               clipped: [], code_text: 0};
     for (const c of on) {
       const i = nb.widgets.indexOf(c), r = c.node.getBoundingClientRect();
       s.top = Math.min(s.top, r.top); s.bottom = Math.max(s.bottom, r.bottom);
       c.node.querySelectorAll('svg, img, canvas, .widget-box, pre, table').forEach(e => {
         const b = e.getBoundingClientRect(); if (b.width) s.right = Math.max(s.right, b.right); });
+      c.node.querySelectorAll('.jp-OutputArea').forEach(e => { if (e.scrollWidth > e.clientWidth + 1) s.clipped.push(i); });
       c.node.querySelectorAll('.jp-OutputArea, .jp-InputArea').forEach(e => {
         if (e.scrollHeight <= e.clientHeight + 1 || getComputedStyle(e).overflowY !== 'auto') return;
         s.scrolls.push(i + ': ' + e.scrollHeight + ' px in ' + e.clientHeight);
@@ -177,6 +184,8 @@ def check_slides(name: str, slides: list[dict]) -> list[str]:
             bad.append(f"{where}: spans {s['top']:.0f}..{s['bottom']:.0f} px of 720")
         if s["right"] > 1281:
             bad.append(f"{where}: drawn to x={s['right']:.0f}, wider than 1280")
+        if s["clipped"]:
+            bad.append(f"{where}: an output wider than its slide, cut at the right (cells {s['clipped']})")
         if s["uncued"]:
             bad.append(f"{where}: scrolls with no 'more below' cue: {s['scrolls']}")
         if s["unplanned"]:
@@ -266,6 +275,9 @@ def test_a_knob_turns_inside_the_deck(page, talk):
     sel.select_option(label=options[(sel.evaluate("s => s.selectedIndex") + 1) % len(options)])
     page.wait_for_function("([sel, b]) => { const g = document.querySelector(sel); return g && g.innerHTML !== b; }",
                            arg=[f"{PRESENTING} .vega-embed svg", before], timeout=120_000)
+    # the live chart follows the lab's theme: dark background and light labels in JupyterLab Dark
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    page.wait_for_function(JS_DARK_CHART, arg=f"{PRESENTING} .vega-embed svg", timeout=30_000)
     # Shift+Enter on the explorer's cell: it runs again, the slide stays
     shown = page.evaluate(JS_ON_SCREEN)
     count = page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.executionCount", cell)
