@@ -262,7 +262,10 @@ def split_prose(cell: dict, room: float = ROOM, lead_in: bool = False) -> list[d
 
 
 def _is_lead_in_text(text: str) -> bool:
-    return (not _heading(text) and not re.match(r"\s*(?:[*+-]|\d+\.|\||```)", text)
+    """A short paragraph, or a minor heading (``###`` and below): it introduces what follows it."""
+    if _heading(text):
+        return not re.match(r"#{1,2} ", text.lstrip())
+    return (not re.match(r"\s*(?:[*+-]|\d+\.|\||```)", text)
             and block_height(text) <= LEAD_IN_LINES * PROSE_LINE + PARAGRAPH)
 
 
@@ -319,7 +322,7 @@ def _mark(cell: dict) -> str | None:
 
 
 def _is_lead_in(cell: dict, h: float) -> bool:
-    return cell["cell_type"] == "markdown" and not _heading_level(cell) and h <= LEAD_IN_LINES * PROSE_LINE + 40
+    return cell["cell_type"] == "markdown" and _heading_level(cell) not in (1, 2) and h <= LEAD_IN_LINES * PROSE_LINE + 40
 
 
 def slides(cells: list[dict], chart_scale: float = 1.0, room: float = ROOM) -> list[Slide]:
@@ -471,6 +474,8 @@ def static_deck(nb: dict) -> dict:
             continue
         if cell["cell_type"] == "code":
             cell.setdefault("metadata", {})["transient"] = {"remove_source": True}
+            # a progress bar (stderr) reports the run that made the page, not the thread: not a slide's content
+            cell["outputs"] = [o for o in cell.get("outputs", []) if o.get("name") != "stderr"]
             lead = height(cells[-1]) if cells and _is_lead_in(cells[-1], height(cells[-1])) else 0.0
             cells += split_text_output(cell, ROOM, ROOM - lead)
         else:
