@@ -14,20 +14,25 @@ Jupyter prints, and ``/``, open the deck, with deck mode on (a settings folder
 of the talk's own, ``<dir>/.kwb-talk/``, so ``make lab`` is not left in deck
 mode).
 
+The talk's lab also loads a small extension of ours (``labextension/kwb-talk``,
+through ``--LabApp.extra_labextensions_path``; ``make lab`` never sees it): the
+deck's stylesheet, Ctrl+Shift+Enter to run every cell without leaving the slide,
+and Shift+Enter that runs a cell and stays on its slide, as in RISE.  ``kwb
+present`` replaces itself with the lab (``exec``), so stopping it stops the
+server and its kernels.
+
 The deck is a copy of the thread's notebook (in the lab's working copy,
-``<dir>/slides/``; the committed notebook is never touched) with slide marks
-(:func:`deck`): a ``#``/``##`` heading starts a slide, other text a sub-slide
-under it, a code cell stays with the text before it when that is a short lead-in
-(:data:`LEAD_IN`) or when it shows nothing (no output, code folded), else it
-gets a sub-slide of its own.  The input of a code cell longer than three lines is
-hidden (its output is what the audience reads; the cell still runs), and an
-output taller than the screen scrolls inside its slide.  The kernel runs in
-``WORKBOOK_MODE=slides``: charts sized for 1280x720.
+``<dir>/slides/``; the committed notebook is never touched) laid out by
+:func:`kernel_workbook.decks.live_deck`: slides that fit 1280x720, setup code
+hidden, long code folded, what is still taller scrolling under a "more below"
+cue.  The kernel runs in ``WORKBOOK_MODE=slides``: charts sized for 1280x720.
 
 ``--html OUT`` writes each thread's committed, executed notebook (CI-mode
-charts as inline SVG) as a reveal.js deck, ``OUT/<notebook>.slides.html``, with
-the same slides and reveal.js itself inlined (:mod:`kernel_workbook.webassets`):
-it opens from disk on a machine with no network.
+charts as SVG) as a reveal.js deck, ``OUT/<notebook>.slides.html``
+(:func:`kernel_workbook.decks.static_deck`: the same slides, printed tables
+split into pages, no code), with reveal.js copied beside it
+(:mod:`kernel_workbook.webassets`): it opens from disk on a machine with no
+network.
 """
 
 from __future__ import annotations

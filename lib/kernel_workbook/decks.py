@@ -393,7 +393,7 @@ def mark_slides(nb: dict, chart_scale: float, room: float = ROOM) -> list[Slide]
                 meta["slideshow"] = {"slide_type": mark if mark in ("slide", "subslide") else s.kind}
             elif mark not in ("skip", "notes", "fragment"):
                 meta.pop("slideshow", None)  # continues the slide (jupyterlab-slideshow reads no mark so)
-        if s.height > room:  # even split, the slide is taller than the screen: its tallest cell scrolls
+        if s.height > room:  # taller than the screen even so: its tallest cell scrolls, on purpose
             _tag(s.cells[max(range(len(s.cells)), key=lambda i: s.heights[i])], TAG_SCROLLS)
     return laid
 

@@ -22,7 +22,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from conftest import JS_READY, ROOT, NotebookPage, _free_port, browser_missing
+from conftest import JS_READY, ROOT, NotebookPage, _free_port, browser_missing, stop
 
 from kernel_workbook.cli_present import export_slides, find_notebook, thread_notebooks, write_deck
 from kernel_workbook.decks import TAG_SCROLLS
@@ -141,12 +141,7 @@ class Talk:
         return f"http://127.0.0.1:{self.port}/lab/tree/slides/{urllib.parse.quote(deck.name)}?reset&token={self.token}"
 
     def close(self):
-        # kwb present is the lab itself (it execs it): stopping it stops the server and its kernels
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop(self.proc)  # kwb present is the lab itself (it execs it): the server and its kernels stop
 
 
 @pytest.fixture(scope="module")
