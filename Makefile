@@ -19,7 +19,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 OFFLINE_FLAGS := --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 PYTEST_ARGS ?=
 
-.PHONY: all lab slides slides-html test reproduce fidelity bench report venv constraints clean distclean notebooks
+.PHONY: all lab slides slides-html webassets test reproduce fidelity bench report venv constraints clean distclean notebooks
 
 all: test
 
@@ -31,11 +31,25 @@ $(BIN)/python:
 $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=23.2"
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[lab,test]"
+	# jupyterlab-rise, the talk mode before jupyterlab-slideshow, would take over every notebook with RISE
+	# metadata in the lab: a virtualenv that still has it loses it here
+	if $(BIN)/python -m pip show --quiet jupyterlab_rise >/dev/null 2>&1; then \
+		$(BIN)/python -m pip uninstall --quiet --yes jupyterlab_rise; fi
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp lib/kernel_workbook/lab_overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	# reveal.js and the widgets' HTML manager (npm): tried here, but a machine without Node.js still gets
+	# the lab and the live decks; the static decks, the report and make test ask for them (webassets below)
+	$(BIN)/python -m kernel_workbook.webassets install || \
+		echo "make venv: going on without the static pages' JavaScript (see above)" >&2
 	touch $@
 
 venv: $(STAMP)
+
+# reveal.js and the ipywidgets HTML manager for the static decks and the report, fetched with npm (Node.js),
+# pinned by version and integrity (lib/kernel_workbook/webassets.py): nothing is loaded from a CDN.
+# Quick once installed; without npm it stops with the reason.
+webassets: $(STAMP)
+	$(BIN)/python -m kernel_workbook.webassets install
 
 # The lab works in build/lab, a copy that looks like the repository (README,
 # data/, docs/ are links to it; notebooks/ and exercises/ are copies): running
@@ -48,14 +62,16 @@ lab: $(STAMP)
 	cd $(LAB_DIR) && WORKBOOK_MODE=$(MODE) $(abspath $(BIN))/jupyter lab $(ROOT_FLAG) $(OFFLINE_FLAGS) \
 		--ServerApp.root_dir=. $(LAB_ARGS) notebooks/00-start-here.ipynb
 
-# Talk mode: one thread as a live reveal.js deck (jupyterlab-rise), charts sized
-# for 1280x720, offline.  make slides THREAD=2015  (any unique part of a notebook's name)
+# Talk mode: one thread as a live deck (jupyterlab-slideshow: the lab's notebook, widgets and live
+# charts work), charts sized for 1280x720, offline; the URL printed opens the deck.
+# make slides THREAD=2015  (any unique part of a notebook's name)
 THREAD ?= 00-start-here
 slides: $(STAMP)
-	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(LAB_ARGS)
+	$(BIN)/kwb present $(THREAD) --dir $(LAB_DIR) $(foreach a,$(LAB_ARGS),--lab-arg=$(a))
 
-# The decks as static HTML (no kernel, no network): build/slides/<notebook>.slides.html
-slides-html: $(STAMP)
+# The decks as static reveal.js pages (no kernel, no network; reveal.js copied beside them):
+# build/slides/<notebook>.slides.html
+slides-html: webassets
 	$(BIN)/kwb present --all --html build/slides
 
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
@@ -63,7 +79,7 @@ slides-html: $(STAMP)
 # -n auto --dist loadfile: one worker per core; a notebook's cells stay on one worker.
 # Tests, stored fidelity and executed notebooks always fit the machines from the code: no stored fits
 # (reproduce/fit_cache.py).
-test: $(STAMP)
+test: webassets
 	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
 		-n auto --dist loadfile \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
@@ -84,7 +100,7 @@ bench: $(STAMP)
 	$(BIN)/kwb bench --json > build/bench.json
 	cat build/bench.json
 
-report: $(STAMP)
+report: webassets
 	WORKBOOK_MODE=ci $(BIN)/kwb report --out build/report
 
 # Refresh the pins after a deliberate upgrade (then run make test).

@@ -205,10 +205,10 @@ import altair as alt
 
 from kernel_workbook.ui.numa_charts import plot_faults, plot_scan_period
 
-alt.hconcat(*[plot_scan_period(runs01[k], 0, title=k).properties(width=260, height=180) for k in four[:2]])
+alt.hconcat(*[plot_scan_period(runs01[k], 0, title=k, width=260, height=180) for k in four[:2]])
 
 # %%
-alt.hconcat(*[plot_scan_period(runs01[k], 0, title=k).properties(width=260, height=180) for k in four[2:]])
+alt.hconcat(*[plot_scan_period(runs01[k], 0, title=k, width=260, height=180) for k in four[2:]])
 
 # %%
 plot_faults(runs01["4.0.0-rc1 vanilla"], title="4.0-rc1: faults local/remote, migrations done/failed")

@@ -13,6 +13,13 @@ mode       Altair renderer                              chart size      problem 
 widget JavaScript, so its charts are inline SVG.  No mode fetches anything from
 the network: Vega's JavaScript comes from the ``vl-convert`` wheel.
 
+Charts take their colours from JupyterLab's theme: the background, text, axes
+and grid are CSS variables of the lab (``var(--jp-ui-font-color1, #000)``),
+each with the light colour as its fallback, and the live charts are drawn as
+SVG, where the browser resolves them.  So a chart is dark in the dark theme,
+light in the light one, switches with the theme, and keeps Vega's light look
+where no lab is around (the static report, an SVG opened alone).
+
 Notebooks call :func:`setup` in their first cell; it prints the mode so that a
 presenter sees at once whether the machine is set up for the stage.
 """
@@ -98,7 +105,8 @@ def setup(verbose: bool = True) -> Mode:
     if m.renderer == "svg":
         alt.renderers.enable("svg")
     else:
-        alt.renderers.enable("jupyter", offline=True)
+        # SVG, not Vega's default canvas: the theme's colours are CSS variables, which only SVG resolves
+        alt.renderers.enable("jupyter", offline=True, embed_options={"renderer": "svg"})
         # the renderer switches JupyterChart offline only when it displays a
         # chart; a panel that builds its own JupyterChart needs it now
         alt.JupyterChart.enable_offline(True)
@@ -108,21 +116,37 @@ def setup(verbose: bool = True) -> Mode:
     return m
 
 
+# JupyterLab's theme variables, each with the colour Vega draws without a theme (a chart outside the lab)
+BACKGROUND = "var(--jp-layout-color0, white)"
+TEXT = "var(--jp-ui-font-color1, #000)"
+TEXT_SOFT = "var(--jp-ui-font-color2, #555)"
+RULE = "var(--jp-ui-font-color2, #888)"
+GRID = "var(--jp-border-color2, #ddd)"
+
+
+def theme_config(m: Mode) -> dict:
+    """The Vega-Lite ``config`` of the workbook's theme for mode ``m``: sizes, and colours from the lab's theme."""
+    text = {"labelColor": TEXT, "titleColor": TEXT}
+    return {
+        "background": BACKGROUND,
+        "view": {"continuousWidth": m.width, "continuousHeight": m.height, "stroke": GRID},
+        # axis labels whole too ("Time System-NUMA01_THREADLOCAL", not "...THEA...")
+        "axis": {"labelFontSize": m.font_size, "titleFontSize": m.font_size + 1, "labelLimit": 0,
+                 "domainColor": RULE, "tickColor": RULE, "gridColor": GRID, **text},
+        # legends under the plot, labels whole (Vega cuts a label at 160 px by default:
+        # "publishe..."), in columns: a chart is then as wide as its plot and axis, so
+        # it fits a 1280x720 projector beside the lab's sidebar
+        "legend": {"labelFontSize": m.font_size, "titleFontSize": m.font_size, "orient": "bottom",
+                   "direction": "vertical", "columns": 2, "labelLimit": 0, "titleLimit": 0, **text},
+        "header": text,
+        "title": {"fontSize": m.font_size + 3, "color": TEXT, "subtitleColor": TEXT_SOFT},
+        "text": {"color": TEXT},
+    }
+
+
 def _theme(alt, m: Mode) -> None:
     def theme():
-        return {
-            "config": {
-                "view": {"continuousWidth": m.width, "continuousHeight": m.height},
-                # axis labels whole too ("Time System-NUMA01_THREADLOCAL", not "...THEA...")
-                "axis": {"labelFontSize": m.font_size, "titleFontSize": m.font_size + 1, "labelLimit": 0},
-                # legends under the plot, labels whole (Vega cuts a label at 160 px by default:
-                # "publishe..."), in columns: a chart is then as wide as its plot and axis, so
-                # it fits a 1280x720 projector beside the lab's sidebar
-                "legend": {"labelFontSize": m.font_size, "titleFontSize": m.font_size, "orient": "bottom",
-                           "direction": "vertical", "columns": 2, "labelLimit": 0, "titleLimit": 0},
-                "title": {"fontSize": m.font_size + 3},
-            }
-        }
+        return {"config": theme_config(m)}
 
     try:  # Altair >= 5.5
         alt.theme.register("kwb", enable=True)(theme)

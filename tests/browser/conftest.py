@@ -54,6 +54,15 @@ def _free_port() -> int:
     return port
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server this test started: terminate, and kill if it has not gone in 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 class Lab:
     """A JupyterLab server on a working copy of the repository."""
 
@@ -100,11 +109,7 @@ class Lab:
         return f"{self.base}/{app}/{urllib.parse.quote(path)}?{reset}token={self.token}"
 
     def close(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop(self.proc)
         self.log.close()
 
 

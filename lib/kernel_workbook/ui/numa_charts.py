@@ -30,10 +30,15 @@ def df_scan_period(result, task: int = 0) -> pd.DataFrame:
     return d[["t_s", "numa_scan_period_ms", "task_scan_min_ms", "task_scan_max_ms", "node"]].reset_index(drop=True)
 
 
-def plot_scan_period(result, task: int = 0, title: str | None = None) -> alt.Chart:
-    """One task's scan period (log scale) with its ``task_scan_min``/``task_scan_max`` band."""
+def plot_scan_period(result, task: int = 0, title: str | None = None, width: int | None = None,
+                     height: int | None = None) -> alt.Chart:
+    """One task's scan period (log scale) with its ``task_scan_min``/``task_scan_max`` band.
+
+    ``width``/``height``: the plot's size (default: the mode's); the subtitle is wrapped to that width, so
+    two charts side by side (``alt.hconcat``) are as wide as their plots, not as their one-line captions.
+    """
     frames, options = _scan_period_parts(result, task, title)
-    return _scan_period_chart(*frames, **options)
+    return _scan_period_chart(*frames, **options, width=width, height=height)
 
 
 def _scan_period_parts(result, task: int = 0, title: str | None = None):
@@ -41,8 +46,19 @@ def _scan_period_parts(result, task: int = 0, title: str | None = None):
                                              "caption": result.caption()[:110]}
 
 
-def _scan_period_chart(d: pd.DataFrame, title: str, caption: str) -> alt.Chart:
+def _wrap(lines, width: int, font_size: int) -> list[str]:
+    """``lines`` wrapped to ``width`` px of text at ``font_size`` (a character of Vega's sans-serif is
+    under 0.6 em wide)."""
+    import textwrap
+
+    chars = max(20, int(width / (0.6 * font_size)))
+    return [part for line in lines for part in textwrap.wrap(line, chars)]
+
+
+def _scan_period_chart(d: pd.DataFrame, title: str, caption: str, width: int | None = None,
+                       height: int | None = None) -> alt.Chart:
     m = mode()
+    width, height = width or m.width, height or m.height
     band = alt.Chart(d).mark_area(opacity=0.15, color="gray").encode(
         x=alt.X("t_s:Q", title="time (s)"),
         y=alt.Y("task_scan_min_ms:Q", scale=alt.Scale(type="log"), title="numa_scan_period (ms)"),
@@ -51,9 +67,8 @@ def _scan_period_chart(d: pd.DataFrame, title: str, caption: str) -> alt.Chart:
         x=alt.X("t_s:Q"), y=alt.Y("numa_scan_period_ms:Q", scale=alt.Scale(type="log")),
         tooltip=[alt.Tooltip(c) for c in ("t_s", "numa_scan_period_ms", "task_scan_min_ms", "task_scan_max_ms",
                                           "node")])
-    return (band + line).properties(
-        width=m.width, height=m.height,
-        title=alt.TitleParams(title, subtitle=["grey: [task_scan_min, task_scan_max] for the mm's RSS", caption]))
+    subtitle = _wrap(["grey: [task_scan_min, task_scan_max] for the mm's RSS", caption], width, m.font_size)
+    return (band + line).properties(width=width, height=height, title=alt.TitleParams(title, subtitle=subtitle))
 
 
 def df_fault_timeline(result) -> pd.DataFrame:
