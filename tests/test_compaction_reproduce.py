@@ -39,7 +39,7 @@ def test_only_revert_v5_is_fitted_and_every_fitted_cell_is_flagged(rep):
     assert {k.split("|")[3] for k in keys} == {h12.BASELINE}
     flagged = {cell_key(c) for c in rep.cells if c["calibrated"]}
     assert keys <= flagged
-    assert {f["parameter"] for f in rep.fitted} == {"machine_mb", "page_ins_kb_s", "dirty_pages_s",
+    assert {f["parameter"] for f in rep.fitted} == {"machine_mb", "disk_mb_s", "dirty_pages_s",
                                                      "pgpgout_per_dirty_page", "unmovable_kb_s"}
     sc = rep.scored()
     assert set(sc[sc["calibrated"].astype(bool)]["kernel"]) == {h12.BASELINE}
@@ -68,7 +68,8 @@ def test_every_miss_has_a_reason():
 
 def test_calibration_meets_its_targets_within_reason():
     f = h12.df_fitted().set_index("parameter")
-    for name, tol in (("machine_mb", 0.02), ("page_ins_kb_s", 0.01), ("dirty_pages_s", 0.05),
+    # the object files are fitted before the unmovable memory, whose fit moves kswapd's reclaim by a few per cent
+    for name, tol in (("machine_mb", 0.02), ("disk_mb_s", 0.03), ("dirty_pages_s", 0.08),
                       ("pgpgout_per_dirty_page", 0.01)):
         assert abs(f.loc[name, "model"] / f.loc[name, "target"] - 1) < tol, name
     # success points: the fit is on the mean of the seed bases' runs (one run scatters by 10-30 points there)
@@ -110,3 +111,21 @@ def test_the_stored_fidelity_run_is_this_run(rep):
     if not config.mode().small:
         pytest.skip("the stored runs are CI-mode runs")
     assert stored_differences(THREAD, rep.cells) == []
+
+
+def test_a_velocity_is_scored_once_with_its_count(rep):
+    """Kswapd/Direct velocity = pages scanned / the test's length: each published change is scored once."""
+    sc = rep.scored().set_index(["row", "kernel"])
+    for v, count in h12.VELOCITY_OF.items():
+        for k in ("contended-v5", "capture-v5"):
+            assert sc.loc[(v, k), "status"] == "excluded" and sc.loc[(v, k), "reason"].startswith("repeat:")
+            assert count in sc.loc[(v, k), "reason"]
+            assert sc.loc[(count, k), "status"] in ("hit", "miss")
+
+
+def test_the_machine_is_the_one_whose_script_lasts_as_long_as_the_test():
+    w = h12.calibrate()["workload"]
+    t = h12.test_length_s()
+    assert w.elapsed_s() >= t > h12.on_machine(w, w.machine_mb - 1).elapsed_s()
+    assert w.build_procs == int(w.machine_mb) // 400 + 1  # NUM_KERNELS = MemTotal MB / 400, plus the primary
+    assert w.page_ins_kb_s == 0.0  # the builds read the trees the script copied: no new files

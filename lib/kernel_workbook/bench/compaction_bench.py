@@ -77,9 +77,10 @@ def benchmarks() -> list[Bench]:
     compact(*(chk[k] for k in args))
     scanned = float(chk["vm"][VM.compact_migrate_scanned] + chk["vm"][VM.compact_free_scanned])
 
-    # a full run at the default size: a 1 GB zone of the machine the reproduction finds (6.5 GB), the
-    # build load's priors (calibrating takes twenty runs; the cost of a run is what is measured here)
-    w_full = stress_highalloc(machine_mb=float(machine_mb()))
+    # a full run at the default size: a 1 GB zone of the machine the reproduction finds for the prior disk
+    # rate, the build load's priors (calibrating takes some seventy runs; the cost of a run is measured here)
+    mem = float(machine_mb())
+    w_full = stress_highalloc(machine_mb=mem, build_procs=int(mem) // 400 + 1)
     a_full = S.arrays(params_for("contended-v5"), w_full, seed=1)
 
     # the explorer's run (ui/compaction_charts.compaction_explorer: a 256 MB zone of the default machine)
@@ -92,7 +93,7 @@ def benchmarks() -> list[Bench]:
               baseline_time_func=kernel_timer(py, a_small, S.ARG_ORDER), target_ratio=100.0),
         Bench("compaction: pages scanned/s by compact_zone() (order -1, sync) over a 1 GB zone half free",
               kernel_timer(compact, a_gb, args), scanned, "pages scanned"),
-        Bench("compaction: a full stress-highalloc run, contended-v5, 1 GB zone of the 6.5 GB machine "
+        Bench(f"compaction: a full stress-highalloc run, contended-v5, 1 GB zone of a {mem / 1024:.1f} GB machine "
               "(target <= 2 s/run)", kernel_timer(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=0.5),
         Bench("compaction: the 2012 explorer's run, contended-v5, 256 MB zone (target <= 100 ms/run)",
               kernel_timer(jit, a_explorer, S.ARG_ORDER), 1.0, "runs", target_per_s=10.0),

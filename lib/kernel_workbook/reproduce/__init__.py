@@ -178,6 +178,8 @@ class Reproduction:
                 d["baseline_kernel"] = c["baseline_kernel"]
             if c.get("exclude"):  # excluded by the reproduction, with its reason (score.score_cells)
                 d["exclude"] = c["exclude"]
+            if c.get("repeat_of"):  # the same measurement as another row, printed again (score.py)
+                d["repeat_of"] = c["repeat_of"]
             d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
             cells.append(d)
         doc = {"thread": self.thread, "seed_base": self.seed_base, "mode": self.mode,

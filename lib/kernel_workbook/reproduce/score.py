@@ -18,7 +18,10 @@ reason, in this order:
 ``not modelled`` the model gives no value, or the published change is undefined
                  (a baseline of 0); the reproduction says why in ``why``;
 ``repeat``       the same published number (stat, row, kernel, value and change)
-                 already scored in an earlier table of the thread;
+                 already scored in an earlier table of the thread, or a row the
+                 reproduction names as the same measurement printed again
+                 (``repeat_of``: a velocity that is a page count over an almost
+                 constant test length);
 ``noise``        the published change is within the thread's noise for that
                  cell: from the ``CoeffVar``/``Stddev`` rows of its table or the
                  ``( +- x% )`` of a perf stat line where the thread prints them,
@@ -143,6 +146,8 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
             row["reason"] = "not modelled: " + (c.get("why") or "the model gives no value for this cell")
         elif key in seen:
             row["reason"] = f"repeat: the same published number is scored in {seen[key]}"
+        elif c.get("repeat_of"):
+            row["reason"] = "repeat: " + c["repeat_of"]
         elif abs(pd_) < nz:
             src = "its table's CoeffVar/Stddev" if nfrom == "thread" else "the default floor"
             row["reason"] = f"noise: published change {pd_:+.2f} within ±{nz:.2f} points ({src})"

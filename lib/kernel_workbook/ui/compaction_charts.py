@@ -246,6 +246,7 @@ def df_explore(params, workload, background_load: float = 1.0, seed: int = 1) ->
     Columns: ``pass, attempts, allocated, success_pct``.
     """
     w = workload.with_(page_ins_kb_s=workload.page_ins_kb_s * background_load,
+                       hot_refs_s=workload.hot_refs_s * background_load,
                        dirty_pages_s=workload.dirty_pages_s * background_load,
                        build_procs=max(0, int(round(workload.build_procs * background_load))))
     return simulate(params, w, seed=seed, verbose=False).passes()

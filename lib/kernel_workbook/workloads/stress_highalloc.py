@@ -41,8 +41,10 @@ def hydra(**kw) -> StressHighalloc:
 
 
 def small(**kw) -> StressHighalloc:
-    """A small, short run (a 32 MB zone of a 256 MB machine, 5 s of warm-up) for tests and quick looks."""
+    """A small, short run (a 32 MB zone of a 256 MB machine, 5 s of warm-up, every step of the script short) for
+    tests and quick looks."""
     base = dict(machine_mb=256.0, zone_mb=32.0, warmup_s=5.0, rested_gap_s=2.0, highalloc_percentage=40,
+                pass_gap_s=1.0, wait_s=2.0, tree_mb=20.0, disk_mb_s=200.0,
                 highalloc_alloc_rate=64, build_procs=8, compile_s=2.0, compile_anon_mb=8.0, page_ins_kb_s=2000.0,
                 dirty_pages_s=400.0, unmovable_kb_s=20.0, sample_s=1.0)
     base.update(kw)

@@ -130,11 +130,12 @@ def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
     for _ in range(pi[I.boot_unmovable]):
         alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
                          int(-1), 0)
-    # the page cache earlier tests left behind (clean), with its dentries and inodes
+    # the tests before (kernbench, vmr-stream, sysbench) used the memory and deleted most of what they wrote:
+    # fill the zone with page cache and its dentries and inodes, then free all but prefill_pages of it in an
+    # order unrelated to the pages' places (their LRU order, shuffled) -- memory that has aged: free, but in
+    # small blocks scattered over the zone, beside the cache that is left
     slab = 0.0
-    for _ in range(pi[I.prefill_pages]):
-        if z[Z.nr_free] <= z[Z.wmark_high] + z[Z.balance_gap]:
-            break
+    while z[Z.nr_free] > z[Z.wmark_high] + z[Z.balance_gap]:
         alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, -1, 0)
         slab += pf[F.slab_per_file]
         while slab >= 1.0:
@@ -142,6 +143,12 @@ def boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp):
             alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE, MT.MIGRATE_RECLAIMABLE,
                              int(-1), 0)
     shuffle_lru(pg, lh, z, rnd, tmp, LRU.LRU_FILE)
+    shuffle_lru(pg, lh, z, rnd, tmp, LRU.SLAB_RECLAIMABLE)
+    keep_slab = z[Z.nr_slab] * pi[I.prefill_pages] // max(z[Z.nr_file], 1)
+    while z[Z.nr_file] > pi[I.prefill_pages] and lh[LRU.LRU_FILE] >= 0:
+        page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, lh[LRU.LRU_FILE])
+    while z[Z.nr_slab] > keep_slab and lh[LRU.SLAB_RECLAIMABLE] >= 0:
+        page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, lh[LRU.SLAB_RECLAIMABLE])
     z[Z.kswapd_awake] = 0
     z[Z.kswapd_order] = 0
 
@@ -206,7 +213,7 @@ def spawn_proc(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr):
 
 @leaf
 def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
-    """One tick of the kernel builds."""
+    """One tick of the kernel builds but their new page cache (:func:`file_tick`); returns the refaults due."""
     now = z[Z.now]
     for _ in range(take(acc, ACC.spawn, pf[F.proc_spawn_per_tick])):
         spawn_proc(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr)
@@ -232,30 +239,74 @@ def load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc):
             pr[PR.anon_next_tick, p] = pr[PR.start_tick, p] - 1 + -(-(pr[PR.anon_done, p] + 1) * life // target)
         else:
             pr[PR.anon_next_tick, p] = pr[PR.end_tick, p]
-    # files read (clean page cache), then files written (dirty, on the dirty list), each with its share of
-    # dentries and inodes; one loop, so that the inlined allocation is compiled once for both
-    dirty_list = pi[I.procs_max] + 1
-    for written in range(2):
-        if written:
-            n, owner, flags = take(acc, ACC.file_out, pf[F.file_out_per_tick]), dirty_list, PGF.dirty
-        else:
-            n, owner, flags = take(acc, ACC.file_in, pf[F.file_in_per_tick]), -1, 0
-        for _ in range(n):
-            if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, owner,
-                           flags) >= 0 and not written:
-                vm[VM.pgpgin] += 4
-            for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
-                alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE,
-                                 MT.MIGRATE_RECLAIMABLE, int(-1), 0)
     for _ in range(take(acc, ACC.unmovable, pf[F.unmovable_per_tick])):
         alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.UNMOVABLE, MT.MIGRATE_UNMOVABLE,
                          int(-1), 0)
+    # the builds' re-reads (headers, sources make reads again): a page still cached is referenced
+    # (mark_page_accessed()); one reclaim evicted is read from disk again -- a refault.  A re-read falls on any
+    # page of the trees, cached or evicted, alike
     n = pi[I.nr_pages]
+    refaults = 0
     for _ in range(take(acc, ACC.hot, pf[F.hot_per_tick])):
+        e = z[Z.tree_evicted]
+        if e > 0 and next_u(z, rnd) * (z[Z.nr_tree] + e) < e:
+            z[Z.tree_evicted] = e - 1
+            refaults += 1
+            continue
         p = int(next_u(z, rnd) * n)
         if p < n and pg[p, PG.kind] == KIND.FILE and (pg[p, PG.flags] & PGF.lru) != 0:
             pg[p, PG.flags] |= PGF.referenced
     _ = now
+    return refaults
+
+
+@leaf
+def file_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, n_read, n_new_read, n_write, n_extra, extra_flags,
+              extra_slab):
+    """This tick's new page cache, three streams through one allocation site (a leaf: inlined once):
+
+    * ``n_read`` pages the builds read (``pgpgin``), the first ``n_new_read`` of them new files (the rest
+      refaults), each new file with its share of dentries and inodes;
+    * ``n_write`` pages the builds write (object files: dirty, on the dirty list);
+    * ``n_extra`` pages of the script itself with ``extra_flags``: the trees it copies (dirty, with their
+      dentries and inodes if ``extra_slab``), the large file ``dd`` writes (dirty) or ``cat`` reads back
+      (``pgpgin``).
+
+    Returns how many of the script's pages were allocated."""
+    dirty_list = pi[I.procs_max] + 1
+    done = 0
+    for stream in range(3):
+        if stream == 0:
+            cnt, flags, nslab, pgin = n_read, PGF.tree, n_new_read, True
+        elif stream == 1:
+            cnt, flags, nslab, pgin = n_write, PGF.dirty | PGF.tree, n_write, False
+        else:
+            cnt, flags, nslab, pgin = n_extra, extra_flags, n_extra if extra_slab else 0, \
+                (extra_flags & PGF.dirty) == 0
+        owner = dirty_list if flags & PGF.dirty else -1
+        for i in range(cnt):
+            if alloc_small(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.FILE, MT.MIGRATE_MOVABLE, owner,
+                           flags) >= 0:
+                if pgin:
+                    vm[VM.pgpgin] += 4
+                if stream == 2:
+                    done += 1
+            if i < nslab:
+                for _ in range(take(acc, ACC.slab, pf[F.slab_per_file])):
+                    alloc_small_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, KIND.RECLAIMABLE,
+                                     MT.MIGRATE_RECLAIMABLE, int(-1), 0)
+    return done
+
+
+@kernel
+def free_flagged(pg, fl, nf, pb, lh, oh, z, vm, pi, mask):
+    """``rm -rf``: free every page-cache page carrying one of the ``mask`` flags (truncation drops dirty and
+    written-back pages alike; a page a compactor holds isolated stays until it is put back)."""
+    for p in range(pi[I.nr_pages]):
+        f = pg[p, PG.flags]
+        if pg[p, PG.kind] == KIND.FILE and (f & PGF.head) != 0 and (f & mask) != 0 and (f & PGF.isolated) == 0:
+            pg[p, PG.flags] = f & ~PGF.writeback
+            page_release_cold(pg, fl, nf, pb, lh, oh, z, vm, pi, p)
 
 
 @kernel
@@ -499,6 +550,72 @@ def audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm):
 
 
 @kernel
+def rested_watermarks(z, pi):
+    """``echo 1024 > /proc/sys/vm/min_free_kbytes`` before the rested pass: ``setup_per_zone_wmarks()`` again."""
+    z[Z.wmark_min] = pi[I.wmark_min_rested]
+    z[Z.wmark_low] = pi[I.wmark_low_rested]
+    z[Z.wmark_high] = pi[I.wmark_high_rested]
+    z[Z.balance_gap] = pi[I.balance_gap_rested]
+
+
+@kernel
+def before_rested(pg, fl, nf, pb, lh, oh, z, vm, pi, tick):
+    """``rm largefile``; ``echo 3 > /proc/sys/vm/drop_caches`` (the model writes what is still dirty first, as
+    the sync of a quiet system would); ``echo 1024 > min_free_kbytes``; then the pause before the rested pass."""
+    free_flagged(pg, fl, nf, pb, lh, oh, z, vm, pi, int(PGF.bigfile | PGF.reread))
+    writeback(pg, oh, z, vm, pi, True)
+    drop_caches(pg, fl, nf, pb, lh, oh, z, vm, pi)
+    rested_watermarks(z, pi)
+    z[Z.phase] = PHASE.GAP
+    z[Z.phase_end_tick] = tick + pi[I.rested_gap_ticks]
+
+
+@kernel
+def script_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, phase, n_read, n_new_read, n_write):
+    """This tick's page cache: the builds' (``n_read``, ``n_write``) and the script's own at the disk's speed:
+    the trees it copies (SETUP), the file ``dd`` writes (DD), the pages ``cat`` must read back (CAT).  Returns
+    True when the script's step of this phase is done."""
+    n_extra = 0
+    flags = 0
+    slab = False
+    left = 0
+    if phase == PHASE.SETUP or phase == PHASE.DD or phase == PHASE.CAT:
+        total = pi[I.setup_pages] if phase == PHASE.SETUP else pi[I.bigfile_pages]
+        left = total - z[Z.script_done]
+        disk = take(acc, ACC.disk, pf[F.disk_pages_per_tick])
+        if phase == PHASE.CAT:
+            # cat reads the file from its start.  dd's pages went onto the LRU in file order and reclaim takes the
+            # oldest first, so the pages it evicted are the file's first ones: an offset below that count is
+            # read from disk (and its page evicts the next-oldest, the sequential re-read's cascade), one above
+            # is still cached and costs no disk time (at most 16 disk reads' worth a tick)
+            evicted = pi[I.bigfile_pages] - z[Z.nr_bigfile]
+            off = z[Z.script_done]
+            hits = 0
+            while off < total and hits < 16 * disk + 16:
+                if off < evicted:
+                    if n_extra >= disk:
+                        break
+                    n_extra += 1
+                else:
+                    hits += 1
+                off += 1
+            z[Z.script_done] = off
+            flags = PGF.reread
+        else:
+            n_extra = min(disk, left)
+            flags = PGF.dirty | (PGF.tree if phase == PHASE.SETUP else PGF.bigfile)
+            slab = phase == PHASE.SETUP
+    done = file_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, n_read, n_new_read, n_write, n_extra,
+                     flags, slab)
+    if phase == PHASE.SETUP or phase == PHASE.DD:
+        z[Z.script_done] += n_extra
+        _ = done
+    if phase == PHASE.SETUP or phase == PHASE.DD or phase == PHASE.CAT:
+        return z[Z.script_done] >= (pi[I.setup_pages] if phase == PHASE.SETUP else pi[I.bigfile_pages])
+    return False
+
+
+@kernel
 def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp):
     """The whole stress-highalloc run; returns the number of ticks simulated."""
     init_zone(pg, fl, nf, pb, z, pi)
@@ -507,17 +624,18 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
         ac[AC.step, a] = STEP.IDLE
         ac[AC.page, a] = -1
         ac[AC.owner, a] = -1
-    z[Z.phase] = PHASE.WARMUP
+    z[Z.phase] = PHASE.SETUP
+    z[Z.script_done] = 0
     tick_ns = pi[I.tick_ns]
-    gap_end = 0
     last = 0
     for tick in range(pi[I.nr_ticks]):
         last = tick
         z[Z.tick] = tick
         z[Z.now] = tick * tick_ns
         phase = z[Z.phase]
-        load = phase == PHASE.WARMUP or phase == PHASE.PASS_1 or phase == PHASE.PASS_2
-        if phase == PHASE.WARMUP and tick >= pi[I.warmup_ticks]:
+        load = phase == PHASE.SETUP or phase == PHASE.WARMUP or phase == PHASE.PASS_1 or phase == PHASE.PASS_2 or \
+            phase == PHASE.WAIT
+        if phase == PHASE.WARMUP and tick >= z[Z.phase_end_tick]:
             start_pass(z, pi, PHASE.PASS_1)
             phase = PHASE.PASS_1
         # the CPU: the builds' runnable processes and our tasks share nr_cpus
@@ -529,14 +647,26 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
         if runnable < 1:
             runnable = 1
         z[Z.runnable] = runnable
+        # sched_slice() (kernel/sched/fair.c): the period of a CPU's runqueue shared by the tasks on it --
+        # __sched_period(nr_running) is sysctl_sched_latency, or nr_running * min_granularity past
+        # sched_nr_latency -- with the runnable tasks spread over the CPUs
+        per_cpu = (runnable + pi[I.nr_cpus] - 1) // pi[I.nr_cpus]
         period = pi[I.sched_latency_ns] * pi[I.sched_factor]
         gran = pi[I.sched_min_granularity_ns] * pi[I.sched_factor]
-        z[Z.sched_slice_ns] = max(gran, period // runnable)
+        if per_cpu * gran > period:
+            period = per_cpu * gran
+        z[Z.sched_slice_ns] = period // per_cpu
         budget = tick_ns
         if runnable > pi[I.nr_cpus]:
             budget = tick_ns * pi[I.nr_cpus] // runnable
+        n_read = 0
+        n_new = 0
+        n_write = 0
         if load:
-            load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc)
+            refaults = load_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, pr, acc)
+            n_new = take(acc, ACC.file_in, pf[F.file_in_per_tick])
+            n_read = n_new + refaults
+            n_write = take(acc, ACC.file_out, pf[F.file_out_per_tick])
             for _ in range(take(acc, ACC.thp, pf[F.thp_per_tick])):
                 for a in range(ACTOR.THP, pi[I.nr_actors]):
                     if ac[AC.step, a] == STEP.IDLE:
@@ -544,6 +674,7 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
                         alloc_begin(pg, fl, nf, pb, z, vm, pi, ac, a, int(PAGEBLOCK_ORDER), MT.MIGRATE_MOVABLE,
                                     int(1), int(1), int(0))  # values: the test's call shares the specialization
                         break
+        step_done = script_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, phase, n_read, n_new, n_write)
         writeback(pg, oh, z, vm, pi, False)
         if phase == PHASE.PASS_1 or phase == PHASE.PASS_2 or phase == PHASE.RESTED:
             test_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, ac, att)
@@ -557,23 +688,39 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
             test_done(pg, lh, oh, z, pi, ac, att)
         if tick % pi[I.sample_every] == 0:
             sample(pg, nf, pb, z, vm, pi, bud, ptf, ptb, vms, smp, pbs)
-        # the end of a pass
-        if (phase == PHASE.PASS_1 or phase == PHASE.PASS_2 or phase == PHASE.RESTED) and \
+        # the script's steps
+        if phase == PHASE.SETUP and step_done:
+            z[Z.phase] = PHASE.WARMUP  # the copies are made and the builds started: "Sleeping 5 minutes"
+            z[Z.phase_end_tick] = tick + pi[I.warmup_ticks]
+        elif (phase == PHASE.PASS_1 or phase == PHASE.PASS_2 or phase == PHASE.RESTED) and \
                 z[Z.test_done] >= z[Z.test_count] and ac[AC.step, ACTOR.TEST] == STEP.IDLE:
             sample(pg, nf, pb, z, vm, pi, bud, ptf, ptb, vms, smp, pbs)  # the pass's pages still held
             release_owner(pg, fl, nf, pb, lh, oh, z, vm, pi, pi[I.procs_max])
             if phase == PHASE.PASS_1:
                 start_pass(z, pi, PHASE.PASS_2)
+                z[Z.test_next_ns] = z[Z.now] + pi[I.pass_gap_ns]  # "sleep 5" between the passes
             elif phase == PHASE.PASS_2:
-                z[Z.phase] = PHASE.GAP
-                kill_builds(pg, fl, nf, pb, lh, oh, z, vm, pi, pr)
-                writeback(pg, oh, z, vm, pi, True)  # sync
-                drop_caches(pg, fl, nf, pb, lh, oh, z, vm, pi)
-                gap_end = tick + pi[I.rested_gap_ticks]
+                z[Z.phase] = PHASE.WAIT  # "sleep 5", then "Waiting ... for 180 seconds": the builds go on
+                z[Z.phase_end_tick] = tick + pi[I.wait_ticks]
             else:
                 z[Z.phase] = PHASE.END
                 break
-        if phase == PHASE.GAP and tick >= gap_end:
+        elif phase == PHASE.WAIT and tick >= z[Z.phase_end_tick]:
+            # killall make cc1 updatedb; rm -rf the trees
+            kill_builds(pg, fl, nf, pb, lh, oh, z, vm, pi, pr)
+            free_flagged(pg, fl, nf, pb, lh, oh, z, vm, pi, int(PGF.tree))
+            z[Z.tree_evicted] = 0
+            z[Z.script_done] = 0
+            if pi[I.bigfile_pages] > 0:
+                z[Z.phase] = PHASE.DD
+            else:
+                before_rested(pg, fl, nf, pb, lh, oh, z, vm, pi, tick)
+        elif phase == PHASE.DD and step_done:
+            z[Z.script_done] = 0
+            z[Z.phase] = PHASE.CAT
+        elif phase == PHASE.CAT and step_done:
+            before_rested(pg, fl, nf, pb, lh, oh, z, vm, pi, tick)
+        elif phase == PHASE.GAP and tick >= z[Z.phase_end_tick]:
             start_pass(z, pi, PHASE.RESTED)
         if pi[I.audit]:
             bad = audit_zone(pg, fl, nf, pb, lh, z, pi, ac, cm)

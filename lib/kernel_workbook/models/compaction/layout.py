@@ -40,7 +40,10 @@ PG_DTYPE = "int32"
 KIND = enum("KIND", "FREE UNMOVABLE RECLAIMABLE FILE ANON HUGE CC_FREE")
 
 # page flags the model keeps
-PGF = flags("PGF", "lru dirty writeback referenced isolated head")
+# tree: a page of the kernel trees the test copies and builds (``rm -rf`` at the end frees them; one that reclaim
+# evicts may be read again: a refault); bigfile: a page ``dd`` wrote of the large file before the rested pass;
+# reread: a page of that file ``cat`` read back from disk
+PGF = flags("PGF", "lru dirty writeback referenced isolated head tree bigfile reread")
 
 # enum migratetype (include/linux/mmzone.h, 3.4: no CMA in this configuration; ISOLATE unused)
 MT = enum("MT", "MIGRATE_UNMOVABLE MIGRATE_RECLAIMABLE MIGRATE_MOVABLE MIGRATE_RESERVE")
@@ -85,11 +88,12 @@ Z = slots("Z", """
     compact_cached_free_pfn compact_considered compact_defer_shift compact_order_failed
     lru_head_file lru_tail_file lru_head_anon lru_tail_anon lru_head_slab lru_tail_slab
     nr_file nr_anon nr_slab nr_unmovable nr_huge nr_cc_free nr_isolated nr_dirty nr_writeback nr_thp
-    kswapd_awake kswapd_order kswapd_priority kswapd_reclaimed kswapd_nap_until
+    kswapd_awake kswapd_order kswapd_priority kswapd_reclaimed kswapd_nap_until kswapd_shrinking kswapd_scanned
     rnd runnable phase
     test_next_ns test_done test_ok test_count
     trace_n sample_n att_n kswapd_steps task_steps pgpgout_milli audit_fail audit_tick
     lumpy_failed rs_scanned_anon rs_scanned_file rs_rotated_anon rs_rotated_file sched_slice_ns nr_cpus_now
+    nr_tree tree_evicted nr_bigfile script_done script_left phase_end_tick
 """)
 
 # /proc/vmstat counters of 3.4-3.6 (names as the kernel prints them; one zone: _normal)
@@ -110,7 +114,7 @@ AC = slots("AC", """
     step order migratetype sync gfp_no_kswapd gfp_repeat gfp_noretry
     migrate_pfn free_pfn start_free_pfn wrapped contended deferred page
     nr_migratepages nr_freepages cpu_ns slice_ns budget_ns progress
-    reclaimed priority result started_ns owner
+    reclaimed priority shrinking scanned aborted result started_ns owner
 """)
 
 # how an attempt ended: which step of __alloc_pages_slowpath() gave the page, or why it failed
@@ -122,7 +126,11 @@ AUDIT = enum("AUDIT", """AUDIT_OK AUDIT_CONSERVATION AUDIT_FREE_COUNT AUDIT_ALIG
     AUDIT_BLOCK AUDIT_SCANNERS AUDIT_LRU AUDIT_HEADS""")
 
 # the phases of the test
-PHASE = enum("PHASE", "WARMUP PASS_1 PASS_2 GAP RESTED END")
+# the phases of the test, as mmtests' bench-stresshighalloc.sh of 2012 runs them: copy the trees and start the
+# builds (SETUP), sleep 5 minutes (WARMUP), pass 1, sleep 5, pass 2, sleep 5 + 180 (WAIT, the builds still running),
+# kill the builds and delete the trees, dd a file of MemTotal (DD), cat it (CAT), delete it, drop the caches and
+# resize the hugetlb pool (GAP), the rested pass (RESTED)
+PHASE = enum("PHASE", "SETUP WARMUP PASS_1 PASS_2 WAIT DD CAT GAP RESTED END")
 
 # one row per build process: its life and how much of its anonymous memory it has faulted
 PR = slots("PR", "alive start_tick end_tick anon_target anon_done anon_next_tick")
@@ -134,7 +142,7 @@ ATT = slots("ATT", "phase start_ns end_ns ok path cpu_ns")
 TR = slots("TR", "t_ns actor migrate_pfn free_pfn cached_pfn sync wrapped")
 
 # fractional rates carried from tick to tick
-ACC = slots("ACC", "spawn file_in file_out slab unmovable thp hot")
+ACC = slots("ACC", "spawn file_in file_out slab unmovable thp hot disk")
 
 # the sampled time series (one row per sample): the zone's occupancy
 SAMPLE = slots("SAMPLE", "t_ns phase nr_free nr_file nr_anon nr_slab nr_unmovable nr_huge nr_dirty nr_cc_free")
@@ -147,9 +155,10 @@ PARAMS = ParamLayout(
         warmup_ticks test_count test_delay_ns rested_gap_ticks wmark_min wmark_low wmark_high balance_gap
         reserve_blocks nr_cpus build_procs sched_factor procs_max proc_anon_pages proc_kernel_pages
         proc_life_ticks boot_unmovable prefill_pages writeback_ns trace_max highalloc_order pgpgout_milli_per_page
-        test_no_kswapd test_noretry test_repeat audit""",
+        test_no_kswapd test_noretry test_repeat audit setup_pages bigfile_pages wait_ticks pass_gap_ns
+        wmark_min_rested wmark_low_rested wmark_high_rested balance_gap_rested""",
     derived_float="""file_in_per_tick file_out_per_tick proc_spawn_per_tick slab_per_file unmovable_per_tick
-        thp_per_tick hot_per_tick anon_hot""",
+        thp_per_tick hot_per_tick anon_hot disk_pages_per_tick""",
 )
 I = PARAMS.I
 F = PARAMS.F

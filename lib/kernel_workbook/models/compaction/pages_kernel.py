@@ -69,6 +69,10 @@ def page_new(pg, lh, oh, z, pfn, order, kind, owner, flags, stamp):
         own_add(pg, oh, owner, pfn)
     if flags & PGF.dirty:
         z[Z.nr_dirty] += 1
+    if flags & PGF.tree:
+        z[Z.nr_tree] += 1
+    elif flags & PGF.bigfile:
+        z[Z.nr_bigfile] += 1
 
 
 @leaf
@@ -85,6 +89,10 @@ def page_release(pg, fl, nf, pb, lh, oh, z, vm, pi, pfn):
         z[Z.nr_dirty] -= 1
     if f & PGF.isolated:
         z[Z.nr_isolated] -= 1
+    if f & PGF.tree:
+        z[Z.nr_tree] -= 1
+    elif f & PGF.bigfile:
+        z[Z.nr_bigfile] -= 1
     own_del(pg, oh, pfn)
     count_kind(z, kind, -(1 << order))
     free_pages(pg, fl, nf, pb, z, vm, pi, pfn, order)

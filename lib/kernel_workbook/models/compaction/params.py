@@ -120,12 +120,13 @@ class CompactionParams(Knobs):
         source="mm/page-writeback.c global_dirty_limits()", doc="dirty share that starts background writeback")
     sched_min_granularity_ns: int = knob(
         750000, unit="ns", kernel="sysctl_sched_min_granularity", range=(100000, 100000000),
-        widget=(100000, 10000000, 50000), source="kernel/sched/fair.c sched_slice(), update_sysctl()",
-        doc="a task's shortest slice before need_resched() (scaled by 1 + ilog2(CPUs) at boot)")
+        widget=(100000, 10000000, 50000), source="kernel/sched/fair.c __sched_period(), update_sysctl()",
+        doc="a task's share of the period once a CPU's runqueue holds more than sched_nr_latency tasks "
+            "(scaled by 1 + ilog2(CPUs) at boot)")
     sched_latency_ns: int = knob(
         6000000, unit="ns", kernel="sysctl_sched_latency", range=(1000000, 1000000000),
-        widget=(1000000, 50000000, 1000000), source="kernel/sched/fair.c __sched_period()",
-        doc="the period CFS shares among runnable tasks (scaled by 1 + ilog2(CPUs) at boot)")
+        widget=(1000000, 50000000, 1000000), source="kernel/sched/fair.c __sched_period(), sched_slice()",
+        doc="the period CFS shares among the tasks of a CPU's runqueue (scaled by 1 + ilog2(CPUs) at boot)")
 
     # ---- costs of the work (the hardware), in the kernel's units
     migrate_page_ns: float = knob(

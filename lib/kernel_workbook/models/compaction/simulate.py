@@ -65,7 +65,9 @@ def derive(params: CompactionParams, w: StressHighalloc, audit: bool = False) ->
     procs = w.build_procs
     procs_max = 2 * procs + 4
     total_s = w.elapsed_s()
-    nr_ticks = int(math.ceil((w.warmup_s + w.rested_gap_s + 3 * 3 * w.pass_s() + 60.0) / tick_s))
+    # room for passes three times their paced length (attempts that take longer than ms_delay)
+    nr_ticks = int(math.ceil((total_s + 2 * 3 * w.pass_s() + 60.0) / tick_s))
+    rested_min = max(int(w.rested_min_free_kbytes // 4 * share), 8)
     sample_every = max(1, int(round(w.sample_s / tick_s)))
     return dict(
         nr_pages=n, nr_pageblocks=n // PAGEBLOCK_NR_PAGES, nr_ticks=nr_ticks, tick_ns=tick_ns,
@@ -90,7 +92,15 @@ def derive(params: CompactionParams, w: StressHighalloc, audit: bool = False) ->
         slab_per_file=(w.dentry_bytes + w.inode_bytes) / (PAGE_SIZE * w.file_pages),
         unmovable_per_tick=w.unmovable_kb_s / 4.0 * share * tick_s,
         thp_per_tick=w.thp_faults_s * share * tick_s, hot_per_tick=w.hot_refs_s * share * tick_s,
-        anon_hot=w.anon_hot, _share=share, _total_s=total_s, _min_free_kbytes=min_free_kbytes(params, w),
+        anon_hot=w.anon_hot,
+        setup_pages=int((w.nr_kernels + 1) * w.tree_mb * 256 * share),
+        bigfile_pages=int(w.machine_mb * 256 * share) if w.end_dd else 0,
+        disk_pages_per_tick=w.disk_mb_s * 256 * share * tick_s,
+        wait_ticks=int(round((w.pass_gap_s + w.wait_s) / tick_s)), pass_gap_ns=int(round(w.pass_gap_s * 1e9)),
+        wmark_min_rested=rested_min, wmark_low_rested=rested_min + rested_min // 4,
+        wmark_high_rested=rested_min + rested_min // 2,
+        balance_gap_rested=min(rested_min + rested_min // 4, (n + 99) // 100),
+        _share=share, _total_s=total_s, _min_free_kbytes=min_free_kbytes(params, w),
     )
 
 

@@ -86,6 +86,8 @@ def reclaim_page(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, pfn, lst, is_kswapd
                 write_page(pg, oh, z, vm, pi, pfn)  # kswapd's pageout(); the page is reclaimed later
         else:
             keep = False
+            if f & PGF.tree:
+                z[Z.tree_evicted] += 1  # a page of the trees the builds may read again (a refault)
     else:
         # anonymous: page_referenced() of a build's page, or out to swap
         if next_u(z, rnd) < pf[F.anon_hot]:
@@ -261,34 +263,63 @@ def direct_reclaim_begin(ac, vm, a):
     ac[AC.priority, a] = DEF_PRIORITY
     ac[AC.reclaimed, a] = 0
     ac[AC.progress, a] = 0
+    ac[AC.shrinking, a] = 0
+    ac[AC.scanned, a] = 0
+    ac[AC.aborted, a] = 0
 
 
 @kernel
 def direct_reclaim_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, a):
-    """One priority pass of ``do_try_to_free_pages()``; returns True when reclaim is over
-    (``AC.progress``: did_some_progress)."""
+    """``do_try_to_free_pages()`` (3.6), a priority pass per step; returns True when reclaim is over
+    (``AC.progress``: ``did_some_progress``).
+
+    Each pass is ``shrink_zones()``: a reclaimer of a costly order skips the zone when ``compaction_ready()``
+    (``aborted_reclaim``) -- and 3.6 does not leave the priority loop for that: every pass asks again, and
+    each ask goes through ``compaction_deferred()``, which counts one more considered attempt.  Otherwise
+    ``shrink_zone()`` -> ``shrink_lruvec()`` reclaims in rounds while ``should_continue_reclaim()`` says
+    so.  Then ``shrink_slab()`` with the pages the pass scanned (``SWAP_CLUSTER_MAX`` when none), whose
+    freed pages count as reclaimed (``reclaim_state->reclaimed_slab``), and the exit on
+    ``sc->nr_reclaimed >= sc->nr_to_reclaim`` (``SWAP_CLUSTER_MAX``)."""
     order = ac[AC.order, a]
-    priority = ac[AC.priority, a]
-    if order > PAGE_ALLOC_COSTLY_ORDER and compaction_ready(nf, z, pi, order):
-        ac[AC.progress, a] = max(ac[AC.reclaimed, a], 1)  # aborted_reclaim: compaction can go ahead
-        return True
     while True:
-        # bool(), int(): values, not literals, so that kswapd and direct reclaim share one compiled
-        # specialization of shrink_zone_round() and what it calls
-        s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, bool(False), order,
-                                 int(SWAP_CLUSTER_MAX))
-        ac[AC.reclaimed, a] += r
-        charge(ac, a, s * pf[F.reclaim_page_ns] + STEP_OVERHEAD_NS)
-        if not should_continue_reclaim(nf, z, pi, order, priority, r, s, ac[AC.reclaimed, a], ac[AC.gfp_repeat, a]):
+        priority = ac[AC.priority, a]
+        if ac[AC.shrinking, a] == 0:
+            ac[AC.scanned, a] = 0
+            if order > PAGE_ALLOC_COSTLY_ORDER and compaction_ready(nf, z, pi, order):
+                ac[AC.aborted, a] = 1
+            else:
+                ac[AC.shrinking, a] = 1
+        if ac[AC.shrinking, a]:
+            while True:
+                # bool(), int(): values, not literals, so that kswapd and direct reclaim share one compiled
+                # specialization of shrink_zone_round() and what it calls
+                s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, bool(False), order,
+                                         int(SWAP_CLUSTER_MAX))
+                ac[AC.reclaimed, a] += r
+                ac[AC.scanned, a] += s
+                charge(ac, a, s * pf[F.reclaim_page_ns] + STEP_OVERHEAD_NS)
+                if not should_continue_reclaim(nf, z, pi, order, priority, r, s, ac[AC.reclaimed, a],
+                                               ac[AC.gfp_repeat, a]):
+                    break
+                if ac[AC.budget_ns, a] <= 0:
+                    return False  # the same priority again at the next turn (shrink_lruvec's restart)
+            ac[AC.shrinking, a] = 0
+        scanned = ac[AC.scanned, a]
+        ac[AC.reclaimed, a] += shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, max(scanned, SWAP_CLUSTER_MAX))
+        if ac[AC.reclaimed, a] >= SWAP_CLUSTER_MAX or priority == 0:
             break
-        if ac[AC.budget_ns, a] <= 0:
-            return False  # the same priority again at the next turn (shrink_zone's restart)
-    shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, s)
-    if ac[AC.reclaimed, a] >= SWAP_CLUSTER_MAX or priority == 0:
-        ac[AC.progress, a] = ac[AC.reclaimed, a]
-        return True
-    ac[AC.priority, a] = priority - 1
-    return False
+        ac[AC.priority, a] = priority - 1
+        if scanned > 0:
+            return False  # the next priority at the task's next turn
+        charge(ac, a, STEP_OVERHEAD_NS)  # a pass that only asked compaction_ready() and shrank the slab
+    # did_some_progress: the pages reclaimed; else 1 if reclaim was aborted for compaction, or the zone still
+    # has LRU pages (all_unreclaimable() is false): only an empty zone makes no progress (zone->all_unreclaimable
+    # is kswapd's verdict after scanning six times its reclaimable pages; the model has no such scan count)
+    progress = ac[AC.reclaimed, a]
+    if progress == 0 and (ac[AC.aborted, a] != 0 or z[Z.nr_file] + z[Z.nr_anon] > 0):
+        progress = 1
+    ac[AC.progress, a] = progress
+    return True
 
 
 @kernel
@@ -319,6 +350,7 @@ def wakeup_kswapd(nf, z, order):
     z[Z.kswapd_awake] = 1
     z[Z.kswapd_priority] = DEF_PRIORITY
     z[Z.kswapd_reclaimed] = 0
+    z[Z.kswapd_shrinking] = 0
 
 
 @kernel
@@ -356,13 +388,24 @@ def kswapd_step(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf):
     order = z[Z.kswapd_order]
     testorder = kswapd_testorder(nf, z, pi, order)
     high = z[Z.wmark_high]
-    if not zone_watermark_ok(nf, z, testorder, high + z[Z.balance_gap]):
+    if z[Z.kswapd_shrinking] or not zone_watermark_ok(nf, z, testorder, high + z[Z.balance_gap]):
         priority = z[Z.kswapd_priority]
+        if z[Z.kswapd_shrinking] == 0:
+            z[Z.kswapd_scanned] = 0
         s, r = shrink_zone_round(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, priority, bool(True), order,
                                  int(1 << 60))  # values: direct reclaim's call shares the specialization
-        shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, s)
         charge(ac, a, s * pf[F.reclaim_page_ns] + STEP_OVERHEAD_NS)
         z[Z.kswapd_reclaimed] += r
+        z[Z.kswapd_scanned] += s
+        # shrink_lruvec() is kswapd's too: at an order above PAGE_ALLOC_COSTLY_ORDER it stays in the zone while
+        # should_continue_reclaim() says so, counting sc->nr_reclaimed since balance_pgdat()'s loop_again (3.6
+        # has no kswapd exception; 3.7 added one for patch 6's scaling after kswapd spun on it)
+        if should_continue_reclaim(nf, z, pi, order, priority, r, s, z[Z.kswapd_reclaimed], int(0)):
+            z[Z.kswapd_shrinking] = 1
+            return True
+        z[Z.kswapd_shrinking] = 0
+        s = z[Z.kswapd_scanned]
+        shrink_slab(pg, fl, nf, pb, lh, oh, z, vm, pi, s)
         if zone_watermark_ok(nf, z, testorder, high):
             return kswapd_balanced(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, ac, order)
         if z[Z.kswapd_reclaimed] >= SWAP_CLUSTER_MAX:

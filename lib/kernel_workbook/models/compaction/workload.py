@@ -55,12 +55,35 @@ class StressHighalloc(Knobs):
     highalloc_alloc_rate: int = knob(16, unit="MB/s", kernel="HIGHALLOC_ALLOC_RATE", range=(1, 10000),
                                      widget=(1, 256, 1), packed=False,
                                      source="mmtests stress-highalloc: ms_delay = 2^order pages / rate")
-    warmup_s: float = knob(60.0, unit="s", kernel="(builds running before pass 1)", range=(0.0, 3600.0),
+    # the script's steps (vmr/bin/bench-stresshighalloc.sh of mmtests, July/August 2012)
+    tree_mb: float = knob(360.0, unit="MB", kernel="(an unpacked linux-2.6.30 tree)", range=(0.0, 10000.0),
+                          widget=(0.0, 1000.0, 10.0), packed=False,
+                          source="the script untars linux-2.6.30 and cp -r's it once per build (NUM_KERNELS = "
+                                 "MemTotal MB / 400 copies); the tree's size is assumed (a 2.6.3x tree: 350-400 MB)",
+                          doc="0: no copies (the builds' trees are already in place)")
+    disk_mb_s: float = knob(60.0, unit="MB/s", kernel="(the test disk's streaming rate)", range=(1.0, 10000.0),
+                            widget=(10.0, 500.0, 10.0), packed=False,
+                            source="the pace of the script's copies, dd and cat (assumed: one 2012 disk under ext3)")
+    warmup_s: float = knob(300.0, unit="s", kernel="(builds running before pass 1)", range=(0.0, 3600.0),
                            widget=(0.0, 600.0, 10.0), packed=False,
-                           source="bench-hugepagecapability.sh: 'after 1 minute, try allocate' (assumed)")
-    rested_gap_s: float = knob(15.0, unit="s", kernel="(killall make, sync, drop_caches)", range=(0.0, 600.0),
+                           source="bench-stresshighalloc.sh (2012): 'Sleeping 5 minutes', ten sleeps of 30 s")
+    pass_gap_s: float = knob(5.0, unit="s", kernel="(sleep after a pass)", range=(0.0, 600.0),
+                             widget=(0.0, 60.0, 1.0), packed=False, source="bench-stresshighalloc.sh: 'sleep 5'")
+    wait_s: float = knob(180.0, unit="s", kernel="(builds running after pass 2)", range=(0.0, 3600.0),
+                         widget=(0.0, 600.0, 10.0), packed=False,
+                         source="bench-stresshighalloc.sh: 'Waiting ... for 180 seconds', then killall make")
+    end_dd: bool = knob(True, kernel="dd if=/dev/zero of=largefile count=MemTotal MB; cat largefile; rm",
+                        packed=False, source="bench-stresshighalloc.sh: 'DDing large file and deleting to flush "
+                                             "buffer caches' after the trees are deleted",
+                        doc="write and read back a file of MemTotal before the rested pass")
+    rested_gap_s: float = knob(5.0, unit="s", kernel="(drop_caches, hugetlb pool resize, stap)", range=(0.0, 600.0),
                                widget=(0.0, 120.0, 5.0), packed=False,
-                               source="mmtests stress-highalloc: sleep 5 after each step (assumed)")
+                               source="bench-stresshighalloc.sh: drop_caches, nr_hugepages up and down, then the "
+                                      "rested pass (the pause is assumed)")
+    rested_min_free_kbytes: int = knob(1024, unit="KiB", kernel="min_free_kbytes (rested pass)",
+                                       range=(128, 1048576), widget=(128, 65536, 128), packed=False,
+                                       source="bench-stresshighalloc.sh: 'echo 1024 > /proc/sys/vm/min_free_kbytes' "
+                                              "before the rested pass")
 
     # ---- the build load (kernel compiles)
     build_procs: int = knob(16, unit="", kernel="(concurrent compile processes)", range=(0, 4096), widget=(0, 64, 1),
@@ -101,8 +124,10 @@ class StressHighalloc(Knobs):
                                   range=(0, 4096), widget=(0, 64, 1), packed=False,
                                   source="mm/memory.c __pte_alloc(), kernel/fork.c (assumed)")
     initial_page_cache_pct: float = knob(
-        90.0, unit="%", kernel="page cache left by the tests before", range=(0.0, 99.0), widget=(0.0, 99.0, 1.0),
-        packed=False, source="mmtests config: kernbench, vmr-stream and sysbench run before stress-highalloc (assumed)",
+        10.0, unit="%", kernel="page cache left by the tests before", range=(0.0, 99.0), widget=(0.0, 99.0, 1.0),
+        packed=False, source="assumed: kernbench, vmr-stream and sysbench run before stress-highalloc, and sysbench "
+                             "ends with DROP DATABASE (mmtests shellpack-bench-sysbench, 2012); what stays cached is "
+                             "unknown (the notebook sweeps it)",
         doc="clean page cache (and its dentries/inodes) filling the zone when the builds start")
     pgpgout_per_dirty_page: float = knob(
         4.0, unit="KiB", kernel="pgpgout per page-cache page written", range=(0.0, 1e4), widget=(4.0, 64.0, 1.0),
@@ -151,9 +176,24 @@ class StressHighalloc(Knobs):
         """The length of one pass when every attempt keeps to ``ms_delay``."""
         return self.count * self.ms_delay / 1000.0
 
+    @property
+    def nr_kernels(self) -> int:
+        """The trees the script copies and builds besides the primary: ``NUM_KERNELS = MemTotal MB / 400``."""
+        return int(self.machine_mb) // 400
+
+    def setup_s(self) -> float:
+        """Untarring the tree and making the copies, at the disk's rate."""
+        return (self.nr_kernels + 1) * self.tree_mb / self.disk_mb_s
+
+    def end_s(self) -> float:
+        """``dd`` of MemTotal and ``cat`` of it (read back whole: a sequential re-read of a file as large as
+        memory cascades), at the disk's rate."""
+        return 2.0 * self.machine_mb / self.disk_mb_s if self.end_dd else 0.0
+
     def elapsed_s(self) -> float:
-        """The whole test, warm-up to the end of the rested pass, when attempts keep to ``ms_delay``."""
-        return self.warmup_s + self.rested_gap_s + 3 * self.pass_s()
+        """The whole test, the copies to the end of the rested pass, when attempts keep to ``ms_delay``."""
+        return (self.setup_s() + self.warmup_s + 2 * self.pass_s() + 2 * self.pass_gap_s + self.wait_s
+                + self.end_s() + self.rested_gap_s + self.pass_s())
 
 
 __all__ = ["StressHighalloc"]
