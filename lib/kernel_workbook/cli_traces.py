@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .argtypes import seconds
+
 
 def _cmd_parse(a) -> int:
     from .errors import WorkbookParameterError
@@ -90,7 +92,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("record", help="run a command under vmstat, iostat, /proc snapshots and perf")
     p.add_argument("--out", required=True, help="the bundle folder to write")
-    p.add_argument("--interval", type=float, default=1.0, help="seconds between samples (default 1)")
+    p.add_argument("--interval", type=seconds(0.05, 3600), default=1.0, help="seconds between samples (default 1)")
     p.add_argument("--perf-events", help="comma-separated perf events (default: software events and "
                    "kmem/vmscan/migrate/compaction tracepoints)")
     p.add_argument("--perf-record", action="store_true", help="also perf record -g, saved as perf script text")
