@@ -15,8 +15,10 @@ SUBMISSIONS = Path(__file__).parent / "fixtures" / "submissions"
 
 
 def _no_sandbox() -> str | None:
-    from kernel_workbook.exercises.sandbox import sandbox_problem
-
+    try:
+        from kernel_workbook.exercises.sandbox import sandbox_problem
+    except ImportError:  # a grader without a sandbox (before issue 32): these tests run all the same
+        return None
     return sandbox_problem()
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ import pandas as pd
 import pytest
 
 from kernel_workbook.cli import main
+from running import running, stop
 
 HOSTILE = Path(__file__).parent / "fixtures" / "submissions-hostile"
 MARKER = "kwb-hostile-dora-8813"
@@ -54,15 +54,7 @@ def _tree(root: Path) -> dict:
 
 
 def _survivors() -> list[int]:
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                if MARKER.encode() in (d / "cmdline").read_bytes():
-                    pids.append(int(d.name))
-            except OSError:
-                pass
-    return pids
+    return running(MARKER)
 
 
 def _grade(tmp: Path, which: str, *extra: str, capsys=None) -> SimpleNamespace:
@@ -74,11 +66,7 @@ def _grade(tmp: Path, which: str, *extra: str, capsys=None) -> SimpleNamespace:
     rc = main(["grade", str(subs), "--out", str(out), *extra])
     took = time.monotonic() - t0
     survivors = _survivors()
-    for pid in survivors:  # processes this test started (through the submission): stopped by their id
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    stop(survivors)  # processes this test started (through the submission): stopped by their id
     df = pd.read_csv(out, keep_default_na=False) if out.exists() else None
     return SimpleNamespace(rc=rc, df=df, took=took, survivors=survivors, before=before, after=_tree(subs),
                            out=out)
@@ -159,6 +147,5 @@ def test_without_the_sandbox_a_detached_process_is_still_killed(tmp_path):
     shutil.copytree(HOSTILE / "nosandbox" / "dora", subs / "dora")
     rc = main(["grade", str(subs), "--out", str(tmp_path / "scores.csv"), "--no-sandbox"])
     survivors = _survivors()
-    for pid in survivors:
-        os.kill(pid, signal.SIGKILL)
+    stop(survivors)
     assert rc == 0 and survivors == []

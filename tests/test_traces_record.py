@@ -13,6 +13,7 @@ import pytest
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.traces import load
 from kernel_workbook.traces.record import Recorder, record
+from running import running, stop
 
 KWB = [sys.executable, "-m", "kernel_workbook.cli"]
 QUICK = ["proc-vmstat", "proc-buddyinfo", "vmstat"]
@@ -148,27 +149,6 @@ def test_manifest_states_each_monitors_real_interval_and_bad_names_are_refused(t
 
 # ---- a recorder that loses nothing (issue 32)
 
-def _running(marker: str) -> list[int]:
-    pids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                if marker.encode() in (d / "cmdline").read_bytes():
-                    pids.append(int(d.name))
-            except OSError:
-                pass
-    return pids
-
-
-def _stop(pids) -> None:
-    """Processes a test started (through the recorder) and the recorder failed to stop: killed by their id."""
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
 def _wait_for_command(out: Path, timeout: float = 60) -> None:
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -206,7 +186,7 @@ def test_a_second_recorder_on_the_same_folder_is_refused(tmp_path):
         assert second.returncode == 2 and "no other kwb record is writing to" in second.stderr, second.stderr
         assert first.wait(timeout=60) == 0
     finally:
-        _stop([first.pid])
+        stop([first.pid])
         first.wait()
     b = load(out)  # the first recording whole: every log a readable gzip
     assert all(len(b.load(mon)) for mon in b.monitors())
@@ -225,9 +205,9 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
         p.send_signal(sig)
         rc = p.wait(timeout=30)
         err = p.stderr.read()
-        left = _running(f"sleep {a}") + _running(f"sleep {b}")
+        left = running(f"sleep {a}") + running(f"sleep {b}")
     finally:
-        _stop([p.pid] + _running(f"sleep {a}") + _running(f"sleep {b}"))
+        stop([p.pid] + running(f"sleep {a}") + running(f"sleep {b}"))
         p.wait()
     assert rc == 130 and left == [], err
     m = json.loads((out / "manifest.json").read_text())
@@ -241,8 +221,8 @@ def test_what_the_command_leaves_running_when_it_ends_is_killed_and_said(tmp_pat
     out = tmp_path / "left"
     r = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c",
                               "/bin/sleep 88115 & exit 3"], capture_output=True, text=True, env=QUIET_ENV, timeout=60)
-    left = _running("sleep 88115")
-    _stop(left)
+    left = running("sleep 88115")
+    stop(left)
     assert r.returncode == 3 and left == [], r.stderr
     assert "killed 1 process(es) the command left running: sleep" in r.stderr
 

@@ -4,7 +4,9 @@ A calibration is deterministic: the same function, arguments, mode, code and
 published tables give the same fit.  Some take a minute in the lab's problem
 size (2011's machines pool the runs of eight seed bases), so a notebook opened
 again, or a presenter's second run, should not pay for them again.  Each fit
-is stored as one pickle under a key that hashes all of what it depends on:
+is stored as one JSON file (never a pickle: a file planted in the folder must
+not run code when it is read; :func:`encode` says what it holds) under a name
+that hashes all of what it depends on:
 
 * the calibration's name and bound arguments, and the mode (``WORKBOOK_MODE``:
   a calibration called with ``small=None`` reads it);

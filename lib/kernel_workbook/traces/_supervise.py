@@ -68,14 +68,19 @@ def _below(me, group):
     return out
 
 
-def _reap():
+def _reap(watch=None):
+    """Reap every child that ended (the command, or an orphan it left); the exit status of ``watch`` if it
+    was among them, else None."""
+    status = None
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, st = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return status
         if pid == 0:
-            return
+            return status
+        if pid == watch:
+            status = os.waitstatus_to_exitcode(st)
 
 
 def _kill_all(group, grace):
@@ -146,15 +151,7 @@ def main(argv):
         if lifeline in r and not os.read(lifeline, 4096):  # EOF: the recorder died
             _kill_all(pid, 0.0)
             return 0
-        while status is None:  # reap every child that ended: the command, or an orphan it left
-            try:
-                done, st = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if done == 0:
-                break
-            if done == pid:
-                status = os.waitstatus_to_exitcode(st)
+        status = _reap(pid)
     say(exited=status, time=time.time())
     say(killed=_kill_all(pid, 2.0))
     return 0
