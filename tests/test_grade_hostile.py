@@ -1,10 +1,12 @@
 """kwb grade against hostile submissions (tests/fixtures/submissions-hostile/, each notebook says its attack).
 
 One `kwb grade` run over grade/ (an honest alice among six attackers) serves most tests; the time limit
-has a run of its own (slow/), as has --no-sandbox (nosandbox/).  Every attack here worked before issue 32: a submission
+has a run of its own (slow/), as have --no-sandbox (nosandbox/) and the fallback where bubblewrap cannot run.
+Every attack here worked before issue 32 (each submission graded alone by the grader of then): a submission
 overwrote another's notebook, read it, planted files, left a process that outlived grading, allocated
-2 GiB and 400 processes, forged the grader's record line (which ended the whole run), and a symbolic link
-was graded as the linked student's work.
+2 GiB and 400 processes; forged record lines ended the whole run with no CSV (an unknown exercise: exit 2;
+`{not json`: JSONDecodeError; a seed "x": ValueError; a list answer: AttributeError); a symbolic link was
+graded as the linked student's work; four 4 s cells ran 16 s under --timeout 10.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pandas as pd
 import pytest
 
 from kernel_workbook.cli import main
+from kernel_workbook.errors import WorkbookError
 from running import running, stop
 
 HOSTILE = Path(__file__).parent / "fixtures" / "submissions-hostile"
@@ -118,7 +121,7 @@ def test_memory_and_processes_are_limited(run):
 def test_a_forged_or_malformed_record_scores_that_submission_zero_with_its_reason(run):
     gina = rows(run, "gina")  # print redefined: the grader reads the namespace, not the printed record
     assert gina["score"].tolist() == [0, 0, 0] and gina["feedback"].str.contains("the answer is").all()
-    assert (rows(run, "hal")["feedback"].str.contains("seed 'x' is not a whole number")).all()
+    assert (rows(run, "hal")["feedback"].str.contains("seed '1' is not a whole number")).all()
     assert (rows(run, "ivan")["score"] == 0).all() and rows(run, "ivan")["feedback"].str.contains("answer").all()
     assert rows(run, "judy")["feedback"].str.contains("not an exercise of this workbook").all()
     assert run.df.loc[run.df["student"].isin(["hal", "ivan", "judy"]), "score"].sum() == 0
@@ -140,6 +143,90 @@ def test_an_unwritable_out_is_refused_before_any_notebook_runs(tmp_path, capsys)
         assert main(["grade", str(subs), "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert "--out" in err and "[1/1]" not in err and time.monotonic() - t0 < 5
+
+
+def test_the_scores_file_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    from kernel_workbook.exercises.grading import write_atomically
+
+    out = tmp_path / "scores.csv"
+    out.write_text("student,score\nbefore,1\n")
+    df = pd.DataFrame({"student": ["a", "b"], "score": [1, 0]})
+
+    def full_disk(self, f, *a, **kw):  # the disk fills after the first row
+        f.write("student,score\na,1\n")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full_disk)
+    with pytest.raises(OSError):
+        write_atomically(df, out)
+    assert out.read_text() == "student,score\nbefore,1\n" and sorted(p.name for p in tmp_path.iterdir()) == \
+        ["scores.csv"]
+    monkeypatch.undo()
+    write_atomically(df, out)
+    assert out.read_text() == "student,score\na,1\nb,0\n"
+
+
+def _fallback_problem() -> str | None:
+    if os.geteuid() != 0:
+        return "the fallback to a user of its own is a root grader's"
+    try:
+        from kernel_workbook.exercises.sandbox import _user_problem
+    except ImportError:  # the grader before issue 32: no fallback, and the test fails as it should
+        return None
+    why = _user_problem()
+    return f"a user of its own cannot run this Python here ({why})" if why else None
+
+
+@pytest.mark.skipif(_fallback_problem() is not None, reason=f"GRADER FALLBACK TEST SKIPPED: {_fallback_problem()}")
+def test_where_bubblewrap_cannot_run_each_submission_runs_as_a_user_of_its_own(tmp_path, monkeypatch, capsys):
+    """A container without user namespaces nor CAP_SYS_ADMIN: bwrap fails, and a root grader says so and what it
+    does instead, then runs aaron's attacks as an unused uid: alice's notebook and the folder stay untouched,
+    the 2 GiB and the 400 processes are refused, and the detached process is killed."""
+    from kernel_workbook.exercises import sandbox
+
+    monkeypatch.setattr(sandbox, "sandbox_problem",
+                        lambda: "bubblewrap cannot make a sandbox here: Creating new namespace failed")
+    subs = tmp_path / "subs"
+    for who in ("aaron", "alice"):
+        shutil.copytree(HOSTILE / "grade" / who, subs / who)
+    before = _tree(subs)
+    rc = main(["grade", str(subs), "--out", str(tmp_path / "scores.csv")])
+    survivors = _survivors()
+    stop(survivors)
+    err = capsys.readouterr().err
+    assert rc == 0 and survivors == [] and _tree(subs) == before, err
+    assert "Creating new namespace failed; falling back to a user of its own for each submission" in err
+    df = pd.read_csv(tmp_path / "scores.csv").set_index(["student", "question"])["score"]
+    assert df["alice"].tolist() == [1, 1, 1]
+    assert df["aaron", "amean"] == 1 and df["aaron", "overall"] == 1  # the 2 GiB and the 400 processes refused
+    # pytest's folders are its owner's alone: alice's notebook could not be read either (the line says when it can)
+    assert df["aaron", "hmean"] == 1 and "can read each other" not in err
+
+
+def test_the_fallback_says_when_the_submissions_can_read_each_other(monkeypatch, tmp_path):
+    from kernel_workbook.exercises import sandbox
+
+    monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "bubblewrap cannot make a sandbox here: (a test)")
+    monkeypatch.setattr(sandbox, "_user_problem", lambda: None)
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    mode, note = sandbox.isolation(True, "/usr/share")  # a folder every user may read
+    assert mode == "user" and note.startswith("bubblewrap cannot make a sandbox here: (a test); falling back")
+    assert note.endswith("other users can read /usr/share: the submissions can read each other")
+    assert "can read each other" not in sandbox.isolation(True, tmp_path)[1]  # pytest's folders: its owner's alone
+    monkeypatch.setattr(sandbox, "_user_problem", lambda: "[Errno 13] Permission denied: '/root/python'")
+    with pytest.raises(WorkbookError, match="a user of its own cannot run the grader's Python here .*Permission "
+                                            "denied.*--no-sandbox"):
+        sandbox.isolation(True)
+
+
+def test_without_bubblewrap_an_unprivileged_grader_refuses_and_says_why(monkeypatch):
+    from kernel_workbook.exercises import sandbox
+
+    monkeypatch.setattr(sandbox, "sandbox_problem", lambda: "bubblewrap is not installed")
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(WorkbookError, match="bubblewrap is not installed; run kwb grade as root .* --no-sandbox"):
+        sandbox.isolation(True)
+    assert sandbox.isolation(False)[0] == "none"
 
 
 def test_without_the_sandbox_a_detached_process_is_still_killed(tmp_path):

@@ -2,9 +2,10 @@
 
 Each notebook runs alone in a bubblewrap sandbox (a private copy, no network,
 no view of the other submissions nor of --out, limits on time, memory and
-processes, every process it started killed at the end); its answers come back
-through a channel its output cannot forge, are validated, and are handed to
-the exercise's own checker.  The CSV has one row per student x exercise x
+processes, every process it started killed at the end; where bubblewrap cannot
+run, a root grader runs each as a user of its own instead, and says so); its
+answers come back through a channel its output cannot forge, are validated,
+and are handed to the exercise's own checker.  The CSV has one row per student x exercise x
 question (``student, notebook, exercise, seed, question, score, max_score,
 feedback``), written whole at the end; a summary per student goes to the
 terminal.  See the README's "Grading" section for the threat model.
@@ -27,12 +28,12 @@ def _cmd_grade(a) -> int:
     def progress(i, n, what):
         print(f"[{i + 1}/{n}] {what}", file=sys.stderr)
 
-    if a.no_sandbox:
-        print("kwb grade: --no-sandbox: the submissions run as your user, with the limits but without "
-              "filesystem isolation", file=sys.stderr)
+    def notice(line):  # how the submissions run when it is not the sandbox: said before the first one runs
+        print(f"kwb grade: {line}", file=sys.stderr)
+
     hide = [out.resolve().parent] if out else []
     df = df_grade(Path(a.submissions), timeout=a.timeout, progress=progress, memory_mb=a.memory_mb,
-                  processes=a.max_processes, sandbox=not a.no_sandbox, hide=hide)
+                  processes=a.max_processes, sandbox=not a.no_sandbox, hide=hide, notice=notice)
     if out:
         write_atomically(df, out)
     else:
@@ -58,5 +59,6 @@ def register(sub) -> None:
     p.add_argument("--max-processes", type=whole(16, 1 << 16), default=256,
                    help="processes and threads a submission may have at once (default 256)")
     p.add_argument("--no-sandbox", action="store_true",
-                   help="run without bubblewrap (limits and clean-up only: the submissions see what your user sees)")
+                   help="run as your own user, without bubblewrap or a user of its own (limits and clean-up only: "
+                        "the submissions see what your user sees)")
     p.set_defaults(func=_cmd_grade)

@@ -29,7 +29,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import WorkbookError, WorkbookParameterError
+from ..errors import WorkbookParameterError
 from .base import Exercise
 
 COLUMNS = ["student", "notebook", "exercise", "seed", "question", "score", "max_score", "feedback"]
@@ -256,27 +256,29 @@ def write_atomically(df, out: Path) -> None:
 
 
 def df_grade(folder, timeout: float = 300, progress=None, memory_mb: int = 2048, processes: int = 256,
-             sandbox: bool = True, hide: list = ()):
+             sandbox: bool = True, hide: list = (), notice=None):
     """One row per student x exercise x question: ``student notebook exercise seed question score max_score
     feedback`` (score 1 or 0), in the order of :func:`find_submissions` and the exercise's questions.
 
     Each submission runs alone (:func:`.sandbox.run_submission`): ``timeout`` seconds in all, ``memory_mb``
-    per process, ``processes`` at once; ``sandbox=False`` runs it without bubblewrap."""
+    per process, ``processes`` at once, in a bubblewrap sandbox, or where there is none as a user of its own
+    (:func:`.sandbox.isolation`; ``notice`` is called with the line that says so before the first notebook
+    runs); ``sandbox=False`` runs it as the grader's user."""
     import pandas as pd  # here: the kernel imports this module for submission_json(), and needs no pandas
 
-    from .sandbox import Limits, run_submission, sandbox_problem
+    from .sandbox import Limits, isolation, run_submission
 
     limits = Limits(seconds=timeout, memory_mb=memory_mb, processes=processes)
-    if sandbox and sandbox_problem():
-        raise WorkbookError(f"cannot grade in isolation: {sandbox_problem()}; or pass --no-sandbox to grade "
-                            "without it (then run kwb grade as a dedicated unprivileged user)")
-    rows = []
     subs = find_submissions(folder)
+    mode, note = isolation(sandbox, folder)
+    if note and notice:
+        notice(note)
+    rows = []
     hidden = [Path(folder)] + [Path(h) for h in hide]
     for i, (student, nb) in enumerate(subs):
         if progress:
             progress(i, len(subs), f"{student}/{nb.name}")
-        rows += grade_record(student, nb, run_submission(nb, limits, sandbox=sandbox, hide=hidden))
+        rows += grade_record(student, nb, run_submission(nb, limits, mode=mode, hide=hidden))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

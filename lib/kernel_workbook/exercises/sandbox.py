@@ -28,10 +28,19 @@ What comes back is one JSON document on a pipe of the grader's, read up to
 :data:`MAX_RESULT` bytes, and it is treated as the student's claim: the grader
 validates every field (:mod:`.grading`).
 
-``sandbox=False`` (``kwb grade --no-sandbox``) runs the same runner without
-bubblewrap, in a session of its own with the same limits; the grader kills
-what is left (it is their subreaper).  The submissions and the grader's files
-are then as visible to the student's code as to the grader's user.
+Where bubblewrap cannot make a sandbox (a container without user namespaces
+nor ``CAP_SYS_ADMIN``, a kernel that forbids them) a root grader falls back to
+a *user of its own* for each submission (:func:`isolation` says so, in one
+line, before the first notebook runs): the runner starts as a uid no account
+and no other submission uses, with the same limits, in a session of its own;
+at the end every process of that uid is killed.  The submission then cannot
+write the other submissions, ``--out`` or the grader's files, nor signal the
+grader, but it can read what any user may read and it has the network.  An
+unprivileged grader without bubblewrap has no user to drop to: it refuses,
+unless ``--no-sandbox`` (:func:`isolation`'s ``"none"``) runs the same runner
+as the grader's own user, with the same limits, every process it leaves killed
+(the grader is their subreaper), and the grader's files as visible to the
+student's code as to the grader.
 """
 
 from __future__ import annotations
@@ -100,6 +109,71 @@ def sandbox_problem() -> str | None:
         err = r.stderr.decode(errors="replace").strip().splitlines()
         return "bubblewrap cannot make a sandbox here: " + (err[-1] if err else f"exit {r.returncode}")
     return None
+
+
+def _open_to_others(folder: Path) -> bool:
+    """Whether a user with no rights of its own can list ``folder`` (every folder above it traversable)."""
+    import stat
+
+    try:
+        p = Path(folder).resolve()
+        if not p.stat().st_mode & stat.S_IROTH:
+            return False
+        return all(a.stat().st_mode & stat.S_IXOTH for a in [p, *p.parents])
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=1)
+def _user_problem() -> str | None:
+    """None when an unused uid can start the runner's Python and import the package, else why not (the
+    interpreter may live where only its owner may go, a pyenv under /root)."""
+    env = {"PATH": _env(Limits())["PATH"], "LANG": "C.UTF-8", "HOME": "/"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    uid = _unused_uid()
+    try:
+        r = subprocess.run([sys.executable, "-c", "import kernel_workbook.exercises.runner"], capture_output=True,
+                           env=env, cwd="/", timeout=60, user=uid, group=uid, extra_groups=[])
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    if r.returncode != 0:
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        return err[-1] if err else f"exit {r.returncode}"
+    return None
+
+
+def isolation(sandbox: bool = True, submissions=None) -> tuple[str, str]:
+    """How the submissions run here, and the line that tells the instructor so (empty for the sandbox):
+
+    * ``"bwrap"``: each in a bubblewrap sandbox;
+    * ``"user"``: bubblewrap cannot run here and the grader is root: each as a user of its own;
+    * ``"none"``: ``sandbox=False`` (``--no-sandbox``): as the grader's user, limits and clean-up only.
+
+    :class:`WorkbookError` when isolation is asked for and neither bubblewrap nor a user of its own can be had.
+    ``submissions``: their folder, named in the fallback's line when other users can read it."""
+    if not sandbox:
+        return "none", ("--no-sandbox: the submissions run as your user, with the limits and every process they "
+                        "leave killed, but without isolation: they can read and write what you can")
+    why = sandbox_problem()
+    if why is None:
+        return "bwrap", ""
+    if os.geteuid() == 0:
+        cannot = _user_problem()
+        if cannot:
+            raise WorkbookError(f"cannot grade in isolation: {why}; and a user of its own cannot run the grader's "
+                                f"Python here ({cannot}): install the workbook where every user may read it, or "
+                                "pass --no-sandbox to grade without isolation (then as a dedicated unprivileged "
+                                "account)")
+        note = (f"{why}; falling back to a user of its own for each submission (an unused uid): it cannot write the "
+                "other submissions, --out or your files, nor signal the grader, and every process it starts is "
+                "killed at its end; but it can read what any user may read, and it has the network")
+        if submissions is not None and _open_to_others(submissions):
+            note += f" -- and other users can read {submissions}: the submissions can read each other"
+        return "user", note
+    raise WorkbookError(f"cannot grade in isolation: {why}; run kwb grade as root (each submission then runs as a "
+                        "user of its own), or pass --no-sandbox to grade without isolation (then as a dedicated "
+                        "unprivileged account)")
 
 
 def _namespaces() -> list[str]:
@@ -184,6 +258,7 @@ def _die_with_parent():
     def preexec():
         if prctl is not None:
             prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+            prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS: no setuid program gives a submission its rights back
         if os.getppid() != parent:
             os._exit(1)
 
@@ -216,9 +291,13 @@ def private_copy(nb: Path, scratch: Path) -> str | None:
     return None
 
 
-def run_submission(nb: Path, limits: Limits = Limits(), sandbox: bool = True, hide: list[Path] = ()) -> dict:
-    """Run one submitted notebook under ``limits``; the runner's answer, unvalidated (``{"error": ...}``
-    when there is none).  ``hide``: folders the sandbox must not show (the submissions, the output's)."""
+def run_submission(nb: Path, limits: Limits = Limits(), mode: str = "bwrap", hide: list[Path] = ()) -> dict:
+    """Run one submitted notebook under ``limits``, isolated as :func:`isolation`'s ``mode`` says; the runner's
+    answer, unvalidated (``{"error": ...}`` when there is none).  ``hide``: folders the sandbox must not show
+    (the submissions, the output's)."""
+    if mode not in ("bwrap", "user", "none"):
+        raise WorkbookParameterError("mode", mode, "bwrap, user or none")
+    sandbox = mode == "bwrap"
     if sandbox:
         why = sandbox_problem()
         if why:
@@ -232,6 +311,7 @@ def run_submission(nb: Path, limits: Limits = Limits(), sandbox: bool = True, hi
         os.chmod(scratch / "notebook.ipynb", 0o644)
         runner = [sys.executable, "-m", "kernel_workbook.exercises.runner"]
         r, w = os.pipe()
+        uid = None  # the submission's own user, in "user" mode
         opts = ["--seconds", f"{limits.seconds:g}", "--memory-mb", str(limits.memory_mb), "--processes",
                 str(limits.processes), "--file-mb", str(limits.tmp_mb)]
         if sandbox:
@@ -242,12 +322,18 @@ def run_submission(nb: Path, limits: Limits = Limits(), sandbox: bool = True, hi
             cmd += ["--fd", str(w), "--notebook", "/submission/notebook.ipynb"] + opts
             env = None
         else:
+            # the runner's own folder: the only place it may write (in "user" mode, the only one its uid owns)
+            work = scratch / "work"
+            work.mkdir(mode=0o700)
+            if mode == "user":
+                uid = _unused_uid()
+                os.chown(work, uid, uid)
             cmd = runner + ["--fd", str(w), "--notebook", str(scratch / "notebook.ipynb"), "--work",
-                            str(scratch / "work")] + opts
-            env = {**_env(limits), "HOME": str(scratch / "home"), "TMPDIR": str(scratch),
-                   "JUPYTER_RUNTIME_DIR": str(scratch / "rt"), "IPYTHONDIR": str(scratch / "ipython"),
-                   "MPLCONFIGDIR": str(scratch / "mpl"), "XDG_CACHE_HOME": str(scratch / "cache"),
-                   "NUMBA_CACHE_DIR": str(scratch / "numba")}
+                            str(work / "nb")] + opts
+            env = {**_env(limits), "HOME": str(work / "home"), "TMPDIR": str(work),
+                   "JUPYTER_RUNTIME_DIR": str(work / "rt"), "IPYTHONDIR": str(work / "ipython"),
+                   "MPLCONFIGDIR": str(work / "mpl"), "XDG_CACHE_HOME": str(work / "cache"),
+                   "NUMBA_CACHE_DIR": str(work / "numba")}
             if os.environ.get("PYTHONPATH"):
                 env["PYTHONPATH"] = os.environ["PYTHONPATH"]
             _become_subreaper()
@@ -267,10 +353,13 @@ def run_submission(nb: Path, limits: Limits = Limits(), sandbox: bool = True, hi
         t = threading.Thread(target=read, daemon=True)
         t.start()
         t0 = time.monotonic()
+        as_user = {} if sandbox or uid is None else {"user": uid, "group": uid, "extra_groups": []}
         try:
+            # (user, group and extra_groups take effect before preexec_fn runs, which the death signal needs:
+            # the kernel clears it when the uid changes)
             p = subprocess.Popen(cmd, pass_fds=(w,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL, env=env, cwd=tmp, start_new_session=True,
-                                 preexec_fn=_die_with_parent())
+                                 preexec_fn=_die_with_parent(), **as_user)
         except OSError as e:
             os.close(w)
             t.join()
@@ -285,6 +374,8 @@ def run_submission(nb: Path, limits: Limits = Limits(), sandbox: bool = True, hi
             timed_out = True
         finally:
             _kill_group(p)
+            if uid is not None:
+                _kill_uid(uid)
             if not sandbox:
                 _kill_orphans(since)
         t.join(timeout=5)
@@ -347,6 +438,47 @@ def _start_ticks(pid) -> int:
     return int(f[19]) if f and len(f) > 19 else 0  # field 22 of stat: start time, clock ticks after boot
 
 
+def _uids() -> dict[int, list[int]]:
+    """{real uid: [pid, ...]} of every process that is not a zombie."""
+    out: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                status = (d / "status").read_text()
+            except OSError:
+                continue
+            fields = dict(ln.split(":", 1) for ln in status.splitlines() if ":" in ln)
+            if fields.get("State", "").split()[:1] == ["Z"] or "Uid" not in fields:
+                continue
+            out.setdefault(int(fields["Uid"].split()[0]), []).append(int(d.name))
+    return out
+
+
+def _unused_uid() -> int:
+    """A uid of :data:`SANDBOX_UIDS` that no process uses now (nor any account: the range is above them all)."""
+    used = set(_uids())
+    for _ in range(100):
+        uid = secrets.choice(SANDBOX_UIDS)
+        if uid not in used:
+            return uid
+    raise WorkbookError("no unused uid left for a submission")  # pragma: no cover - a million taken
+
+
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process of ``uid`` (a submission's own: whatever it started, detached or not), until none is
+    left; their zombies are reaped by :func:`_kill_orphans` (the grader is their subreaper) or by init."""
+    for _ in range(50):
+        pids = _uids().get(uid, [])
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.02)
+
+
 def _kill_orphans(since: int) -> None:
     """Kill and reap the processes an unsandboxed submission left behind: children of the grader (its
     subreaper) that started after the submission's runner (``since``, clock ticks), none started before."""
@@ -372,4 +504,4 @@ def _kill_orphans(since: int) -> None:
                 pass
 
 
-__all__ = ["Limits", "run_submission", "sandbox_problem", "private_copy", "MAX_RESULT", "MAX_NOTEBOOK"]
+__all__ = ["Limits", "isolation", "run_submission", "sandbox_problem", "private_copy", "MAX_RESULT", "MAX_NOTEBOOK"]
