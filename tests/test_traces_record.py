@@ -202,6 +202,9 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
                                 f"/bin/sleep {a} & /bin/sleep {b}"], stderr=subprocess.PIPE, text=True, env=QUIET_ENV)
     try:
         _wait_for_command(out)
+        deadline = time.time() + 60  # both sleeps running (not a shell still forking) before the signal
+        while not (running(f"sleep\0{a}") and running(f"sleep\0{b}")) and time.time() < deadline:
+            time.sleep(0.05)
         p.send_signal(sig)
         rc = p.wait(timeout=30)
         err = p.stderr.read()
@@ -219,8 +222,10 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
 
 def test_what_the_command_leaves_running_when_it_ends_is_killed_and_said(tmp_path):
     out = tmp_path / "left"
-    r = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c",
-                              "/bin/sleep 88115 & exit 3"], capture_output=True, text=True, env=QUIET_ENV, timeout=60)
+    # sh exits once its child is sleep (not a shell still forking), so what is left has a known name
+    cmd = "/bin/sleep 88115 & until [ \"$(/bin/cat /proc/$!/comm)\" = sleep ]; do /bin/sleep 0.05; done; exit 3"
+    r = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c", cmd],
+                       capture_output=True, text=True, env=QUIET_ENV, timeout=60)
     left = running("sleep 88115")
     stop(left)
     assert r.returncode == 3 and left == [], r.stderr
@@ -321,3 +326,29 @@ def test_a_monitor_whose_disk_is_full_stops_writing_and_says_so(tmp_path):
     snap = r.mons[-1]
     snap.threads[0].join(timeout=30)
     assert snap.status.startswith("stopped writing: No space left on device")
+
+
+def test_perf_output_stays_whole_when_its_compressed_copy_cannot_be_written(tmp_path):
+    """perf's output is compressed at the end; before, it was written in a hidden scratch folder and a full
+    disk at that moment left a 0-byte perf log with the raw data deleted.  Now the raw file is in the bundle,
+    removed only once its compressed copy is whole: here the copy fails (/dev/full) and the raw file stays,
+    every byte, loadable, and the manifest says so."""
+    from kernel_workbook.traces.record import _Monitor
+
+    text = (Path(__file__).parent / "fixtures" / "real-captures" / "perf-stat-6.1-I-A.txt").read_text()
+    out = tmp_path / "b"
+    r = Recorder(out, ["true"], interval=1, name="t", monitors=["proc-vmstat"])
+    r._claim()
+    raw = out / "perf-stat-t"
+    raw.write_text(text)
+    (out / ".perf-stat-t.gz.tmp").symlink_to("/dev/full")  # where the compressed copy goes first
+    m = _Monitor("perf-stat", out / "perf-stat-t.gz", raw=raw)
+    r.mons.append(m)
+    r._compress(m)
+    assert raw.read_text() == text and not (out / "perf-stat-t.gz").exists()
+    assert m.status.startswith("ok, left uncompressed as perf-stat-t (No space left on device")
+    r._write_manifest(complete=True)
+    r._release()
+    mf = json.loads((out / "manifest.json").read_text())["monitors"]["perf-stat"]
+    assert mf["file"] == "perf-stat-t" and mf["status"].startswith("ok, left uncompressed")
+    assert len(load(out).load("perf-stat")) > 0
