@@ -208,9 +208,9 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
         p.send_signal(sig)
         rc = p.wait(timeout=30)
         err = p.stderr.read()
-        left = running(f"sleep {a}") + running(f"sleep {b}")
+        left = running(f"sleep\0{a}") + running(f"sleep\0{b}")  # a sleep's own command line, not the shell's
     finally:
-        stop([p.pid] + running(f"sleep {a}") + running(f"sleep {b}"))
+        stop([p.pid] + running(f"sleep\0{a}") + running(f"sleep\0{b}"))
         p.wait()
     assert rc == 130 and left == [], err
     m = json.loads((out / "manifest.json").read_text())
@@ -226,7 +226,7 @@ def test_what_the_command_leaves_running_when_it_ends_is_killed_and_said(tmp_pat
     cmd = "/bin/sleep 88115 & until [ \"$(/bin/cat /proc/$!/comm)\" = sleep ]; do /bin/sleep 0.05; done; exit 3"
     r = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c", cmd],
                        capture_output=True, text=True, env=QUIET_ENV, timeout=60)
-    left = running("sleep 88115")
+    left = running("sleep\x0088115")  # the sleep's own command line, not the shell's
     stop(left)
     assert r.returncode == 3 and left == [], r.stderr
     assert "killed 1 process(es) the command left running: sleep" in r.stderr
