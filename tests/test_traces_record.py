@@ -196,10 +196,12 @@ def test_a_second_recorder_on_the_same_folder_is_refused(tmp_path):
 def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_killed(tmp_path, sig, n):
     """`sh -c 'sleep A & sleep B'`: SIGINT to the shell alone left both sleeps running (a background job
     ignores SIGINT, and the shell waits for B).  Now the group gets it, and A is killed at the end."""
-    a, b = f"8811{n}1", f"8811{n}2"
+    a, b = f"88{os.getpid()}{n}1", f"88{os.getpid()}{n}2"  # this test's own: a concurrent run has others
     out = tmp_path / "sig"
+    # stderr to a file: a sleep left running would hold a pipe open, and reading it would wait for days
+    errf = open(tmp_path / "stderr", "w")
     p = subprocess.Popen(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c",
-                                f"/bin/sleep {a} & /bin/sleep {b}"], stderr=subprocess.PIPE, text=True, env=QUIET_ENV)
+                                f"/bin/sleep {a} & /bin/sleep {b}"], stderr=errf, text=True, env=QUIET_ENV)
     try:
         _wait_for_command(out)
         deadline = time.time() + 60  # both sleeps running (not a shell still forking) before the signal
@@ -207,11 +209,12 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
             time.sleep(0.05)
         p.send_signal(sig)
         rc = p.wait(timeout=30)
-        err = p.stderr.read()
+        err = (tmp_path / "stderr").read_text()
         left = running(f"sleep\0{a}") + running(f"sleep\0{b}")  # a sleep's own command line, not the shell's
     finally:
         stop([p.pid] + running(f"sleep\0{a}") + running(f"sleep\0{b}"))
         p.wait()
+        errf.close()
     assert rc == 130 and left == [], err
     m = json.loads((out / "manifest.json").read_text())
     assert m["interrupted"] == sig.name and m["complete"]
@@ -223,13 +226,16 @@ def test_a_stop_signal_reaches_the_commands_whole_group_and_what_is_left_is_kill
 def test_what_the_command_leaves_running_when_it_ends_is_killed_and_said(tmp_path):
     out = tmp_path / "left"
     # sh exits once its child is sleep (not a shell still forking), so what is left has a known name
-    cmd = "/bin/sleep 88115 & until [ \"$(/bin/cat /proc/$!/comm)\" = sleep ]; do /bin/sleep 0.05; done; exit 3"
-    r = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c", cmd],
-                       capture_output=True, text=True, env=QUIET_ENV, timeout=60)
-    left = running("sleep\x0088115")  # the sleep's own command line, not the shell's
+    n = f"88{os.getpid()}5"  # this test's own: a concurrent run has others
+    cmd = f"/bin/sleep {n} & until [ \"$(/bin/cat /proc/$!/comm)\" = sleep ]; do /bin/sleep 0.05; done; exit 3"
+    with open(tmp_path / "stderr", "w") as errf:  # a file: a sleep left running would hold a pipe open for days
+        rc = subprocess.run(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", "/bin/sh", "-c", cmd],
+                            stderr=errf, env=QUIET_ENV, timeout=60).returncode
+    err = (tmp_path / "stderr").read_text()
+    left = running(f"sleep\0{n}")  # the sleep's own command line, not the shell's
     stop(left)
-    assert r.returncode == 3 and left == [], r.stderr
-    assert "killed 1 process(es) the command left running: sleep" in r.stderr
+    assert rc == 3 and left == [], err
+    assert "killed 1 process(es) the command left running: sleep" in err
 
 
 def test_perf_writes_into_the_bundle_and_a_killed_recorder_keeps_it(tmp_path):
