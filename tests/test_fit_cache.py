@@ -1,6 +1,7 @@
 """Calibrations stored on disk (reproduce/fit_cache.py): read back only for the same code, data, mode and
 arguments; a damaged file is refitted with a warning naming it; an unwritable folder costs time, not results."""
 
+import json
 import os
 import pickle
 import warnings
@@ -30,7 +31,7 @@ def cache(tmp_path, monkeypatch):
 
 def test_a_fit_is_stored_and_read_back_by_the_next_process_without_fitting_again(cache):
     assert _toy_fit(3.0) == {"value": 6.0, "tried": [(3.0, 6.0)]} and CALLS == [3.0]
-    files = list(cache.glob("*.pkl"))
+    files = list(cache.glob("*.json"))
     assert len(files) == 1 and "_toy_fit" in files[0].name
     _toy_fit.cache_clear()  # what a new process starts with: an empty store
     assert _toy_fit(3.0) == {"value": 6.0, "tried": [(3.0, 6.0)]} and CALLS == [3.0]
@@ -46,7 +47,7 @@ def test_other_code_or_data_or_mode_is_another_key(cache, monkeypatch):
     _toy_fit.cache_clear()
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     _toy_fit(3.0)
-    assert CALLS == [3.0, 3.0, 3.0] and len(list(cache.glob("*.pkl"))) == 3
+    assert CALLS == [3.0, 3.0, 3.0] and len(list(cache.glob("*.json"))) == 3
 
 
 def test_the_fingerprint_covers_the_package_and_the_published_tables(tmp_path, monkeypatch):
@@ -63,8 +64,8 @@ def test_the_fingerprint_covers_the_package_and_the_published_tables(tmp_path, m
 
 def test_a_damaged_file_is_fitted_again_with_a_warning_naming_it(cache):
     _toy_fit(3.0)
-    (f,) = cache.glob("*.pkl")
-    f.write_bytes(b"\x80\x05not a pickle")
+    (f,) = cache.glob("*.json")
+    f.write_bytes(b"\x80\x05not JSON")
     _toy_fit.cache_clear()
     with pytest.warns(FitCacheWarning, match=str(f.name)):
         assert _toy_fit(3.0)["value"] == 6.0
@@ -75,8 +76,9 @@ def test_a_damaged_file_is_fitted_again_with_a_warning_naming_it(cache):
 
 def test_a_file_holding_another_calibration_is_not_believed(cache):
     _toy_fit(3.0)
-    (f,) = cache.glob("*.pkl")
-    f.write_bytes(pickle.dumps((("someone:else", ()), {"value": -1.0})))
+    (f,) = cache.glob("*.json")
+    f.write_text(json.dumps({"format": fit_cache.FORMAT, "key": fit_cache.encode(("someone:else", ())),
+                             "value": {"value": -1.0}}))
     _toy_fit.cache_clear()
     with pytest.warns(FitCacheWarning, match="not"):
         assert _toy_fit(3.0)["value"] == 6.0
@@ -129,8 +131,84 @@ def test_kwb_reproduce_stores_its_fits_and_refit_ignores_them(tmp_path):
     cmd = [sys.executable, "-m", "kernel_workbook.cli", "reproduce", "2007-throttle-vm-writeout", "--json",
            "--seeds", "1", "--workers", "1"]
     refit = subprocess.run(cmd + ["--refit"], env=env, capture_output=True, text=True, check=True)
-    assert not list(tmp_path.glob("*.pkl"))
+    assert not list(tmp_path.glob("*.json"))
     first = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    assert list(tmp_path.glob("*.pkl"))
+    assert list(tmp_path.glob("*.json"))
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     assert json.loads(again.stdout) == json.loads(first.stdout) == json.loads(refit.stdout)
+
+
+class _Planted:
+    """Unpickling this writes a file: what a .pkl planted in the cache folder did when kwb reproduce started."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (exec, (f"open({str(self.marker)!r}, 'w').write('pwned')",))
+
+
+def _key(x: float):
+    from kernel_workbook import config
+
+    return (_toy_fit.__kwb_calibration__, (("x", x), ("small", None)), config.mode().name)
+
+
+def test_a_planted_pickle_never_runs(cache):
+    marker = cache / "pwned"
+    key = _key(3.0)
+    stored = fit_cache.path_for(key)
+    for p in (stored.with_suffix(".pkl"), stored):  # where the pickle cache read, and the JSON cache reads
+        p.write_bytes(pickle.dumps((key, _Planted(marker))))
+    with pytest.warns(FitCacheWarning, match="cannot be read"):
+        assert _toy_fit(3.0)["value"] == 6.0
+    assert not marker.exists() and CALLS == [3.0]
+
+
+def test_a_stored_file_can_name_only_dataclasses_of_this_package(cache):
+    key = _key(3.0)
+    for cls in ("os:system", "subprocess:Popen", "kernel_workbook.reproduce.fit_cache:UnstorableFit",
+                "kernel_workbook.paths:package_dir", "kernel_workbook.x;import os:A"):
+        fit_cache.path_for(key).write_text(json.dumps({"format": fit_cache.FORMAT, "key": fit_cache.encode(key),
+                                                       "value": {"__dataclass__": cls, "fields": {}}}))
+        _toy_fit.cache_clear()
+        with pytest.warns(FitCacheWarning, match="not a dataclass of this package"):
+            assert _toy_fit(3.0)["value"] == 6.0
+
+
+def test_every_type_a_calibration_returns_reads_back_equal_and_of_its_type():
+    import numpy as np
+    import pandas as pd
+
+    from kernel_workbook.models.cfq.params import DiskParams
+
+    df = pd.DataFrame({"quantity": pd.Series(["a", "b"], dtype="str"), "value": [1.5, float("nan")],
+                       "n": np.array([1, 2], dtype=np.int64)})
+    value = {"x": 1.5, "inf": float("inf"), "nan": float("nan"), "n": 2**70, "s": "__tuple__", "b": True,
+             "none": None, "t": (1, (2.0, "3")), "l": [np.float64(1.25), np.int32(7), np.bool_(True)],
+             3: "int key", ("a", 1): "tuple key", "__dict__": "a key like a tag", "arr": np.arange(6.0).reshape(2, 3),
+             "df": df, "disk": DiskParams()}
+    back = fit_cache.decode(json.loads(json.dumps(fit_cache.encode(value), allow_nan=False)))
+    assert list(back) == list(value)
+    for k in value:
+        a, b = value[k], back[k]
+        assert type(a) is type(b), k
+        if isinstance(a, pd.DataFrame):
+            pd.testing.assert_frame_equal(a, b, check_exact=True)
+        elif isinstance(a, np.ndarray):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        elif k == "nan":
+            assert b != b
+        else:
+            assert a == b, k
+    assert [type(x) for x in back["l"]] == [np.float64, np.int32, np.bool_]
+
+
+def test_a_fit_with_no_json_form_is_kept_in_memory_with_a_warning(cache):
+    @calibration.calibration
+    def _odd_fit(x: float) -> dict:
+        return {"f": lambda: x}
+
+    with pytest.warns(FitCacheWarning, match="kept in memory only"):
+        assert _odd_fit(1.0)["f"]() == 1.0
+    assert not list(cache.glob("*.json"))

@@ -14,6 +14,18 @@ from kernel_workbook.exercises.statistics import HmeanAmean
 SUBMISSIONS = Path(__file__).parent / "fixtures" / "submissions"
 
 
+def _no_sandbox() -> str | None:
+    try:
+        from kernel_workbook.exercises.sandbox import sandbox_problem
+    except ImportError:  # a grader without a sandbox (before issue 32): these tests run all the same
+        return None
+    return sandbox_problem()
+
+
+needs_sandbox = pytest.mark.skipif(_no_sandbox() is not None, reason=f"GRADER SANDBOX TESTS SKIPPED: {_no_sandbox()}")
+
+
+@needs_sandbox
 @pytest.mark.slow
 def test_kwb_grade_writes_the_expected_csv(tmp_path, capsys):
     out = tmp_path / "scores.csv"
@@ -58,6 +70,7 @@ def test_only_exercise_classes_of_the_package_are_resolved():
     assert all(exercise_class(t) for t in EXERCISES.values())
 
 
+@needs_sandbox
 def test_a_file_that_is_not_a_notebook_scores_nothing_with_its_reason(tmp_path):
     from kernel_workbook.exercises.grading import df_grade
 
@@ -66,3 +79,95 @@ def test_a_file_that_is_not_a_notebook_scores_nothing_with_its_reason(tmp_path):
     df = df_grade(tmp_path)
     assert list(df["question"]) == list(HmeanAmean.questions) and (df["score"] == 0).all()
     assert df["feedback"].str.contains("not a readable notebook").all()
+
+
+# ---- what comes back from a submission is the student's claim: validated, typed, never stops the run (issue 32)
+
+NB = Path("02-stats-hmean-amean.ipynb")
+RIGHT = {"hmean": 49.54, "amean": 52.67, "overall": 49.54}
+
+
+def _doc(rec) -> dict:
+    import json
+
+    return {"record": repr(json.dumps(rec)), "cell_errors": []}
+
+
+@pytest.mark.parametrize("doc, why", [
+    ({"record": repr("{not json")}, "unreadable"),
+    ({"record": "__import__('os').system('true')"}, "unreadable"),  # a literal only: never evaluated
+    ({"record": repr("[1, 2]")}, "other than a record"),
+    ({"record": 12}, "unreadable"),
+    ({"error": "the kernel died"}, "the kernel died"),
+    ({}, "no answers"),
+    ("not a dict", "no answers"),
+    (_doc({"exercise": "statistics:NoSuchExercise", "seed": 1, "answer": RIGHT}), "not an exercise of this workbook"),
+    (_doc({"exercise": "os:system", "seed": 1, "answer": RIGHT}), "not an exercise of this workbook"),
+    (_doc({"exercise": ["statistics", "HmeanAmean"], "seed": 1, "answer": RIGHT}), "not an exercise"),
+    (_doc({"exercise": "statistics:CiAndWelch", "seed": 1, "answer": RIGHT}), "not this notebook's exercise"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": "x", "answer": RIGHT}), "seed 'x' is not a whole number"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": -1, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": 2**70, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": True, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1.5, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1, "answer": [49.54, 52.67, 49.54]}), "must be a dict"),
+    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1}), "no answers"),
+])
+def test_a_malformed_answer_scores_zero_with_its_reason(doc, why):
+    from kernel_workbook.exercises.grading import grade_record
+
+    rows = grade_record("mallory", NB, doc)
+    assert [r["question"] for r in rows] == list(HmeanAmean.questions)
+    assert all(r["score"] == 0 for r in rows)
+    assert all(why in r["feedback"] for r in rows), rows[0]["feedback"]
+
+
+def test_each_answer_is_typed_and_a_bad_one_costs_only_its_question():
+    from kernel_workbook.exercises.grading import grade_record
+
+    rec = {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 1,
+           "answer": {"hmean": [49.54], "amean": 52.67, "overall": float("nan")}}
+    got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
+    assert got["amean"]["score"] == 1
+    assert got["hmean"]["score"] == 0 and "got list" in got["hmean"]["feedback"]
+    assert got["overall"]["score"] == 0 and "not a finite number" in got["overall"]["feedback"]
+    rec["answer"] = {"hmean": "x" * 5000, "amean": {"unreadable": "Widget"}, "overall": 10**40}
+    got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
+    assert "5000 characters" in got["hmean"]["feedback"] and "got Widget" in got["amean"]["feedback"]
+    assert "too large" in got["overall"]["feedback"] and not any(r["score"] for r in got.values())
+
+
+def test_a_checker_that_fails_on_one_answer_costs_that_question_only(monkeypatch):
+    from kernel_workbook.exercises.grading import grade_record
+
+    real = HmeanAmean._explain
+
+    def explain(self, key, given, truth):
+        if key == "amean":
+            raise AttributeError("'str' object has no attribute 'real'")
+        return real(self, key, given, truth)
+
+    monkeypatch.setattr(HmeanAmean, "_explain", explain)
+    rec = {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 1, "answer": RIGHT}
+    got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
+    assert got["hmean"]["score"] == 1 and got["overall"]["score"] == 1
+    assert got["amean"]["score"] == 0 and "could not read this answer (AttributeError" in got["amean"]["feedback"]
+
+
+def test_the_kernel_side_record_never_fails_and_says_what_it_could_not_read():
+    import json
+
+    from kernel_workbook.exercises.grading import submission_json
+
+    class Weird:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    rec = json.loads(submission_json({"p": HmeanAmean(1), "answer": {"hmean": Weird(), 3: 1.0}}))
+    assert rec["answer"] == {"hmean": {"unreadable": "Weird"}, "3": 1.0}
+
+    class Evil(dict):
+        def items(self):
+            raise RuntimeError("no")
+
+    assert "error" in json.loads(submission_json({"p": HmeanAmean(1), "answer": Evil()}))

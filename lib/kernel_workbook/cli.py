@@ -22,6 +22,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from .argtypes import one_line_errors, whole
 from .errors import WorkbookError, WorkbookInputWarning, WorkbookParameterError
 
 # "module:function" that adds subcommands: function(subparsers) -> None
@@ -195,14 +196,7 @@ def _cmd_report(a) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {v}")
-    return v
+MAX_SEED_BASES = 1000  # each seed base is a whole reproduction of the thread: 8 is the default, 1000 a day's work
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,9 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("thread", nargs="?")
     p.add_argument("--all", action="store_true", help="every thread")
     p.add_argument("--json", action="store_true", help="machine-readable cells and summary")
-    p.add_argument("--seeds", type=_positive_int, default=8,
+    p.add_argument("--seeds", type=whole(1, MAX_SEED_BASES), default=8,
                    help="seed bases to score (0..N-1; the strict score's mean and range); default 8")
-    p.add_argument("--workers", type=_positive_int, default=None, help="local worker processes (default: one per "
+    p.add_argument("--workers", type=whole(1, 4096), default=None, help="local worker processes (default: one per "
                    "core)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on the workers of a Dask cluster (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS when "
@@ -248,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     for target in EXTRA_COMMANDS:
         mod, fn = target.split(":")
         getattr(importlib.import_module(mod), fn)(sub)
+    for name, sp in sub.choices.items():  # one line of error for a wrong option, not argparse's usage block
+        if "error" not in vars(sp):  # a subcommand may have its own
+            one_line_errors(sp, f"kwb {name}")
     return ap
 
 

@@ -20,12 +20,11 @@ import ast
 import sys
 import time
 
+from .argtypes import one_line_errors, whole
 from .errors import WorkbookParameterError
 
 
 def _parse_knobs(spec, items: list[str], sampling: bool) -> dict:
-    from .sweep.grid import parse_value
-
     declared = spec.knobs()
     out: dict = {}
     for item in items:
@@ -47,9 +46,9 @@ def _parse_knobs(spec, items: list[str], sampling: bool) -> dict:
             raise WorkbookParameterError("--knob", item, f"{name}=v1,v2,... ({k.expected()})")
         if sampling and ":" in rest and k.kind in ("int", "float"):
             lo, _, hi = rest.partition(":")
-            out[name] = (parse_value(k, lo), parse_value(k, hi))
+            out[name] = (_knob_value(k, lo), _knob_value(k, hi))
             continue
-        out[name] = [parse_value(k, v) for v in rest.split(",")]
+        out[name] = [_knob_value(k, v) for v in rest.split(",")]
     return out
 
 
@@ -109,7 +108,7 @@ def _cmd_sweep(a) -> int:
     # $DASK_SCHEDULER_ADDRESS is a default: --workers asks for a local cluster (or this process)
     addr = scheduler_address(a.scheduler) if a.scheduler is not None or workers is None else None
     knobs = _parse_knobs(spec, a.knob, a.sample is not None)
-    common = dict(variants=_names(a.variant), workloads=_names(a.workload), seeds=G.parse_seeds(a.seeds),
+    common = dict(variants=_names(a.variant), workloads=_names(a.workload), seeds=_seeds(a.seeds),
                   workload_kw=_workload_kw(a.workload_kw))
     if a.sample is not None:
         if not knobs:
@@ -152,24 +151,41 @@ def _say(progress: bool):
     return say
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {v}")
-    return v
+MAX_SEED = 2**32 - 1  # numpy's classic seed range; a run's seed is stored as a 64-bit integer
+MAX_SEEDS = 100_000  # seeds in one sweep (each is a run of every point of the grid)
+MAX_INT_KNOB = 2**63 - 1  # an int knob is packed into the kernel's 64-bit integers
 
 
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {v}")
-    return v
+def _seeds(text: str) -> list[int]:
+    """``--seeds``: checked against :data:`MAX_SEED` and :data:`MAX_SEEDS` before any list is built."""
+    from .sweep import grid as G
+
+    total = 0
+    for part in str(text).split(","):
+        lo, sep, hi = part.strip().partition("-")
+        for t in (lo, hi) if sep else (lo,):
+            t = t.strip()
+            if len(t) > 12 or (t.isdigit() and int(t) > MAX_SEED):
+                raise WorkbookParameterError("--seeds", text, f"seeds from 0 to {MAX_SEED} (as 0-7, 0,3,5 or "
+                                             "0-3,10-11)")
+        if sep and lo.strip().isdigit() and hi.strip().isdigit():
+            total += max(0, int(hi) - int(lo) + 1)
+        else:
+            total += 1
+        if total > MAX_SEEDS:
+            raise WorkbookParameterError("--seeds", text, f"at most {MAX_SEEDS} seeds in one sweep")
+    return G.parse_seeds(text)
+
+
+def _knob_value(k, text: str):
+    from .sweep.grid import parse_value
+
+    if k.kind == "int":
+        t = text.strip().lstrip("+-")
+        if len(t) > 19 or (t.isdigit() and int(t) > MAX_INT_KNOB):
+            raise WorkbookParameterError(k.name, text.strip()[:40], f"{k.expected()}, within the kernel's 64-bit "
+                                         "integers")
+    return parse_value(k, text)
 
 
 def register(sub) -> None:
@@ -185,22 +201,18 @@ def register(sub) -> None:
     p.add_argument("--out", help="the Parquet file of the runs (resumed if it exists)")
     p.add_argument("--scheduler", help="a running Dask scheduler, tcp://host:8786 (default: $DASK_SCHEDULER_ADDRESS, "
                                        "else a local cluster)")
-    p.add_argument("--workers", type=_count, help="processes of the local cluster (default: one per core; 0: run "
+    p.add_argument("--workers", type=whole(0, 4096), help="processes of the local cluster (default: one per core; 0: run "
                                                   "in this process without Dask)")
     p.add_argument("--one-at-a-time", action="store_true",
                    help="the kernel's setting, then each knob through its values alone (a tornado chart's design)")
-    p.add_argument("--sample", type=_positive, metavar="N", help="N random points instead of the full grid")
-    p.add_argument("--sample-seed", type=_count, default=0, help="seed of the random points (default 0)")
+    p.add_argument("--sample", type=whole(1, 10**7), metavar="N", help="N random points instead of the full grid")
+    p.add_argument("--sample-seed", type=whole(0, MAX_SEED), default=0, help="seed of the random points (default 0)")
     p.add_argument("--workload-kw", action="append", default=[], metavar="KEY=VALUE",
                    help="a keyword argument of the workload builder (repeatable), e.g. a smaller problem")
     p.add_argument("--engine", choices=["jit", "python"], default="jit")
-    p.add_argument("--chunk", type=_positive, help="runs per Dask task (default: enough for a task of about 0.2 s, fewer "
+    p.add_argument("--chunk", type=whole(1, 10**6), help="runs per Dask task (default: enough for a task of about 0.2 s, fewer "
                                                         "towards the end)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.add_argument("--list", action="store_true", help="list the model's knobs, variants and workloads")
     p.set_defaults(func=_cmd_sweep)
-
-    def error(message: str):  # one line, not argparse's usage block: the user fixes one option
-        p.exit(2, f"kwb sweep: {message} (see kwb sweep --help)\n")
-
-    p.error = error
+    one_line_errors(p, "kwb sweep")  # one line, not argparse's usage block: the user fixes one option

@@ -1,7 +1,7 @@
 """``kwb parse``, ``kwb record``, ``kwb compare``: the traces from a shell.
 
     kwb parse FILE [--kind K] [--to csv|parquet|json] [--out PATH]
-    kwb record --out DIR [--interval S] [--perf-events E,...] [--perf-record] [--name N] -- COMMAND [ARGS...]
+    kwb record --out DIR [--interval S] [--perf-events E,...] [--perf-record] [--name N] [--force] -- COMMAND [ARGS...]
     kwb compare BUNDLE_A BUNDLE_B [...] [--format text|markdown|html] [--era E]
 """
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+from .argtypes import seconds
 
 
 def _cmd_parse(a) -> int:
@@ -53,7 +55,8 @@ def _cmd_record(a) -> int:
     if argv and argv[0] == "--":
         argv = argv[1:]
     events = [e for e in (a.perf_events or "").split(",") if e] or None
-    r = Recorder(a.out, argv, interval=a.interval, perf_events=events, perf_record=a.perf_record, name=a.name)
+    r = Recorder(a.out, argv, interval=a.interval, perf_events=events, perf_record=a.perf_record, name=a.name,
+                 force=a.force)
     rc = r.run()
     m = r.manifest
     print(f"kwb record: {a.out}: exit status {m['exit_status']}"
@@ -90,11 +93,13 @@ def register(sub) -> None:
 
     p = sub.add_parser("record", help="run a command under vmstat, iostat, /proc snapshots and perf")
     p.add_argument("--out", required=True, help="the bundle folder to write")
-    p.add_argument("--interval", type=float, default=1.0, help="seconds between samples (default 1)")
+    p.add_argument("--interval", type=seconds(0.05, 3600), default=1.0, help="seconds between samples (default 1)")
     p.add_argument("--perf-events", help="comma-separated perf events (default: software events and "
                    "kmem/vmscan/migrate/compaction tracepoints)")
     p.add_argument("--perf-record", action="store_true", help="also perf record -g, saved as perf script text")
     p.add_argument("--name", help="the test name in the log names (default: the command's name)")
+    p.add_argument("--force", action="store_true", help="record into a folder that is not empty (logs of the same "
+                   "names are replaced)")
     p.add_argument("command", nargs="+", metavar="-- COMMAND [ARGS...]")
     p.set_defaults(func=_cmd_record)
 

@@ -4,7 +4,9 @@ A calibration is deterministic: the same function, arguments, mode, code and
 published tables give the same fit.  Some take a minute in the lab's problem
 size (2011's machines pool the runs of eight seed bases), so a notebook opened
 again, or a presenter's second run, should not pay for them again.  Each fit
-is stored as one pickle under a key that hashes all of what it depends on:
+is stored as one JSON file (never a pickle: a file planted in the folder must
+not run code when it is read; :func:`encode` says what it holds) under a name
+that hashes all of what it depends on:
 
 * the calibration's name and bound arguments, and the mode (``WORKBOOK_MODE``:
   a calibration called with ``small=None`` reads it);
@@ -23,9 +25,12 @@ the fits are kept in memory only.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
+import json
+import math
 import os
-import pickle
 import sys
 import tempfile
 import warnings
@@ -37,7 +42,139 @@ from ..paths import package_dir, published_dir, threads_dir
 
 ENV = "KWB_FIT_CACHE"
 MISSING = object()  # what get() returns for a fit not stored
+FORMAT = "kwb-fit 1"  # the first field of every file: another format is never read as this one
+MAX_BYTES = 64 << 20  # a stored fit is a few kB; a bigger file is not one of ours
+_PACKAGE = __name__.split(".")[0] + "."  # "kernel_workbook.": the only modules a stored dataclass may name
 _warned_unwritable = False
+_warned_unstorable: set = set()
+
+
+class UnstorableFit(TypeError):
+    """A value :func:`encode` has no JSON form for: the fit is kept in memory only."""
+
+
+def encode(v):
+    """``v`` as JSON data, tagged so that :func:`decode` gives back an equal value of the same types.
+
+    What calibrations return: None, bools, ints, strs, floats (NaN and infinities too), lists, tuples, dicts
+    (any hashable encodable keys), NumPy scalars and arrays of booleans and numbers, pandas DataFrames of
+    such columns (strings too), and dataclasses of this package.  A dict is plain JSON when its keys are
+    strings that do not start with ``__``; everything else is ``{"__tag__": ...}``.
+    """
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(v, np.generic):  # first: np.float64 is a float too
+        if v.dtype.kind not in "biuf":
+            raise UnstorableFit(f"a NumPy {v.dtype} scalar")
+        return {"__np__": v.dtype.str, "v": encode(v.item())}
+    if v is None or type(v) in (bool, str, int):  # exactly these: a subclass (an IntEnum) would come back plain
+        return v
+    if type(v) is float:
+        return v if math.isfinite(v) else {"__float__": repr(v)}
+    if isinstance(v, np.ndarray):
+        if v.dtype.kind not in "biuf":
+            raise UnstorableFit(f"a NumPy array of {v.dtype}")
+        return {"__ndarray__": v.dtype.str, "shape": list(v.shape), "data": [encode(x) for x in v.ravel().tolist()]}
+    if isinstance(v, pd.DataFrame):
+        idx = v.index
+        if isinstance(idx, pd.RangeIndex):
+            index = {"range": [idx.start, idx.stop, idx.step]}
+        else:
+            index = {"values": encode(idx.tolist()), "dtype": str(idx.dtype)}
+        return {"__dataframe__": {"columns": encode(list(v.columns)), "dtypes": [str(t) for t in v.dtypes],
+                                  "data": [encode(v.iloc[:, i].tolist()) for i in range(v.shape[1])],
+                                  "index": index}}
+    if type(v) is tuple:
+        return {"__tuple__": [encode(x) for x in v]}
+    if type(v) is list:
+        return [encode(x) for x in v]
+    if type(v) is dict:
+        if all(isinstance(k, str) and not k.startswith("__") for k in v):
+            return {k: encode(x) for k, x in v.items()}
+        return {"__dict__": [[encode(k), encode(x)] for k, x in v.items()]}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        cls = type(v)
+        if not cls.__module__.startswith(_PACKAGE):
+            raise UnstorableFit(f"a {cls.__module__}.{cls.__qualname__} (not a dataclass of this package)")
+        return {"__dataclass__": f"{cls.__module__}:{cls.__qualname__}",
+                "fields": {f.name: encode(getattr(v, f.name)) for f in dataclasses.fields(v)}}
+    raise UnstorableFit(f"a {type(v).__module__}.{type(v).__qualname__}")
+
+
+def _dataclass(name: str):
+    """The dataclass ``module:qualname`` names, if it is one of this package's; importing one of the
+    package's own modules is all a file can make happen."""
+    mod, _, qual = name.partition(":")
+    if not mod.startswith(_PACKAGE) or not qual or not all(p.isidentifier() for p in mod.split(".") + qual.split(".")):
+        raise ValueError(f"{name!r} is not a dataclass of this package")
+    obj = importlib.import_module(mod)
+    for part in qual.split("."):
+        obj = getattr(obj, part)
+    if not (isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == mod):
+        raise ValueError(f"{name!r} is not a dataclass of this package")
+    return obj
+
+
+def decode(d):
+    """The value :func:`encode` made ``d`` from (``ValueError`` for anything else)."""
+    import numpy as np
+    import pandas as pd
+
+    if d is None or isinstance(d, (bool, str, int, float)):
+        return d
+    if isinstance(d, list):
+        return [decode(x) for x in d]
+    if not isinstance(d, dict):
+        raise ValueError(f"unexpected {type(d).__name__}")
+    if len(d) == 1 and "__float__" in d:
+        if d["__float__"] not in ("nan", "inf", "-inf"):
+            raise ValueError(f"a float {d['__float__']!r}")
+        return float(d["__float__"])
+    if len(d) == 1 and "__tuple__" in d:
+        return tuple(decode(x) for x in d["__tuple__"])
+    if len(d) == 1 and "__dict__" in d:
+        return {_hashable(decode(k)): decode(x) for k, x in d["__dict__"]}
+    if "__np__" in d:
+        t = np.dtype(d["__np__"])
+        if t.kind not in "biuf":
+            raise ValueError(f"a NumPy {t}")
+        return t.type(decode(d["v"]))
+    if "__ndarray__" in d:
+        t = np.dtype(d["__ndarray__"])
+        if t.kind not in "biuf":
+            raise ValueError(f"a NumPy array of {t}")
+        return np.array([decode(x) for x in d["data"]], dtype=t).reshape([int(n) for n in d["shape"]])
+    if len(d) == 1 and "__dataframe__" in d:
+        f = d["__dataframe__"]
+        cols = decode(f["columns"])
+        data = {i: pd.Series(decode(vals), dtype=t) for i, (t, vals) in enumerate(zip(f["dtypes"], f["data"]))}
+        ix = f["index"]
+        index = pd.RangeIndex(*[int(x) for x in ix["range"]]) if "range" in ix else \
+            pd.Index(decode(ix["values"]), dtype=ix["dtype"])
+        df = pd.DataFrame(data, index=None)
+        df.index = index
+        df.columns = cols
+        return df
+    if "__dataclass__" in d:
+        cls = _dataclass(d["__dataclass__"])
+        fields = d["fields"]
+        names = [f.name for f in dataclasses.fields(cls)]
+        if not isinstance(fields, dict) or sorted(fields) != sorted(names):
+            raise ValueError(f"the fields of {d['__dataclass__']}")
+        obj = object.__new__(cls)  # as pickle did: the stored state, without running __init__
+        for n in names:
+            object.__setattr__(obj, n, decode(fields[n]))
+        return obj
+    if any(k.startswith("__") for k in d):
+        raise ValueError(f"unknown tag {next(k for k in d if k.startswith('__'))!r}")
+    return {k: decode(x) for k, x in d.items()}
+
+
+def _hashable(k):
+    if isinstance(k, list):
+        raise ValueError("a list as a dict key")
+    return k
 
 
 def folder() -> Path | None:
@@ -83,7 +220,7 @@ def path_for(key: tuple) -> Path | None:
     from .. import config
 
     h = hashlib.sha256(f"{fingerprint()}|{config.mode().name}|{key!r}".encode()).hexdigest()
-    return d / f"{key[0].replace(':', '.')}-{h[:32]}.pkl"
+    return d / f"{key[0].replace(':', '.')}-{h[:32]}.json"
 
 
 def get(key: tuple):
@@ -92,11 +229,15 @@ def get(key: tuple):
     if p is None or not p.exists():
         return MISSING
     try:
-        with open(p, "rb") as f:
-            stored_key, value = pickle.load(f)
+        if not p.is_file() or p.stat().st_size > MAX_BYTES:
+            raise ValueError(f"not a regular file of at most {MAX_BYTES >> 20} MiB")
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT!r} file")
+        stored_key, value = decode(doc["key"]), decode(doc["value"])
     except Exception as e:  # a torn or foreign file: fit again, and say which
-        warnings.warn(f"{p}: a stored calibration that cannot be read ({type(e).__name__}: {e}); fitting again",
-                      FitCacheWarning, stacklevel=3)
+        warnings.warn(f"{p}: a stored calibration that cannot be read ({type(e).__name__}: {str(e)[:200]}); "
+                      "fitting again", FitCacheWarning, stacklevel=3)
         return MISSING
     if stored_key != key:  # a hash collision, or a file copied under another name
         warnings.warn(f"{p}: holds the calibration {stored_key!r}, not {key!r}; fitting again", FitCacheWarning,
@@ -112,11 +253,19 @@ def put(key: tuple, value) -> None:
     if p is None:
         return
     try:
+        text = json.dumps({"format": FORMAT, "key": encode(key), "value": encode(value)}, allow_nan=False)
+    except UnstorableFit as e:
+        if key[0] not in _warned_unstorable:
+            _warned_unstorable.add(key[0])
+            warnings.warn(f"{key[0]}: its fit holds {e}, which has no JSON form here; it is kept in memory only",
+                          FitCacheWarning, stacklevel=3)
+        return
+    try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".fit-", suffix=".tmp")
         try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump((key, value), f, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
             os.replace(tmp, p)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -128,4 +277,4 @@ def put(key: tuple, value) -> None:
                           f"(set {ENV} to another folder, or to off)", FitCacheWarning, stacklevel=3)
 
 
-__all__ = ["ENV", "MISSING", "folder", "fingerprint", "path_for", "get", "put"]
+__all__ = ["ENV", "MISSING", "FORMAT", "folder", "fingerprint", "path_for", "get", "put", "encode", "decode"]

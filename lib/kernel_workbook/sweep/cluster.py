@@ -84,13 +84,15 @@ def check_workers(workers) -> int | None:
 
 
 @contextmanager
-def connect(scheduler: str | None = None, workers: int | None = None, timeout: float = 20.0):
+def connect(scheduler: str | None = None, workers: int | None = None, timeout: float | None = None):
     """A ``distributed.Client`` on a running scheduler or on a new ``LocalCluster`` (closed on exit).
 
     ``workers`` sizes a local cluster (and overrides ``$DASK_SCHEDULER_ADDRESS``);
     with ``scheduler`` it is an error (the cluster has the workers it has).
     Connecting to a scheduler waits up to ``timeout`` seconds for it and for
-    at least one worker.
+    at least one worker (default: Dask's ``distributed.comm.timeouts.connect``,
+    30 s, which ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s`` changes); a
+    scheduler that does not answer in that time is a one-line error.
     """
     client, cluster = _open(scheduler, workers, timeout)
     try:
@@ -101,7 +103,7 @@ def connect(scheduler: str | None = None, workers: int | None = None, timeout: f
             cluster.close()
 
 
-def start(scheduler: str | None = None, workers: int | None = None, timeout: float = 20.0):
+def start(scheduler: str | None = None, workers: int | None = None, timeout: float | None = None):
     """Like :func:`connect`, for a notebook: the client stays open until ``client.close()`` or the end of the process.
 
     A local cluster started here is closed with its client.
@@ -126,6 +128,8 @@ def _open(scheduler, workers, timeout):
     need_dask()
     from distributed import Client, LocalCluster
 
+    timeout = connect_timeout(timeout)
+
     workers = check_workers(workers)
     # $DASK_SCHEDULER_ADDRESS is a default: a worker count asks for a local cluster
     addr = scheduler_address(scheduler) if scheduler is not None or workers is None else None
@@ -133,6 +137,7 @@ def _open(scheduler, workers, timeout):
         if workers is not None:
             raise WorkbookParameterError("workers", workers, f"no worker count with a scheduler ({addr}): "
                                          "its cluster has the workers it has")
+        _probe(addr, timeout)
         try:
             client = Client(addr, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError) as e:
@@ -159,6 +164,49 @@ def _open(scheduler, workers, timeout):
     except BaseException:
         cluster.close()
         raise
+
+
+def connect_timeout(timeout: float | None = None) -> float:
+    """``timeout`` checked (seconds, finite, > 0), or Dask's ``distributed.comm.timeouts.connect``."""
+    if timeout is None:
+        import dask
+        from dask.utils import parse_timedelta
+
+        timeout = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", "30s"), default="seconds")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (0 < timeout <= 86400):
+        raise WorkbookParameterError("timeout", timeout, "seconds to wait for the scheduler, from 0 to 86400")
+    return float(timeout)
+
+
+def _probe(addr: str, timeout: float) -> None:
+    """Open one connection to the scheduler and complete Dask's handshake within ``timeout`` seconds, or raise
+    a one-line error.
+
+    ``distributed.Client(addr, timeout=...)`` bounds the TCP connect but then waits for the handshake with no
+    limit (``distributed.comm.core.connect`` reads the peer's reply without a timeout): an address that accepts
+    and never answers (a wrong port, a firewall that holds the connection, a stopped process) hung
+    ``kwb reproduce --scheduler`` and ``kwb sweep`` for minutes.  The whole exchange is bounded here instead."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect as comm_connect
+    from distributed.security import Security
+
+    async def once():
+        comm = await comm_connect(addr, timeout=timeout, **Security().get_connection_args("client"))
+        await comm.close()
+
+    try:
+        # in a thread of its own: a notebook's kernel already runs an event loop in this one
+        with ThreadPoolExecutor(1, thread_name_prefix="kwb-dask-probe") as ex:
+            ex.submit(asyncio.run, asyncio.wait_for(once(), timeout)).result()
+    except (asyncio.TimeoutError, TimeoutError):
+        raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; it accepted "
+                                     f"the connection but did not answer in {timeout:g} s") from None
+    except (OSError, ValueError) as e:
+        raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; connecting "
+                                     f"failed ({e.__class__.__name__}: {str(e).splitlines()[0][:200] if str(e) else ''})"
+                                     ) from None
 
 
 def describe(client) -> str:

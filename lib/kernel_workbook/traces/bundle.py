@@ -53,8 +53,17 @@ class Bundle:
                 raise WorkbookParseError(str(mf), None, "'interval': a positive number of seconds", repr(iv))
         if self.manifest.get("complete") is False:  # kwb record wrote it at the start and never completed it
             warnings.warn(TruncatedTraceWarning(
-                f"{mf}: the recording was interrupted (the recorder died before it completed the manifest); "
-                f"the logs hold what was written up to then"), stacklevel=3)
+                f"{mf}: the recording was cut short (the recorder was killed, or the disk was full, before it "
+                f"completed the manifest); the logs hold what was written up to then"), stacklevel=3)
+        mons = self.manifest.get("monitors")
+        for mon, info in (mons.items() if isinstance(mons, dict) else ()):
+            raw = info.get("raw") if isinstance(info, dict) else None
+            # perf record's binary data, left when the recorder died before perf script converted it
+            if isinstance(raw, str) and raw.endswith(".data") and "/" not in raw and (self.root / raw).is_file():
+                warnings.warn(TruncatedTraceWarning(
+                    f"{self.root / raw}: {mon}'s perf.data, never converted to text (the recording was cut short); "
+                    f"perf script -i {raw} | gzip > {mon}-{self.manifest.get('name', 'NAME')}.gz reads it"),
+                    stacklevel=3)
         self.logs = scan_log_tree(self.root)
         self._cache: dict = {}
         self.unused: list[tuple[str, str]] = []

@@ -19,13 +19,36 @@ file                what                                                   as mm
 Each log has a ``.start`` file (``date +%s`` then ``/proc/uptime``), and
 ``manifest.json`` records the machine, the kernel, the tools' versions, the
 times, the command (an argument list: never a shell string) and its exit
-status.  The monitors are stopped cleanly when the command ends, fails, or
-the recorder gets SIGINT/SIGTERM (forwarded to the command first).
+status.
+
+Nothing is lost, whatever happens:
+
+* ``--out`` must be a new or empty folder (``--force`` records into a
+  non-empty one), and a second recorder on the same folder is refused (an
+  ``flock`` on ``.kwb-record.lock`` inside it);
+* the command runs in a process group of its own under a small supervisor
+  (``_supervise.py``): SIGINT, SIGTERM and SIGHUP to the recorder go to the
+  command's whole group (a second SIGINT sends SIGTERM, a third SIGKILL);
+  whatever the command leaves running when it ends -- a background job, a
+  daemon in a session of its own -- is killed, and the recorder says which;
+  when the recorder itself is killed, even by SIGKILL, the supervisor kills
+  the command's processes at once;
+* ``manifest.json`` is written as each fact becomes known (the start, the
+  monitors, the command's start, the end), so a recorder killed outright
+  leaves a manifest saying what ran, with ``"complete": false``;
+* perf writes its output straight into the bundle (``perf-stat-NAME``,
+  compressed at the end; ``perf-record-NAME.data`` until ``perf script`` has
+  converted it), never into a scratch folder;
+* on a full disk each monitor stops writing with a message and keeps the
+  lines it wrote (a gzip log cut short still loads, with a warning); raw
+  data is deleted only once its compressed copy is whole.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import fcntl
 import gzip
 import json
 import os
@@ -59,7 +82,24 @@ def _start_file(path: Path) -> None:
         up = Path("/proc/uptime").read_text()
     except OSError:
         pass
-    path.write_text(f"{int(time.time())}\n{up}")
+    try:
+        path.write_text(f"{int(time.time())}\n{up}")
+    except OSError as e:  # a full disk: the log is still written; its times come from its own lines
+        _say(f"{path.name}: not written ({e.strerror or e})")
+
+
+def _close_quietly(f) -> None:
+    """Close a gzip log; on a full disk its trailer may not fit: the lines already flushed stay readable."""
+    if f is None:
+        return
+    try:
+        f.close()
+    except OSError:
+        try:
+            f.fileobj = None  # the member is cut short; closing the file under it is all that is left to do
+            f.myfileobj.close()
+        except (OSError, AttributeError):
+            pass
 
 
 @dataclass
@@ -70,14 +110,15 @@ class _Monitor:
     proc: subprocess.Popen | None = None
     threads: list = field(default_factory=list)
     stop_signal: int = signal.SIGTERM
-    raw: Path | None = None  # a file the tool writes itself, compressed at the end
+    raw: Path | None = None  # a file the tool writes itself, in the bundle, compressed (or converted) at the end
     stderr: object = None
     note: str = ""
 
 
 class Recorder:
     def __init__(self, out, argv: list[str], interval: float = 1.0, perf_events: list[str] | None = None,
-                 perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None):
+                 perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None,
+                 force: bool = False):
         if not argv:
             raise WorkbookParameterError("COMMAND", argv, "a command to run after --")
         if not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv):
@@ -101,16 +142,27 @@ class Recorder:
         self.stop = threading.Event()
         self.tmp: Path | None = None  # made in start(), removed at the end of run() whatever happens
         self.interrupted = None
-        self.child: subprocess.Popen | None = None
+        self.force = force
+        self.signals = 0  # stop signals received: the first is passed on, a second sends SIGTERM, a third SIGKILL
+        self.cmd_pid: int | None = None  # the command's pid, which is also its process group
+        self.passed_on = False  # a stop signal reached the command's group
+        self.supervisor: subprocess.Popen | None = None
+        self.left_behind: list = []  # [pid, name] of what the command left running, killed at its end
+        self.lock = None
+        self.times = {"start": None, "command_start": None, "command_end": None, "stop": None}
+        self.rc = None
 
     # ------------------------------------------------------------ monitors
     def _log(self, mon: str) -> Path:
         return self.out / f"{mon}-{self.name}.gz"
 
     def _latency_reader(self, m: _Monitor, stream) -> None:
-        """Copy a monitor's lines to gzip with mmtests' latency-output prefix."""
+        """Copy a monitor's lines to gzip with mmtests' latency-output prefix.  On a write error (a full disk)
+        the log keeps what it has, the monitor's status says why it stopped, and its output is drained."""
         start = last = time.time()
-        with gzip.open(m.path, "wt") as f:
+        f = None
+        try:
+            f = gzip.open(m.path, "wt")
             for raw in iter(stream.readline, b""):
                 line = raw.decode("utf-8", "replace").replace("\r", "\n")
                 now = time.time()
@@ -119,6 +171,17 @@ class Recorder:
                     f.write("\n")
                 last = now
                 f.flush()
+        except OSError as e:
+            self._stopped(m, e)
+            for _ in iter(stream.readline, b""):  # keep reading: a blocked pipe would stall the tool
+                pass
+        finally:
+            _close_quietly(f)
+
+    def _stopped(self, m: _Monitor, e: OSError) -> None:
+        if m.status.startswith("ok"):
+            m.status = f"stopped writing: {e.strerror or e} (the log keeps the lines written before)"
+            _say(f"monitor {m.name} {m.status}")
 
     def _start_cmd(self, mon: str, cmd: list[str], latency: bool = True, stop_signal=signal.SIGTERM,
                    raw: Path | None = None) -> None:
@@ -151,7 +214,9 @@ class Recorder:
             return
 
         def loop():
-            with gzip.open(m.path, "wt") as f:
+            f = None
+            try:
+                f = gzip.open(m.path, "wt")
                 while True:
                     t0 = time.time()
                     try:
@@ -163,10 +228,16 @@ class Recorder:
                     if self.stop.wait(max(0.0, self.interval - (time.time() - t0))):
                         t1 = time.time()  # a last snapshot at the end, as mmtests' tests-sysstate does
                         try:
-                            f.write(f"time: {t1:.3f}\n{Path(src).read_text()}")
+                            data = Path(src).read_text()
                         except OSError:
-                            pass
+                            break
+                        f.write(f"time: {t1:.3f}\n{data}")
+                        f.flush()
                         break
+            except OSError as e:
+                self._stopped(m, e)
+            finally:
+                _close_quietly(f)
 
         _start_file(m.path.with_name(m.path.name[:-3] + ".start"))
         t = threading.Thread(target=loop, daemon=True)
@@ -205,15 +276,42 @@ class Recorder:
                 _say(f"perf event {ev} skipped: not supported or not permitted here")
         return ok
 
-    def start(self) -> None:
+    def _claim(self) -> None:
+        """Make --out, take its lock (a second recorder on the same folder is refused), and refuse a folder
+        that holds anything but the lock, unless --force."""
         try:
             self.out.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.out / ".kwb-record.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as e:
-            raise WorkbookParameterError("--out", str(self.out), f"a folder that can be made ({e.strerror})") from None
-        if (self.out / "manifest.json").exists():
-            raise WorkbookParameterError("--out", str(self.out), "a new or empty folder (it holds a bundle)")
-        # scratch space inside the bundle (hidden, ignored by the loader): a recorder killed by SIGKILL
-        # leaves it there, never a stray folder in /tmp
+            raise WorkbookParameterError("--out", str(self.out), f"a folder that can be made ({e.strerror})") \
+                from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise WorkbookParameterError("--out", str(self.out), "a folder no other kwb record is writing to "
+                                         "(one holds its lock)") from None
+        self.lock = fd
+        there = sorted(p.name for p in self.out.iterdir() if p.name != ".kwb-record.lock")
+        if there and not self.force:
+            self._release()
+            what = "it holds a bundle" if "manifest.json" in there else f"it holds {', '.join(there[:3])}" + \
+                (f" and {len(there) - 3} more" if len(there) > 3 else "")
+            raise WorkbookParameterError("--out", str(self.out), f"a new or empty folder ({what}; --force records "
+                                         "into it anyway, replacing logs of the same names)")
+        if there:
+            _say(f"--force: recording into {self.out}, which holds {len(there)} entries already")
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            os.close(self.lock)  # the lock file stays: removing it would let two recorders hold two locks
+            self.lock = None
+
+    def start(self) -> None:
+        self._claim()
+        self.times["start"] = time.time()
+        # scratch space inside the bundle (hidden, ignored by the loader): the monitors' stderr only; every
+        # byte a monitor records goes to a visible file of the bundle
         self.tmp = Path(tempfile.mkdtemp(prefix=".kwb-record-", dir=self.out))
         iv = self.interval
         ivs = str(max(1, int(round(iv))))
@@ -222,7 +320,7 @@ class Recorder:
                               "proc-buddyinfo": iv, "perf-stat": int(iv * 1000) / 1000.0, "perf-script": None}
         if float(ivs) != iv and ({"vmstat", "iostat"} & set(self.want)):
             _say(f"vmstat and iostat sample every {ivs} s (they take whole seconds), not {iv:g} s")
-        self._write_manifest(time.time(), None, None, None, None, complete=False)
+        self._write_manifest(complete=False)
         for mon in self.want:
             if mon == "vmstat":
                 if shutil.which("vmstat"):
@@ -247,7 +345,7 @@ class Recorder:
                 if not events:
                     self._skip("perf-stat", "none of the perf events is supported here")
                     continue
-                raw = self.tmp / "perf-stat.txt"
+                raw = self.out / f"perf-stat-{self.name}"  # plain text the loader reads, gzipped at the end
                 self._start_cmd("perf-stat", ["perf", "stat", "-a", "-I", str(int(iv * 1000)), "-e",
                                               ",".join(events), "-o", str(raw)], latency=False,
                                 stop_signal=signal.SIGINT, raw=raw)
@@ -256,12 +354,13 @@ class Recorder:
                 if why:
                     self._skip("perf-script", why)
                     continue
-                raw = self.tmp / "perf.data"
+                raw = self.out / f"perf-record-{self.name}.data"  # converted by perf script at the end
                 self._start_cmd("perf-script", ["perf", "record", "-g", "-a", "-F", "499", "-o", str(raw)],
                                 latency=False, stop_signal=signal.SIGINT, raw=raw)
             else:
                 raise WorkbookParameterError("monitor", mon, "vmstat, iostat, proc-vmstat, proc-buddyinfo, "
                                              "perf-stat or perf-script")
+        self._write_manifest(complete=False)  # which monitors run, which were skipped and why
         time.sleep(min(1.0, iv))  # let the monitors print their first line before the command starts
 
     def _skip(self, mon: str, why: str) -> None:
@@ -299,59 +398,122 @@ class Recorder:
                 if m.name == "perf-script":
                     self._perf_script(m)
                 else:
-                    with open(m.raw, "rb") as fi, gzip.open(m.path, "wb") as fo:
-                        shutil.copyfileobj(fi, fo)
+                    self._compress(m)
             elif m.raw is not None and m.status == "ok":
                 m.status = "failed: the tool wrote nothing"
             if m.stderr is not None:
                 m.stderr.close()
 
-    def _perf_script(self, m: _Monitor) -> None:
+    def _compress(self, m: _Monitor) -> None:
+        """raw -> its .gz log, through a hidden temporary file: the raw data goes only once the copy is whole."""
+        tmp = self.out / f".{m.path.name}.tmp"
         try:
-            with gzip.open(m.path, "wb") as fo:
+            with open(m.raw, "rb") as fi, gzip.open(tmp, "wb") as fo:
+                shutil.copyfileobj(fi, fo)
+            os.replace(tmp, m.path)
+            m.raw.unlink()
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            m.status = f"ok, left uncompressed as {m.raw.name} ({e.strerror or e})"
+            m.path = m.raw
+            _say(f"monitor {m.name}: {m.status}")
+
+    def _perf_script(self, m: _Monitor) -> None:
+        """perf.data -> perf script text, gzipped; perf.data stays in the bundle unless that succeeded."""
+        tmp = self.out / f".{m.path.name}.tmp"
+        try:
+            with gzip.open(tmp, "wb") as fo:
                 p = subprocess.Popen(["perf", "script", "-i", str(m.raw)], stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL)
                 shutil.copyfileobj(p.stdout, fo)
-                p.wait()
+                rc = p.wait()
+            if rc != 0:
+                raise OSError(f"perf script exited {rc}")
+            os.replace(tmp, m.path)
+            m.raw.unlink()
         except OSError as e:
-            m.status = f"failed: perf script: {e}"
+            tmp.unlink(missing_ok=True)
+            m.status = f"failed: perf script: {e}; {m.raw.name} kept (perf script -i {m.raw.name})"
+            _say(f"monitor {m.name} {m.status}")
 
     # ------------------------------------------------------------ the command
+    def _on_signal(self, sig, frame) -> None:
+        """The command's whole process group gets the signal; a second stop sends SIGTERM, a third SIGKILL."""
+        self.signals += 1
+        self.interrupted = self.interrupted or signal.Signals(sig).name
+        send = sig if self.signals == 1 else (signal.SIGTERM if self.signals == 2 else signal.SIGKILL)
+        if self.cmd_pid is not None:
+            try:
+                os.killpg(self.cmd_pid, send)
+                self.passed_on = True
+                _say(f"{signal.Signals(sig).name}: {signal.Signals(send).name} sent to the command's process group"
+                     + (" (again to send SIGTERM, then SIGKILL)" if self.signals < 3 else ""))
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _start_command(self) -> None:
+        """The command under the supervisor (its own session; the command in a process group of its own).
+        The supervisor's stdin is the recorder's lifeline: it closes when the recorder dies, however."""
+        life_r, self._lifeline = os.pipe()
+        status_r, status_w = os.pipe()
+        os.set_inheritable(self._lifeline, False)
+        self.supervisor = subprocess.Popen([sys.executable, "-S", str(Path(__file__).with_name("_supervise.py")),
+                                            str(status_w), "--"] + self.argv,
+                                           stdin=life_r, pass_fds=(status_w,), start_new_session=True)
+        os.close(life_r)
+        os.close(status_w)
+        self._status = os.fdopen(status_r, "r")
+
+    def _messages(self):
+        for line in iter(self._status.readline, ""):
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
     def run(self) -> int:
-        t0 = time.time()
-        rc = None
         old = {}
-
-        def on_signal(sig, frame):
-            self.interrupted = signal.Signals(sig).name
-            if self.child is not None and self.child.poll() is None:
-                try:
-                    self.child.send_signal(sig)
-                except ProcessLookupError:
-                    pass
-
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            old[s] = signal.signal(s, on_signal)
-        t_cmd = t_end = None
+            old[s] = signal.signal(s, self._on_signal)
         try:
-            self.start()
-            t_cmd = time.time()
+            try:
+                self.start()
+            except BaseException:
+                self._release()
+                raise
             if self.interrupted:
                 _say(f"{self.interrupted} before the command started; not running it")
             else:
-                try:
-                    self.child = subprocess.Popen(self.argv, preexec_fn=_die_with_parent(signal.SIGKILL))
-                except OSError as e:
-                    _say(f"cannot run {self.argv[0]!r}: {e}")
-                    rc = 127
-            if self.child is not None:
-                while True:
-                    try:
-                        rc = self.child.wait()
+                self._start_command()
+                for msg in self._messages():
+                    if "started" in msg:
+                        self.cmd_pid = msg["started"]
+                        self.times["command_start"] = msg["time"]
+                        self._write_manifest(complete=False)  # the command runs: say so now
+                        if self.interrupted and not self.passed_on:  # a signal came before the group existed
+                            try:
+                                os.killpg(self.cmd_pid, signal.Signals[self.interrupted])
+                            except ProcessLookupError:
+                                pass
+                    if "error" in msg:
+                        _say(msg["error"])
+                    if "exited" in msg:
+                        self.rc = msg["exited"]
+                        self.times["command_end"] = msg["time"]
+                        self.times["command_start"] = self.times["command_start"] or msg["time"]
+                    if "killed" in msg:
+                        self.left_behind = msg["killed"]
                         break
-                    except KeyboardInterrupt:  # pragma: no cover - handler replaced above
-                        continue
-            t_end = time.time()
+                self.cmd_pid = None
+                self.supervisor.wait()
+                os.close(self._lifeline)
+                self._status.close()
+                if self.left_behind:
+                    names = ", ".join(f"{name} ({pid})" for pid, name in self.left_behind[:8])
+                    _say(f"killed {len(self.left_behind)} process(es) the command left running: {names}"
+                         + (" ..." if len(self.left_behind) > 8 else ""))
+                if self.rc is None:
+                    self.rc = 127
             time.sleep(min(1.0, self.interval))  # one more interval so the monitors see the end
         finally:
             try:
@@ -361,20 +523,30 @@ class Recorder:
                     signal.signal(s, h)
                 if self.tmp is not None:
                     shutil.rmtree(self.tmp, ignore_errors=True)
-        t_stop = time.time()
-        self._write_manifest(t0, t_cmd, t_end, t_stop, rc, complete=True)
+        self.times["stop"] = time.time()
+        try:
+            self._write_manifest(complete=True)
+        finally:
+            self._release()
+        rc = self.rc
         if self.interrupted:
             return 130
         return 0 if rc == 0 else (rc if rc and rc > 0 else 128 + (-rc if rc else 1))
 
-    def _write_manifest(self, t0, t_cmd, t_end, t_stop, rc, complete: bool) -> None:
-        """Written when the monitors start (``complete: false``) and again at the end: a bundle whose
-        recorder was killed still says what it holds, and that it was cut short."""
-        self.manifest = self._manifest(t0, t_cmd, t_end, t_stop, rc)
+    def _write_manifest(self, complete: bool) -> None:
+        """Written when the recorder starts (``complete: false``), again once the monitors and then the command
+        have started, and at the end: a bundle whose recorder was killed still says what it holds, and that it
+        was cut short.  On a full disk the last manifest that could be written stays, and the recorder says so."""
+        t = self.times
+        self.manifest = self._manifest(t["start"], t["command_start"], t["command_end"], t["stop"], self.rc)
         self.manifest["complete"] = complete
-        tmp = self.out / "manifest.json.tmp"
-        tmp.write_text(json.dumps(self.manifest, indent=1) + "\n")
-        os.replace(tmp, self.out / "manifest.json")
+        tmp = self.out / ".manifest.json.tmp"
+        try:
+            tmp.write_text(json.dumps(self.manifest, indent=1) + "\n")
+            os.replace(tmp, self.out / "manifest.json")
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            _say(f"manifest.json not updated ({e.strerror or e}); the one written before stays")
 
     def _manifest(self, t0, t_cmd, t_end, t_stop, rc) -> dict:
         def iso(t):
@@ -395,6 +567,7 @@ class Recorder:
             "cwd": os.getcwd(),
             "exit_status": rc,
             "interrupted": self.interrupted,
+            "left_running": [{"pid": pid, "name": name} for pid, name in self.left_behind],
             "interval": self.interval,
             "times": {"start": iso(t0), "command_start": iso(t_cmd), "command_end": iso(t_end),
                       "stop": iso(t_stop),
@@ -403,8 +576,8 @@ class Recorder:
                         "arch": u.machine, "virtualised": _virt()},
             "kernel": {"release": u.release, "version": u.version},
             "tools": tool_versions(),
-            "monitors": {m.name: {"status": m.status, "file": m.path.name if m.status.startswith("ok") else None,
-                                  "how": m.note,
+            "monitors": {m.name: {"status": m.status, "file": m.path.name if m.status.startswith(("ok", "stopped"))
+                                  else None, "raw": m.raw.name if m.raw is not None else None, "how": m.note,
                                   "interval": getattr(self, "real_interval", {}).get(m.name, self.interval)}
                          for m in self.mons},
             "perf_events": self.perf_events or DEFAULT_PERF_EVENTS,
@@ -465,8 +638,9 @@ def tool_versions() -> dict:
 
 
 def record(out, argv: list[str], interval: float = 1.0, perf_events: list[str] | None = None,
-           perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None) -> dict:
+           perf_record: bool = False, name: str | None = None, monitors: list[str] | None = None,
+           force: bool = False) -> dict:
     """Run *argv* under the monitors; write the bundle to *out*; return the manifest."""
-    r = Recorder(out, argv, interval, perf_events, perf_record, name, monitors)
+    r = Recorder(out, argv, interval, perf_events, perf_record, name, monitors, force)
     r.run()
     return r.manifest
