@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import segments
 from ._common import (guarded, fail, fast_numbers, line_anchored_matches, line_matches, read_source, set_attrs,
                       strip_latency_prefix, unglue_restart, warn_truncated)
 
@@ -301,6 +302,9 @@ def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> I
     boot = _since_boot_reports(text, dev, cpu)
     dev = _times(dev, ts, tz, stamps, boot)
     cpu = _times(cpu, ts, tz, stamps, boot)
+    segs = _clock_steps(name, (dev, cpu), ts_line)
+    if segs is not None:
+        banner = {**banner, "segments": segs}
     cols = set(headers[0]) if headers else set()
     ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
            or "areq-sz" in cols or "kB_w+d/s" in cols  # -s, the short layout of sysstat 12
@@ -466,6 +470,45 @@ def _times(df, ts, tz, stamps, boot=frozenset({0})):
     elif "timestamp" in df.columns and len(df):
         df["elapsed"] = (df["timestamp"] - df["timestamp"].min()).dt.total_seconds()
     return df.drop(columns=["_line"], errors="ignore")
+
+
+def _clock_steps(name, frames, ts_line) -> list[dict] | None:
+    """Cut the reports where the clock went back (``-t`` set back by hand or by NTP; see :mod:`.segments`):
+    ``elapsed`` goes on across the step by one median interval instead of starting again at 0 or going
+    negative, and one warning names the lines.  Returns ``attrs["segments"]`` (by report), None without
+    times."""
+    dev, cpu = frames
+    col = "time" if any("time" in f.columns for f in frames) else (
+        "timestamp" if any("timestamp" in f.columns for f in frames) else None)
+    if col is None:
+        return None
+    per = pd.concat([f[["sample", col]] for f in frames if col in f.columns and len(f)])
+    if not len(per):
+        return None
+    first = per.groupby("sample", sort=True)[col].first()
+    clock = first.to_numpy(dtype=float) if col == "time" else \
+        (first - first.iloc[0]).dt.total_seconds().to_numpy()
+    steps = segments.clock_steps(clock)
+    reports = first.index.to_numpy()
+    if not steps.size:
+        return segments.describe(len(reports), [])
+    gap = segments.median_interval(clock)
+    breaks = [(ts_line[int(reports[r])] + 1 if int(reports[r]) in ts_line else None,
+               segments.step_why(clock[r - 1], clock[r], gap)) for r in steps]
+    segments.warn(name, breaks, "the iostat series", stacklevel=6)
+    elapsed = dict(zip(reports.tolist(), segments.continued_elapsed(clock, steps)))
+    for f in frames:
+        if "elapsed" in f.columns and len(f):
+            if col == "time" and f["time"].nunique() != f["sample"].nunique():
+                # mmtests' stamps: a time per line; each line keeps its offset from its report's first
+                f["elapsed"] = f["sample"].map(elapsed) + (f["time"] - f["sample"].map(
+                    f.groupby("sample")["time"].first()))
+            else:
+                f["elapsed"] = f["sample"].map(elapsed).to_numpy(dtype=float)
+    desc = segments.describe(len(reports), [(int(r), b[0], b[1]) for r, b in zip(steps, breaks)])
+    for d in desc:  # by report number, as 'sample' counts them
+        d["first_sample"], d["last_sample"] = int(reports[d["first_sample"]]), int(reports[d["last_sample"]])
+    return desc
 
 
 def _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma):
