@@ -138,7 +138,7 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     extra = {"localized_header": localized} if localized else {}
     lines = text.split("\n")
-    row_lines = [i for i, ln in enumerate(lines) if ln.strip()[:1].isdigit() or ln.strip()[:1] == "-"][:len(df)]
+    row_lines = [i for i, ln in enumerate(lines) if re.match(r"[ \t]*-?\d", ln)][:len(df)]
     keys = {}
     hdr = [(h.start(), keys.setdefault(tuple(h.group(0).split()), len(keys))) for h in heads]
     hdr_lines = [text.count("\n", 0, p) for p, _ in hdr]
