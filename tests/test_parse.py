@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
-from kernel_workbook.tables import compare, parse_text, render
+from kernel_workbook.tables import compare, parse_file, parse_text, render
 from kernel_workbook.tables.parse import UnnamedColumnsWarning
 
 
@@ -1167,3 +1167,51 @@ def test_mmtests_stat_names_of_stat_pm():
     assert list(df.drop_duplicates("order")["stat"]) == ["SubAmean", "Pctile.95-CI-Low", "Samples-[0,10)",
                                                         "Samples%-[0,10)"]
     assert set(df["row"]) == {"op1"}
+
+
+# --- guards: the files a user names (issue 32, item 5) ---------------------------------------------------------
+
+def _kwb(*args, timeout=120):
+    import os
+    import subprocess
+    import sys
+
+    # a memory cap keeps /dev/zero from taking the machine down where it is not refused
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)); "
+            "from kernel_workbook.cli import main; sys.exit(main(sys.argv[1:]))")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "KWB_MAX_DECOMPRESSED": str(64 << 20)})
+
+
+def test_kwb_tables_mail_refuses_a_fifo_and_a_device(tmp_path):
+    """`kwb tables --mail` read whatever it was given: a FIFO hung it, /dev/zero took every byte of memory."""
+    import os
+
+    fifo = tmp_path / "mail.fifo"
+    os.mkfifo(fifo)
+    r = _kwb("tables", "--mail", str(fifo))
+    assert r.returncode == 2 and f"{fifo}: expected a regular file; found 'a FIFO, socket or device'" in r.stderr
+    r = _kwb("tables", "--mail", "/dev/zero")
+    assert r.returncode == 2 and "/dev/zero: expected a regular file" in r.stderr
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no disk written
+    r = _kwb("tables", "--mail", str(big))
+    assert r.returncode == 2 and "expected at most 67108864 bytes" in r.stderr
+
+
+def test_parse_file_refuses_binary_and_names_the_line_of_bad_bytes(tmp_path):
+    """A mail is UTF-8 (or UTF-16 with its BOM): a NUL byte (a binary file) is refused naming its line, where it
+    was read as text; bytes that are not UTF-8 name their line, where the error named none."""
+    mail = (MAIL_TABLES / "perf-stat-2020-multiplexed.txt").read_text()
+    binary = tmp_path / "core.bin"
+    binary.write_bytes(b"line one\nline two\n\x00\x01\x02 ELF\n")
+    with pytest.raises(WorkbookParseError, match=r"core\.bin:3: expected text without NUL bytes"):
+        parse_file(binary)
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes(b"Hello,\n\nJ\xf6rg wrote:\n" + mail.encode())
+    with pytest.raises(WorkbookParseError, match=r"latin1\.txt:3: expected UTF-8 text"):
+        parse_file(latin)
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_bytes(mail.encode("utf-16"))  # with its BOM
+    assert parse_file(utf16).equals(parse_text(mail))

@@ -1452,13 +1452,31 @@ def _record(tid, stat, row, kernel, c, col, order, ln: _Line, kind) -> dict:
     }
 
 
-def parse_file(path: str | Path) -> pd.DataFrame:
-    """:func:`parse_text` on a file; errors name the file."""
+def parse_file(path: str | Path, max_bytes: int | None = None) -> pd.DataFrame:
+    """:func:`parse_text` on a file; errors name the file (and the line, where there is one).
+
+    Only a regular file is read, and at most *max_bytes* (``KWB_MAX_DECOMPRESSED``, 96 MiB, by default): a FIFO
+    or ``/dev/zero`` is an error, not a hang.  The text is UTF-8 (a BOM is dropped) or UTF-16 with a BOM (a mail
+    saved on Windows); bytes that are neither, or a NUL byte (a binary file), are an error naming the line: a
+    mail's numbers are never read through a guessed encoding."""
+    from ..inputs import read_capped
+
     p = Path(path)
+    data = read_capped(p, str(p), max_bytes)
+    enc, skip = ("utf-16", 0) if data[:2] in (b"\xff\xfe", b"\xfe\xff") else \
+        ("utf-8", 3 if data[:3] == b"\xef\xbb\xbf" else 0)
     try:
-        text = p.read_text(encoding="utf-8", errors="strict")
+        text = str(memoryview(data)[skip:], enc, "strict")
     except UnicodeDecodeError as e:
-        raise WorkbookParseError(str(p), None, "UTF-8 text", repr(e.object[max(0, e.start - 10): e.end + 10])) from None
+        line = None if enc == "utf-16" else data[:skip + e.start].count(b"\n") + 1
+        raise WorkbookParseError(str(p), line, "UTF-8 text (or UTF-16 with a byte-order mark)",
+                                 repr(e.object[max(0, e.start - 10): e.end + 10])) from None
+    del data
+    text = text.removeprefix("\ufeff")
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise WorkbookParseError(str(p), text.count("\n", 0, nul) + 1, "text without NUL bytes (a mail, not a "
+                                 "binary file)", text[max(0, nul - 20): nul + 20])
     return parse_text(text, source=str(p))
 
 
