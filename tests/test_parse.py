@@ -1169,6 +1169,62 @@ def test_mmtests_stat_names_of_stat_pm():
     assert set(df["row"]) == {"op1"}
 
 
+# --- guards: time linear in the input, and the files a user names (issue 32, item 5) -----------------------------
+
+LONG_LINES = {  # each a line of 5 MB; each took minutes or more (quadratic in the line)
+    "numbers": "Amean     fault-base " + "1 " * 2_500_000,  # vals.insert(0, ...): 64k numbers took 3.5 s
+    "blanks": "label" + " " * 5_000_000 + "1",
+    "hashes": "1 " + "# " * 2_500_000,
+    "digits": "label " + "1" * 5_000_000,
+    "cells": "Amean x " + "1.0 ( 2.0%) " * 420_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_LINES))
+def test_a_5_mb_line_is_read_in_linear_time(name):
+    """A line no table has (RFC 5322 keeps a mail's lines under 1000 characters) is text, read at once: two of
+    them in a row are no table either.  The alarm catches a hang (the quadratic reader took minutes), it is no
+    speed target (those are the benchmarks')."""
+    import signal
+
+    def hung(*_):
+        raise TimeoutError(f"parse_text on a 5 MB line of {name!r} still running after 60 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        text = LONG_LINES[name] + "\n"
+        df = parse_text(text + text)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert df.empty
+
+
+def test_a_long_thread_is_read_in_time_linear_in_it():
+    """`lines.index()` with a field-by-field comparison of each line, and every header read so far looked up
+    again for each table: the thread texts eight times over took 20 s where once took 0.3 s.  Counted in
+    comparisons, not seconds: each line is compared with no other."""
+    from kernel_workbook.tables import parse as P
+    from kernel_workbook.threads import THREADS
+
+    text = "\n".join(THREADS[t].text() for t in THREADS)
+    calls = {"eq": 0}
+    orig = P._Line.__eq__
+
+    def eq(a, b):
+        calls["eq"] += 1
+        return orig(a, b)
+
+    P._Line.__eq__ = eq
+    try:
+        one_copy = len(parse_text(text))
+        four = len(parse_text(text * 4))
+    finally:
+        P._Line.__eq__ = orig
+    assert four == 4 * one_copy and calls["eq"] == 0
+
+
 # --- guards: the files a user names (issue 32, item 5) ---------------------------------------------------------
 
 def _kwb(*args, timeout=120):
