@@ -1225,8 +1225,6 @@ def test_a_long_thread_is_read_in_time_linear_in_it():
     assert four == 4 * one_copy and calls["eq"] == 0
 
 
-# --- guards: the files a user names (issue 32, item 5) ---------------------------------------------------------
-
 def _kwb(*args, timeout=120):
     import os
     import subprocess
@@ -1271,3 +1269,52 @@ def test_parse_file_refuses_binary_and_names_the_line_of_bad_bytes(tmp_path):
     utf16 = tmp_path / "utf16.txt"
     utf16.write_bytes(mail.encode("utf-16"))  # with its BOM
     assert parse_file(utf16).equals(parse_text(mail))
+
+
+def test_kwb_tables_mail_prints_perf_stat_times_in_their_unit(capsys):
+    """perf stat -r: '35,107,951.20 msec cpu-clock' was printed '35107.95 msec cpu-clock' (seconds under the
+    msec label); the issue's '110.64 msec task-clock' printed as '0.11 msec task-clock'."""
+    from kernel_workbook.cli import main
+
+    assert main(["tables", "--mail", str(MAIL_TABLES / "perf-stat-2020-multiplexed.txt"), "--table", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "     35,107,951.20      msec cpu-clock            ( +-  0.31% )" in out.split("\n")
+    assert "           137.195      seconds time elapsed      ( +-  0.31% )" in out.split("\n")
+    text = (" Performance counter stats for 'hackbench' (5 runs):\n\n"
+            "            110.64 msec task-clock                #    0.976 CPUs utilized            ( +-  1.03% )\n"
+            "                14      context-switches          #  126.535 /sec                     ( +- 10.59% )\n\n"
+            "          0.113332 +- 0.000873 seconds time elapsed  ( +-  0.77% )\n")
+    df = parse_text(text)
+    assert render(df).split("\n")[0] == "            110.64      msec task-clock           ( +-  1.03% )"
+    assert cell(df, "msec task-clock", "").value == pytest.approx(0.11064)  # stored in seconds, as every time
+    md = render(df, fmt="markdown")
+    assert "| msec task-clock | 110.64 (± 1.03%) |" in md and "| seconds time elapsed | 0.113332 (± 0.77%) |" in md
+
+
+def test_kwb_tables_mail_reads_plain_perf_stat(capsys):
+    """`perf stat` without -r prints no spread: 'no table found', though the README says kwb tables --mail reads
+    perf stat."""
+    from kernel_workbook.cli import main
+
+    mail = MAIL_TABLES / "perf-stat-2022-plain-runs.txt"
+    assert main(["tables", "--mail", str(mail), "--list"]) == 0
+    assert len(capsys.readouterr().out.strip().split("\n")) == 2  # one table per run
+    df = real("perf-stat-2022-plain-runs.txt")
+    assert set(df["kind"]) == {"perfstat"} and df["stddev_pct"].isna().all()
+    t1 = df[df["table"] == 1]
+    assert list(t1["row"]) == ["msec task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
+                               "instructions", "branches", "branch-misses", "seconds time elapsed", "seconds user",
+                               "seconds sys"]
+    assert cell(t1, "cycles", "").value == 1812010034 and math.isnan(cell(t1, "branches", "").value)
+    assert cell(t1, "msec task-clock", "").value == pytest.approx(0.90601)
+    assert cell(df[df["table"] == 2], "seconds sys", "").value == 0.758718
+    assert main(["tables", "--mail", str(mail), "--table", "1"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    assert "            906.01      msec task-clock" in out and "   <not supported>      branches" in out
+
+
+def test_prose_that_looks_like_counters_is_no_perf_stat_table():
+    """Without its title a spread-less counter line is not read as perf stat (prose with numbers stays prose)."""
+    text = "We saw\n     1,812,010,034      cycles\n     1,944,549,733      instructions\nin the run.\n"
+    df = parse_text(text)
+    assert "perfstat" not in set(df["kind"])

@@ -866,6 +866,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         _classify(ln)
         lines.append(ln)
     _unwrap(lines)
+    _plain_perf_stat(lines)
     _drop_cut_last_row(text, lines, src)
 
     lkp = _lkp_tables(lines, text, src)
@@ -1046,6 +1047,53 @@ def _unwrap(lines: list[_Line]) -> None:
                               f"in a space, format=flowed); joined")
         a.__dict__.update(joined.__dict__)
         b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
+
+
+# a plain `perf stat` report (no -r: no spread on its lines) is read under its title only: without a spread a
+# counter line ('   1,812,010,034      cycles   #    2.000 GHz') would pass for prose elsewhere
+_PERF_TITLE_RE = re.compile(r"^\s*Performance counter stats for\b")
+_PERF_PLAIN_RE = re.compile(
+    rf"^\s*(?P<val>{_PERF_VAL}|<not counted>|<not supported>)\s+"
+    r"(?P<event>(?:msec\s+)?[^\s#(\[]+(?:\s+\(msec\))?|seconds (?:time elapsed|user|sys))"
+    r"\s*(?:#[^(\[]*)?(?:[\[(]\s*(?P<mux>\d+(?:\.\d+)?)%\s*[\])])?\s*$")
+# a counter's second metric on a line of its own ('      #    0.78  stalled cycles per insn')
+_PERF_METRIC_LINE_RE = re.compile(r"^\s+#\s*-?\d[\d.,]*\s+\S[^(\[]*(?:[\[(]\s*\d+(?:\.\d+)?%\s*[\])])?\s*$")
+
+
+def _plain_perf_stat(lines: list[_Line]) -> None:
+    """The counter lines of the reports ``perf stat`` prints without ``-r``, under their ``Performance counter
+    stats for '...':`` title, become ``perfstat`` rows (no spread: ``stddev_pct`` NaN), up to the first line that
+    is no counter, metric or blank (the ``seconds time elapsed``, ``user`` and ``sys`` lines are rows too).  A
+    counter's further metric on a line of its own is kept with it (``joined``)."""
+    i = 0
+    while i < len(lines):
+        if lines[i].kind != "other" or not _PERF_TITLE_RE.match(lines[i].text):
+            i += 1
+            continue
+        depth = lines[i].depth
+        j = i + 1
+        blanks = 0
+        while j < len(lines) and lines[j].depth == depth and blanks <= 2:
+            ln = lines[j]
+            j += 1
+            if ln.kind == "blank":
+                blanks += 1
+                continue
+            if ln.kind in ("perfstat", "joined"):
+                blanks = 0
+                continue
+            if ln.kind != "other" and ln.kind != "plain":
+                break
+            m = _PERF_PLAIN_RE.match(ln.text)
+            if m:
+                _perf_row(ln, m, m.group("val"), False, m.group("event").strip(), float("nan"))
+                blanks = 0
+                continue
+            if _PERF_METRIC_LINE_RE.match(ln.text) and blanks == 0:
+                ln.kind, ln.cells = "joined", []
+                continue
+            break
+        i = j
 
 
 def _perf_row(ln: _Line, m, val: str, eu: bool, event: str, spread: float) -> None:
