@@ -26,7 +26,10 @@ from kernel_workbook.bench import Bench
 from kernel_workbook.bench import call_timer as _timer
 
 VERSION = 1  # bump when trace_inputs changes what it writes
-RUNNER_ARGS = ["--processes", "1", "--warmups", "0", "--values", "1", "--loops", "1"]
+# pyperf's workers see only the environment variables named: the formats chosen must reach them, or a worker
+# would list every format and time the first under the name of the one chosen
+RUNNER_ARGS = ["--processes", "1", "--warmups", "0", "--values", "1", "--loops", "1",
+               "--inherit-environ", "KWB_BENCH_FORMATS,TMPDIR"]
 TARGET_BYTES_PER_S = 30e6  # issue 32: every text format at 30 MB/s or more
 TARGET_MEMORY_RATIO = 4.0  # issue 32: peak memory at most 4x the file's size
 
