@@ -99,7 +99,7 @@ def _partition_res():
     out = []
     for loc, labels in PARTITION_LOCALIZED.items():
         body = r"[ \t\n]+".join(_words_re(x) for x in labels)
-        out.append((loc, labels[0].split()[0], re.compile(r"^([ \t]*\S+)[ \t]+" + body + r"[ \t]*$", re.M)))
+        out.append((loc, " ".join(labels).split(), re.compile(r"^([ \t]*\S+)[ \t]+" + body + r"[ \t]*$", re.M)))
     return out
 
 
@@ -111,8 +111,8 @@ def delocalize_partition(text: str) -> tuple[str, str | None]:
     to as many lines as it took (line numbers still name the file's lines).  Returns the text and the
     first header as printed (None when nothing was translated)."""
     first = None
-    for _loc, word, rx in _PARTITION_RES:
-        if word not in text:  # the header's first word is nowhere: no need to try the pattern at every character
+    for _loc, words, rx in _PARTITION_RES:
+        if not all(w in text for w in words):  # a word of the header is nowhere: no need to try the pattern
             continue
 
         def repl(m):
