@@ -72,8 +72,8 @@ class _Writer:
         return self.n >= LINES
 
 
-def vmstat(path: Path) -> None:
-    """``vmstat 1 > log`` (procps-ng): both header lines again every 21 reports."""
+def vmstat_parts() -> tuple[str, str, list[str]]:
+    """The two header lines and the report lines of the shipped ``vmstat`` captures."""
     group = header = None
     rows = []
     for text in capture("vmstat"):
@@ -84,6 +84,12 @@ def vmstat(path: Path) -> None:
                 header = ln
             elif ln.strip():
                 rows.append(ln)
+    return group, header, rows
+
+
+def vmstat(path: Path) -> None:
+    """``vmstat 1 > log`` (procps-ng): both header lines again every 21 reports."""
+    group, header, rows = vmstat_parts()
     w = _Writer(path)
     k = 0
     while not w.full:

@@ -24,6 +24,7 @@ from pathlib import Path
 from kernel_workbook.bench import Bench
 from kernel_workbook.bench import call_timer as _timer
 from kernel_workbook.bench.trace_inputs import capture as _logs
+from kernel_workbook.bench.trace_inputs import vmstat_parts
 
 VERSION = 2  # bump when the generated inputs change
 MB = 1 << 20
@@ -56,16 +57,7 @@ def _inputs() -> Path:
 
 def _make_vmstat(path: Path) -> None:
     """A `vmstat 1 > log` as procps-ng prints it to a file: both header lines again every 21 lines."""
-    group = header = None
-    rows = []
-    for text in _logs("vmstat"):
-        for ln in text.split("\n"):
-            if ln.lstrip().startswith("procs"):
-                group = ln
-            elif ln.lstrip().startswith("r "):
-                header = ln
-            elif ln.strip():
-                rows.append(ln)
+    group, header, rows = vmstat_parts()
     out = []
     size = 0
     k = 0
