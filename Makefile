@@ -99,6 +99,7 @@ bench: $(STAMP)
 	mkdir -p build
 	$(BIN)/kwb bench --json > build/bench.json
 	cat build/bench.json
+	$(BIN)/python -m kernel_workbook.bench.formats_bench | tee build/bench-formats.txt
 
 report: webassets
 	WORKBOOK_MODE=ci $(BIN)/kwb report --out build/report

@@ -38,7 +38,11 @@ def test_a_ratio_target_reads_the_baseline_beside_it():
 def test_only_long_suites_have_settings_of_their_own():
     own = {s: runner_args(s) for s in SUITES}
     assert own["reproduce"] is not None and "--processes" in own["reproduce"]
-    assert all(v is None for k, v in own.items() if k != "reproduce")
+    assert own["trace-formats"] is not None and "--processes" in own["trace-formats"]  # a load takes up to a minute
+    # pyperf's workers must see the formats chosen, or each would time the first format under another's name
+    inherit = own["trace-formats"][own["trace-formats"].index("--inherit-environ") + 1]
+    assert "KWB_BENCH_FORMATS" in inherit.split(",")
+    assert all(v is None for k, v in own.items() if k not in ("reproduce", "trace-formats"))
 
 
 def test_the_reproduce_suite_times_what_issue_16_measures():

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
-from kernel_workbook.tables import compare, parse_text, render
+from kernel_workbook.tables import compare, parse_file, parse_text, render
 from kernel_workbook.tables.parse import UnnamedColumnsWarning
 
 
@@ -1167,3 +1167,154 @@ def test_mmtests_stat_names_of_stat_pm():
     assert list(df.drop_duplicates("order")["stat"]) == ["SubAmean", "Pctile.95-CI-Low", "Samples-[0,10)",
                                                         "Samples%-[0,10)"]
     assert set(df["row"]) == {"op1"}
+
+
+# --- guards: time linear in the input, and the files a user names (issue 32, item 5) -----------------------------
+
+LONG_LINES = {  # each a line of 5 MB; each took minutes or more (quadratic in the line)
+    "numbers": "Amean     fault-base " + "1 " * 2_500_000,  # vals.insert(0, ...): 64k numbers took 3.5 s
+    "blanks": "label" + " " * 5_000_000 + "1",
+    "hashes": "1 " + "# " * 2_500_000,
+    "digits": "label " + "1" * 5_000_000,
+    "cells": "Amean x " + "1.0 ( 2.0%) " * 420_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_LINES))
+def test_a_5_mb_line_is_read_in_linear_time(name):
+    """A line no table has (RFC 5322 keeps a mail's lines under 1000 characters) is text, read at once: two of
+    them in a row are no table either.  The alarm catches a hang (the quadratic reader took minutes), it is no
+    speed target (those are the benchmarks')."""
+    import signal
+
+    def hung(*_):
+        raise TimeoutError(f"parse_text on a 5 MB line of {name!r} still running after 60 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        text = LONG_LINES[name] + "\n"
+        df = parse_text(text + text)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert df.empty
+
+
+def test_a_long_thread_is_read_in_time_linear_in_it():
+    """`lines.index()` with a field-by-field comparison of each line, and every header read so far looked up
+    again for each table: the thread texts eight times over took 20 s where once took 0.3 s.  Counted in
+    comparisons, not seconds: each line is compared with no other."""
+    from kernel_workbook.tables import parse as P
+    from kernel_workbook.threads import THREADS
+
+    text = "\n".join(THREADS[t].text() for t in THREADS)
+    calls = {"eq": 0}
+    orig = P._Line.__eq__
+
+    def eq(a, b):
+        calls["eq"] += 1
+        return orig(a, b)
+
+    P._Line.__eq__ = eq
+    try:
+        one_copy = len(parse_text(text))
+        four = len(parse_text(text * 4))
+    finally:
+        P._Line.__eq__ = orig
+    assert four == 4 * one_copy and calls["eq"] == 0
+
+
+def _kwb(*args, timeout=120):
+    import os
+    import subprocess
+    import sys
+
+    # a memory cap keeps /dev/zero from taking the machine down where it is not refused
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)); "
+            "from kernel_workbook.cli import main; sys.exit(main(sys.argv[1:]))")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "KWB_MAX_DECOMPRESSED": str(64 << 20)})
+
+
+def test_kwb_tables_mail_refuses_a_fifo_and_a_device(tmp_path):
+    """`kwb tables --mail` read whatever it was given: a FIFO hung it, /dev/zero took every byte of memory."""
+    import os
+
+    fifo = tmp_path / "mail.fifo"
+    os.mkfifo(fifo)
+    r = _kwb("tables", "--mail", str(fifo))
+    assert r.returncode == 2 and f"{fifo}: expected a regular file; found 'a FIFO, socket or device'" in r.stderr
+    r = _kwb("tables", "--mail", "/dev/zero")
+    assert r.returncode == 2 and "/dev/zero: expected a regular file" in r.stderr
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no disk written
+    r = _kwb("tables", "--mail", str(big))
+    assert r.returncode == 2 and "expected at most 67108864 bytes" in r.stderr
+
+
+def test_parse_file_refuses_binary_and_names_the_line_of_bad_bytes(tmp_path):
+    """A mail is UTF-8 (or UTF-16 with its BOM): a NUL byte (a binary file) is refused naming its line, where it
+    was read as text; bytes that are not UTF-8 name their line, where the error named none."""
+    mail = (MAIL_TABLES / "perf-stat-2020-multiplexed.txt").read_text()
+    binary = tmp_path / "core.bin"
+    binary.write_bytes(b"line one\nline two\n\x00\x01\x02 ELF\n")
+    with pytest.raises(WorkbookParseError, match=r"core\.bin:3: expected text without NUL bytes"):
+        parse_file(binary)
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes(b"Hello,\n\nJ\xf6rg wrote:\n" + mail.encode())
+    with pytest.raises(WorkbookParseError, match=r"latin1\.txt:3: expected UTF-8 text"):
+        parse_file(latin)
+    utf16 = tmp_path / "utf16.txt"
+    utf16.write_bytes(mail.encode("utf-16"))  # with its BOM
+    assert parse_file(utf16).equals(parse_text(mail))
+
+
+def test_kwb_tables_mail_prints_perf_stat_times_in_their_unit(capsys):
+    """perf stat -r: '35,107,951.20 msec cpu-clock' was printed '35107.95 msec cpu-clock' (seconds under the
+    msec label); the issue's '110.64 msec task-clock' printed as '0.11 msec task-clock'."""
+    from kernel_workbook.cli import main
+
+    assert main(["tables", "--mail", str(MAIL_TABLES / "perf-stat-2020-multiplexed.txt"), "--table", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "     35,107,951.20      msec cpu-clock            ( +-  0.31% )" in out.split("\n")
+    assert "           137.195      seconds time elapsed      ( +-  0.31% )" in out.split("\n")
+    text = (" Performance counter stats for 'hackbench' (5 runs):\n\n"
+            "            110.64 msec task-clock                #    0.976 CPUs utilized            ( +-  1.03% )\n"
+            "                14      context-switches          #  126.535 /sec                     ( +- 10.59% )\n\n"
+            "          0.113332 +- 0.000873 seconds time elapsed  ( +-  0.77% )\n")
+    df = parse_text(text)
+    assert render(df).split("\n")[0] == "            110.64      msec task-clock           ( +-  1.03% )"
+    assert cell(df, "msec task-clock", "").value == pytest.approx(0.11064)  # stored in seconds, as every time
+    md = render(df, fmt="markdown")
+    assert "| msec task-clock | 110.64 (± 1.03%) |" in md and "| seconds time elapsed | 0.113332 (± 0.77%) |" in md
+
+
+def test_kwb_tables_mail_reads_plain_perf_stat(capsys):
+    """`perf stat` without -r prints no spread: 'no table found', though the README says kwb tables --mail reads
+    perf stat."""
+    from kernel_workbook.cli import main
+
+    mail = MAIL_TABLES / "perf-stat-2022-plain-runs.txt"
+    assert main(["tables", "--mail", str(mail), "--list"]) == 0
+    assert len(capsys.readouterr().out.strip().split("\n")) == 2  # one table per run
+    df = real("perf-stat-2022-plain-runs.txt")
+    assert set(df["kind"]) == {"perfstat"} and df["stddev_pct"].isna().all()
+    t1 = df[df["table"] == 1]
+    assert list(t1["row"]) == ["msec task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
+                               "instructions", "branches", "branch-misses", "seconds time elapsed", "seconds user",
+                               "seconds sys"]
+    assert cell(t1, "cycles", "").value == 1812010034 and math.isnan(cell(t1, "branches", "").value)
+    assert cell(t1, "msec task-clock", "").value == pytest.approx(0.90601)
+    assert cell(df[df["table"] == 2], "seconds sys", "").value == 0.758718
+    assert main(["tables", "--mail", str(mail), "--table", "1"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    assert "            906.01      msec task-clock" in out and "   <not supported>      branches" in out
+
+
+def test_prose_that_looks_like_counters_is_no_perf_stat_table():
+    """Without its title a spread-less counter line is not read as perf stat (prose with numbers stays prose)."""
+    text = "We saw\n     1,812,010,034      cycles\n     1,944,549,733      instructions\nin the run.\n"
+    df = parse_text(text)
+    assert "perfstat" not in set(df["kind"])

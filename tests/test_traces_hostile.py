@@ -247,6 +247,28 @@ def test_devices_and_fifos_are_refused_without_reading(tmp_path):
         load(str(fifo))
 
 
+def test_a_start_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path):
+    """mmtests' ``<monitor>.start`` beside a log was read with ``read_text``: a FIFO of that name hung the reader."""
+    import signal
+
+    from kernel_workbook.traces.mmtests import parse_start
+
+    os.mkfifo(tmp_path / "vmstat-x.start")
+
+    def hung(*_):
+        raise TimeoutError("parse_start waited on a FIFO")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(10)
+    try:
+        with pytest.raises(WorkbookParseError, match=r"vmstat-x\.start: expected a regular file"):
+            parse_start(tmp_path / "vmstat-x.start")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert parse_start(tmp_path / "missing.start") == (None, None)
+
+
 def test_bom_crlf_and_utf16_read_like_plain_utf8(tmp_path):
     text = (FIX / "meminfo-6.18.txt").read_text()
     plain = _no_warnings(load, text)

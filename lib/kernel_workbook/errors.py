@@ -90,3 +90,10 @@ class SkippedLinesWarning(WorkbookInputWarning):
 class UnnamedColumnsWarning(WorkbookInputWarning):
     """A table was read but some of its columns have no kernel name (no header, or one that does not line up
     with the columns): those cells have ``kernel == ""``.  The message names the table's first line."""
+
+
+class SeriesBreakWarning(WorkbookInputWarning):
+    """A time series that starts again inside one file: a counter that only grows went down (the machine
+    rebooted, or a 32-bit counter wrapped), or the clock went back (set by hand, or by NTP).  No delta, rate or
+    elapsed time is computed across the break: the series is cut there into segments (``attrs["segments"]``),
+    and the message names the file, the line and what went backwards."""

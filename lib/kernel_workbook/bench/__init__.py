@@ -28,6 +28,7 @@ from dataclasses import dataclass
 SUITES: dict[str, str] = {
     "tables": "kernel_workbook.bench.tables_bench",
     "traces": "kernel_workbook.bench.traces_bench",
+    "trace-formats": "kernel_workbook.bench.formats_bench",
     "cfq": "kernel_workbook.bench.cfq_bench",
     "numa": "kernel_workbook.bench.numa_bench",
     "fairzone": "kernel_workbook.bench.fairzone_bench",
@@ -69,6 +70,19 @@ class Bench:
         """What travels with the baseline's pyperf result: its items and unit (the targets are the benchmark's)."""
         return {"kwb_items": self.baseline_items or self.items, "kwb_unit": self.unit}
 
+
+
+def call_timer(fn) -> Callable[[int], float]:
+    """pyperf time function: ``fn()`` called ``loops`` times, timed as a whole."""
+    import time
+
+    def run(loops: int) -> float:
+        t0 = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        return time.perf_counter() - t0
+
+    return run
 
 
 def copy_arrays(arrays: dict) -> dict:

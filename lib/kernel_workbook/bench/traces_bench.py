@@ -19,10 +19,12 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from kernel_workbook.bench import Bench
+from kernel_workbook.bench import call_timer as _timer
+from kernel_workbook.bench.trace_inputs import capture as _logs
+from kernel_workbook.bench.trace_inputs import vmstat_parts
 
 VERSION = 2  # bump when the generated inputs change
 MB = 1 << 20
@@ -53,28 +55,9 @@ def _inputs() -> Path:
     return d
 
 
-def _logs(monitor: str) -> list[str]:
-    from kernel_workbook.traces._common import strip_latency_prefix
-
-    out = []
-    for p in sorted(_traces_dir().rglob(f"{monitor}-*.gz")):
-        text, _ = strip_latency_prefix(gzip.decompress(p.read_bytes()).decode())
-        out.append(text)
-    return out
-
-
 def _make_vmstat(path: Path) -> None:
     """A `vmstat 1 > log` as procps-ng prints it to a file: both header lines again every 21 lines."""
-    group = header = None
-    rows = []
-    for text in _logs("vmstat"):
-        for ln in text.split("\n"):
-            if ln.lstrip().startswith("procs"):
-                group = ln
-            elif ln.lstrip().startswith("r "):
-                header = ln
-            elif ln.strip():
-                rows.append(ln)
+    group, header, rows = vmstat_parts()
     out = []
     size = 0
     k = 0
@@ -150,16 +133,6 @@ def stackcollapse_script() -> Path | None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(r.stdout)
     return out
-
-
-def _timer(fn):
-    def run(loops: int) -> float:
-        t0 = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        return time.perf_counter() - t0
-
-    return run
 
 
 def _check_vmstat(text: str) -> None:

@@ -109,10 +109,14 @@ _DUR_RE = re.compile(r"^(?:(\d+)h)?(\d+)m(\d+(?:\.\d+)?)s$")
 _GLUED_RE = re.compile(r"^\d+\.\d+(?:\d+\.\d+)+$")
 _LABEL_GLUE_RE = re.compile(rf"^(.*?[A-Za-z)\]])({_NUM}%?)$")
 _PERF_VAL = r"\d[\d,]*(?:\.\d+)?"
+# the event runs to a '#' (perf's metric comment) or to the spread; the comment runs to the spread, '(' included
+# when no '+-' follows it: each part stops at a character, so the match is linear in the line (a lazy '.*?' before
+# another lazy '.*?' retried the second from every character of the first: a line of '#'s took minutes)
+_PERF_TAIL = r"\s+(?P<event>\S[^#(]*?)\s*(?:#(?:[^(]|\((?!\s*\+-))*)?\(\s*\+-\s*"
 _PERF_RE = re.compile(
     rf"^\s*(?P<val>{_PERF_VAL}|<not counted>|<not supported>)"
     rf"(?:\s+\+-\s+(?P<abs>{_PERF_VAL}))?"  # perf since 4.x: "137.195 +- 0.419 seconds time elapsed"
-    r"\s+(?P<event>\S.*?)\s*(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+(?:\.\d+)?)%\s*\)"
+    + _PERF_TAIL + r"(?P<pct>\d+(?:\.\d+)?)%\s*\)"
     r"(?:\s*\(\s*(?P<mux>\d+(?:\.\d+)?)%\s*\))?\s*$"  # the share of the run a multiplexed counter ran
 )
 # perf in a locale that groups thousands with '.' and marks the decimal with ',' (de_DE): "43.367.405,59 msec
@@ -122,7 +126,7 @@ _PERF_EU_VAL = r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?"
 _PERF_EU_RE = re.compile(
     rf"^\s*(?P<val>{_PERF_EU_VAL}|<not counted>|<not supported>)"
     rf"(?:\s+\+-\s+(?P<abs>{_PERF_EU_VAL}))?"
-    r"\s+(?P<event>\S.*?)\s*(?:#.*?)?\(\s*\+-\s*(?P<pct>\d+,\d+)%\s*\)"
+    + _PERF_TAIL + r"(?P<pct>\d+,\d+)%\s*\)"
     r"(?:\s*\(\s*(?P<mux>\d+(?:,\d+)?)%\s*\))?\s*$"
 )
 # a counter whose "( +- x% )" perf printed on the next line, under its second metric ("#  0.78 stalled ...")
@@ -146,7 +150,7 @@ _SECTION_RE = re.compile(r"^MMTests Statistics:\s*(\S+)", re.I)
 # An author's note after a row: "<-- this one", "# note", "(!)", "!!", "*** regression", "// why", "^ here".
 # After a plain row it must open with one of these marks (a word could be the row's label); after
 # 'value ( pct%)' cells any text that does not start like a number or a cell is one.
-_ANNOT_MARK_RE = re.compile(r"\s+((?:<-+|<=+|<<|-+>|=+>|#|//|\(!+\)|!+|\*{2,}|\^+|\?{2,})(?:\s.*|$|[^\d\s(].*))$")
+_ANNOT_MARK_RE = re.compile(r"(?<!\s)\s+((?:<-+|<=+|<<|-+>|=+>|#|//|\(!+\)|!+|\*{2,}|\^+|\?{2,})(?:\s.*|$|[^\d\s(].*))$")
 # a number with damage in it: digits on both sides of a stray letter or of doubled points
 _DAMAGED_RE = re.compile(r"[-+]?\d[\d.]*(?:[A-Za-z]|\.\.+)[\d.]*\d%?")
 _NOT_ANNOT_RE = re.compile(r"^(?:[-+]?[\d.]|\(\s*[-+]?[\d.]|[*]\s*[-+]?[\d.]|[-+]?(?:nan|inf)\b)", re.I)
@@ -207,13 +211,13 @@ def _split_glued(tok: str, d: int) -> list[str] | None:
 # --- lines --------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: a line is itself (field-by-field equality made list scans slow)
 class _Line:
     no: int  # 1-based
     depth: int
     text: str  # de-quoted, right-stripped
     raw: str
-    kind: str = "other"  # blank | compare | plain | perfstat | ellipsis | joined | badcmp | other
+    kind: str = "other"  # blank | compare | plain | perfstat | ellipsis | joined | badcmp | long | other
     label: str = ""
     cells: list = field(default_factory=list)
     note: str = ""
@@ -225,9 +229,21 @@ class _Line:
 def _dequote(raw: str) -> tuple[int, str]:
     # a tab is read as the mail reader shows it, to the next multiple of 8 columns: tables typed with tabs
     # then line up as they did for the reader (positions decide which header name heads which column)
+    if len(raw) > MAX_ROW_CHARS:
+        return 0, raw  # no table row, and no work on it (its tabs expanded, a 5 MB line of them grew to 40)
     m = _QUOTE_RE.match(raw)
     depth, body = (m.group(1).count(">"), raw[m.end():]) if m else (0, raw)
     return depth, _PASTE_RE.sub("", body, count=1).rstrip().expandtabs(8)
+
+
+#: The longest line read as a table row.  RFC 5322 limits a mail's lines to 998 characters; a table printed by
+#: mmtests or perf is a few hundred wide.  A longer line (a data dump, a hostile input) is text, and no pattern is
+#: tried on it: every line costs time linear in its length.
+MAX_ROW_CHARS = 16384
+#: The longest token of a table row (a cell, a word of a label, a kernel name): mmtests pads its fields to 20 or so.
+MAX_TOKEN_CHARS = 256
+#: The most cells a table row holds: one per kernel compared (mmtests prints a handful, lkp four or five).
+MAX_ROW_CELLS = 1024
 
 
 def _classify(ln: _Line) -> None:
@@ -235,11 +251,14 @@ def _classify(ln: _Line) -> None:
     if not text.strip():
         ln.kind = "blank"
         return
+    if len(text) > MAX_ROW_CHARS or max(map(len, text.split())) > MAX_TOKEN_CHARS:
+        ln.kind = "long"  # too long a line, or a token, for any table row, header or title (see MAX_ROW_CHARS)
+        return
     if _ELLIPSIS_RE.match(text):
         ln.kind = "ellipsis"
         return
-    m = _PERF_RE.match(text)
-    eu = m is None and _PERF_EU_RE.match(text)
+    m = _PERF_RE.match(text) if "+-" in text else None
+    eu = m is None and "+-" in text and _PERF_EU_RE.match(text)
     m = m or eu
     if m:
         def plain(t):  # the number as Python reads it
@@ -247,31 +266,12 @@ def _classify(ln: _Line) -> None:
 
         val = m.group("val")
         event = m.group("event").strip()
-        unit = "s" if event.startswith(("seconds", "msec")) else "events"
-        value = float("nan") if val.startswith("<") else float(plain(val))
-        ln.locale = "eu" if eu else ""
-        if event.startswith("msec"):
-            value /= 1000  # "35,107,951.20 msec cpu-clock": a time, and times are in seconds
-        ln.kind = "perfstat"
-        ln.label = event
+        _perf_row(ln, m, val, bool(eu), event, float(plain(m.group("pct"))))
         if m.group("abs"):
             ln.line_notes.append(f"line {ln.no}: perf's spread of {event!r} also in its unit: +- {m.group('abs')}")
         if m.group("mux"):
             ln.line_notes.append(f"line {ln.no}: perf counted {event!r} for {m.group('mux')}% of the run "
                                  f"(multiplexed) and scaled it up")
-        ln.cells = [
-            {
-                "value": value,
-                "pct": float("nan"),
-                "sig": False,
-                "unit": unit,
-                "text": val,
-                "decimals": _decimals(plain(val)),
-                "start": m.start("val"),
-                "end": m.end("val"),
-                "stddev_pct": float(plain(m.group("pct"))),
-            }
-        ]
         return
     matches = list(_CMP.finditer(text))
     if matches:
@@ -336,15 +336,16 @@ def _classify(ln: _Line) -> None:
         annotation = am.group(1).strip()
         text = text[: am.start()]
     toks = [(mt.group(0), mt.start(), mt.end()) for mt in re.finditer(r"\S+", text)]
-    vals: list[tuple[str, int, int]] = []
     i = len(toks)
-    while i > 0:
+    while i > 0:  # the value tokens at the end of the line (collected by index: linear in the line)
         tok = toks[i - 1][0]
         if _value_token(tok) is not None or _GLUED_RE.match(tok):
-            vals.insert(0, toks[i - 1])
             i -= 1
+            if len(toks) - i > MAX_ROW_CELLS:
+                return  # more numbers than any table has columns: a dump of numbers, text
         else:
             break
+    vals: list[tuple[str, int, int]] = toks[i:]
     # A token like 980.6341218.131 is two numbers the archive ran together, but
     # only when the row's other values say how many decimals each has (3.19.0
     # is a kernel version, not 3.1 and 9.0).
@@ -735,7 +736,7 @@ def _find_header(block: _Block, lines: list[_Line], start_idx: int, source, know
         block.layout["header"] = [names for _, names, _ in headers]
         block.layout["header_ends"] = [e for _, _, e in headers]
     # title: the section line, else the line right above the header (or the block), if it is text
-    k = lines.index(section) if section else lines.index(block.header[0]) - 1 if block.header else i
+    k = section.no - 1 if section else block.header[0].no - 2 if block.header else i  # a line's index is no - 1
     if k >= 0 and lines[k].depth == block.depth and lines[k].kind == "other" and lines[k].text.strip():
         block.title = lines[k].text.strip()
         block.title_line = lines[k].no
@@ -776,7 +777,7 @@ def _names_off_the_columns(ln: _Line, toks: list[str], n: int, known, notes: lis
 
 
 def _known_headers(tables: list[_Block]) -> list[tuple[int, list[str]]]:
-    """(line, names) of the header rows read so far that print every name apart."""
+    """(line, names) of the header rows of *tables* that print every name apart."""
     return [(h.no, names) for t in tables for h, names in zip(t.header, t.layout.get("header", []))
             if h.text.split()[-len(names):] == names]
 
@@ -865,6 +866,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         _classify(ln)
         lines.append(ln)
     _unwrap(lines)
+    _plain_perf_stat(lines)
     _drop_cut_last_row(text, lines, src)
 
     lkp = _lkp_tables(lines, text, src)
@@ -916,11 +918,12 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         blocks.append((block, start))
 
     tables: list[_Block] = []
+    known: list[tuple[int, list[str]]] = []  # (line, names) of the headers read so far that print names apart
     for block, start in blocks:
         if block.kind == "plain":
-            _settle_plain(block, lines, start, src, tables)
+            _settle_plain(block, lines, start, src, known)
         elif block.kind == "compare":
-            _settle_columns(block, lines, start, src, tables)
+            _settle_columns(block, lines, start, src, known)
         elif block.kind == "perfstat":
             block.ncols = 1
             block.kernels = [""]
@@ -938,6 +941,7 @@ def _parse_text(text: str, source: str | None = None) -> pd.DataFrame:
         if not block.header and block.kind in ("compare", "plain"):
             _continue_under_subheading(block, lines, start, tables)
         tables.append(block)
+        known.extend(_known_headers([block]))  # kept as the tables come: a long thread was quadratic in them
 
     _check_dangling_headers(lines, tables, src)
     tables = _merge_vmstat(tables) + lkp
@@ -982,9 +986,10 @@ def _warn_unnamed(t: _Block, lines: list[_Line], src: str) -> None:
     else:
         why = f"line {above.no} above it ({above.text.strip()[:60]!r}) does not line up with the columns as a header"
     empty = [str(j + 1) for j, k in enumerate(t.kernels or [""] * t.ncols) if not k]
+    shown = ", ".join(empty[:10]) + (f" and {len(empty) - 10} more" if len(empty) > 10 else "")
     warnings.warn(UnnamedColumnsWarning(
         f"{src}:{t.first}: the table at lines {t.first}-{t.last} has no kernel name for column(s) "
-        f"{', '.join(empty)} of {t.ncols}: {why}; its kernels are left empty"), stacklevel=4)
+        f"{shown} of {t.ncols}: {why}; its kernels are left empty"), stacklevel=4)
 
 
 def _only_cells(text: str) -> bool:
@@ -1033,7 +1038,7 @@ def _unwrap(lines: list[_Line]) -> None:
                 continue
         elif (a.kind == "other" and a.text[:1].isspace() and not b.text[:1].isspace()
               and all(_kernelish(t) for t in a.text.split() + b.text.split())
-              and any(n.kind in ("compare", "plain") for n in lines[lines.index(b) + 1: lines.index(b) + 3])):
+              and any(n.kind in ("compare", "plain") for n in lines[b.no: b.no + 2])):
             joined = _Line(a.no, a.depth, a.text + " " + b.text, a.raw)
             _classify(joined)
         else:
@@ -1042,6 +1047,72 @@ def _unwrap(lines: list[_Line]) -> None:
                               f"in a space, format=flowed); joined")
         a.__dict__.update(joined.__dict__)
         b.kind, b.text, b.cells, b.depth = "joined", "", [], a.depth
+
+
+# a plain `perf stat` report (no -r: no spread on its lines) is read under its title only: without a spread a
+# counter line ('   1,812,010,034      cycles   #    2.000 GHz') would pass for prose elsewhere
+_PERF_TITLE_RE = re.compile(r"^\s*Performance counter stats for\b")
+_PERF_PLAIN_RE = re.compile(
+    rf"^\s*(?P<val>{_PERF_VAL}|<not counted>|<not supported>)\s+"
+    r"(?P<event>(?:msec\s+)?[^\s#(\[]+(?:\s+\(msec\))?|seconds (?:time elapsed|user|sys))"
+    r"\s*(?:#[^(\[]*)?(?:[\[(]\s*(?P<mux>\d+(?:\.\d+)?)%\s*[\])])?\s*$")
+# a counter's second metric on a line of its own ('      #    0.78  stalled cycles per insn')
+_PERF_METRIC_LINE_RE = re.compile(r"^\s+#\s*-?\d[\d.,]*\s+\S[^(\[]*(?:[\[(]\s*\d+(?:\.\d+)?%\s*[\])])?\s*$")
+
+
+def _plain_perf_stat(lines: list[_Line]) -> None:
+    """The counter lines of the reports ``perf stat`` prints without ``-r``, under their ``Performance counter
+    stats for '...':`` title, become ``perfstat`` rows (no spread: ``stddev_pct`` NaN), up to the first line that
+    is no counter, metric or blank (the ``seconds time elapsed``, ``user`` and ``sys`` lines are rows too).  A
+    counter's further metric on a line of its own is kept with it (``joined``)."""
+    i = 0
+    while i < len(lines):
+        if lines[i].kind != "other" or not _PERF_TITLE_RE.match(lines[i].text):
+            i += 1
+            continue
+        depth = lines[i].depth
+        j = i + 1
+        blanks = 0
+        while j < len(lines) and lines[j].depth == depth and blanks <= 2:
+            ln = lines[j]
+            j += 1
+            if ln.kind == "blank":
+                blanks += 1
+                continue
+            if ln.kind in ("perfstat", "joined"):
+                blanks = 0
+                continue
+            if ln.kind != "other" and ln.kind != "plain":
+                break
+            m = _PERF_PLAIN_RE.match(ln.text)
+            if m:
+                _perf_row(ln, m, m.group("val"), False, m.group("event").strip(), float("nan"))
+                blanks = 0
+                continue
+            if _PERF_METRIC_LINE_RE.match(ln.text) and blanks == 0:
+                ln.kind, ln.cells = "joined", []
+                continue
+            break
+        i = j
+
+
+def _perf_row(ln: _Line, m, val: str, eu: bool, event: str, spread: float) -> None:
+    """Make *ln* a ``perfstat`` row of one cell: the count *val* of *event* (``msec`` values in seconds, as every
+    time in a table), its spread in percent (NaN when perf printed none)."""
+    def plain(t):  # the number as Python reads it
+        return t.replace(".", "").replace(",", ".") if eu else t.replace(",", "")
+
+    msec = event.startswith("msec") or event.endswith("(msec)")
+    unit = "s" if event.startswith("seconds") or msec else "events"
+    value = float("nan") if val.startswith("<") else float(plain(val))
+    if msec:
+        value /= 1000  # "35,107,951.20 msec cpu-clock": a time, and times are in seconds
+    ln.kind = "perfstat"
+    ln.label = event
+    ln.locale = "eu" if eu else ""
+    ln.cells = [{"value": value, "pct": float("nan"), "sig": False, "unit": unit, "text": val,
+                 "decimals": _decimals(plain(val)), "start": m.start("val"), "end": m.end("val"),
+                 "stddev_pct": spread}]
 
 
 #: a damaged row's kind -> (the kind of the table it sits in, what that table's rows are)
@@ -1090,7 +1161,7 @@ def _plain_is_table(block: _Block) -> bool:
     return all(r.label.rstrip().endswith((":", "=")) for r in block.rows)
 
 
-def _settle_columns(block: _Block, lines, start, src, tables) -> None:
+def _settle_columns(block: _Block, lines, start, src, known) -> None:
     counts = [len(r.cells) for r in block.rows]
     n = max(counts)  # a row is cut short, never long: the widest row has every column
     block.ncols = n
@@ -1101,10 +1172,10 @@ def _settle_columns(block: _Block, lines, start, src, tables) -> None:
         if len(r.cells) != n:
             raise _err(src, r, f"{n} value cells, as the other rows of the table starting at line {block.rows[0].no} "
                                f"(found {len(r.cells)})")
-    _find_header(block, lines, start, src, _known_headers(tables))
+    _find_header(block, lines, start, src, known)
 
 
-def _settle_plain(block: _Block, lines, start, src, tables) -> None:
+def _settle_plain(block: _Block, lines, start, src, known) -> None:
     # /proc/vmstat dump: lowercase counter names, one integer each
     if all(len(r.cells) == 1 and _COUNTER_RE.match(r.label.strip()) and r.cells[0]["decimals"] == 0
            and r.cells[0]["unit"] == "" for r in block.rows):
@@ -1120,7 +1191,7 @@ def _settle_plain(block: _Block, lines, start, src, tables) -> None:
             if len(r.cells) != n:
                 _repair_row(r, n, block)
                 _fill_blank_cells(r, n, block)
-        _find_header(block, lines, start, src, _known_headers(tables))
+        _find_header(block, lines, start, src, known)
         n = block.ncols
         for r in block.rows:
             if len(r.cells) != n:
@@ -1128,7 +1199,7 @@ def _settle_plain(block: _Block, lines, start, src, tables) -> None:
                                    f"{block.rows[0].no} (found {len(r.cells)})")
         return
     block.ncols = 1
-    _find_header(block, lines, start, src, _known_headers(tables))
+    _find_header(block, lines, start, src, known)
 
 
 def _vmstat_label(block: _Block, lines, start) -> None:
@@ -1330,7 +1401,7 @@ def _check_dangling_headers(lines, tables, src) -> None:
         if not b.text[:1].isspace() or any(t.endswith((":", ",", ";", ")")) for t in tb):
             continue
         # a two-row kernel header; is there a table under it?
-        k = lines.index(b) + 1
+        k = b.no  # the index of the line after b (a line's index is its number - 1)
         while k < len(lines) and lines[k].kind in ("ellipsis", "joined"):
             k += 1
         if k < len(lines) and lines[k].kind == "badcmp" and lines[k].depth == b.depth:
@@ -1452,13 +1523,31 @@ def _record(tid, stat, row, kernel, c, col, order, ln: _Line, kind) -> dict:
     }
 
 
-def parse_file(path: str | Path) -> pd.DataFrame:
-    """:func:`parse_text` on a file; errors name the file."""
+def parse_file(path: str | Path, max_bytes: int | None = None) -> pd.DataFrame:
+    """:func:`parse_text` on a file; errors name the file (and the line, where there is one).
+
+    Only a regular file is read, and at most *max_bytes* (``KWB_MAX_DECOMPRESSED``, 96 MiB, by default): a FIFO
+    or ``/dev/zero`` is an error, not a hang.  The text is UTF-8 (a BOM is dropped) or UTF-16 with a BOM (a mail
+    saved on Windows); bytes that are neither, or a NUL byte (a binary file), are an error naming the line: a
+    mail's numbers are never read through a guessed encoding."""
+    from ..inputs import read_capped
+
     p = Path(path)
+    data = read_capped(p, str(p), max_bytes)
+    enc, skip = ("utf-16", 0) if data[:2] in (b"\xff\xfe", b"\xfe\xff") else \
+        ("utf-8", 3 if data[:3] == b"\xef\xbb\xbf" else 0)
     try:
-        text = p.read_text(encoding="utf-8", errors="strict")
+        text = str(memoryview(data)[skip:], enc, "strict")
     except UnicodeDecodeError as e:
-        raise WorkbookParseError(str(p), None, "UTF-8 text", repr(e.object[max(0, e.start - 10): e.end + 10])) from None
+        line = None if enc == "utf-16" else data[:skip + e.start].count(b"\n") + 1
+        raise WorkbookParseError(str(p), line, "UTF-8 text (or UTF-16 with a byte-order mark)",
+                                 repr(e.object[max(0, e.start - 10): e.end + 10])) from None
+    del data
+    text = text.removeprefix("\ufeff")
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise WorkbookParseError(str(p), text.count("\n", 0, nul) + 1, "text without NUL bytes (a mail, not a "
+                                 "binary file)", text[max(0, nul - 20): nul + 20])
     return parse_text(text, source=str(p))
 
 

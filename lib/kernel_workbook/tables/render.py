@@ -184,8 +184,8 @@ def _text(t: pd.DataFrame, meta: dict, era, lay: dict, title: bool, note: bool) 
         return "\n".join(lines)
     if kind == "perfstat":
         for _, r in t.sort_values("order").iterrows():
-            v = f"{r.value:,.{int(r.decimals)}f}" if r.unit == "events" else f"{r.value:.{int(r.decimals)}f}"
-            lines.append(f"{v:>18}      {r.row:<25} ( +- {r.stddev_pct:5.2f}% )")
+            spread = f" ( +- {r.stddev_pct:5.2f}% )" if r.stddev_pct == r.stddev_pct else ""
+            lines.append(f"{perf_value(r):>18}      {r.row:<25}{spread}".rstrip())
         return "\n".join(lines)
     if kind == "lkp":
         lines.extend(_text_lkp(t))
@@ -328,7 +328,24 @@ def _text_vmstat(t: pd.DataFrame) -> list[str]:
     return lines
 
 
+def perf_value(r) -> str:
+    """A perf stat count as perf printed it: events grouped by thousands, times in the unit the row names
+    (``msec task-clock`` holds seconds, as every time in a table, and prints in msec: 906.01, not 0.91),
+    ``<not supported>`` as printed."""
+    if r.value != r.value:
+        return r.text if str(r.text).startswith("<") else "NaN"
+    d = int(r.decimals)
+    if r.unit == "events":
+        return f"{r.value:,.{d}f}"
+    if r.unit == "s" and (r.row.startswith("msec") or r.row.endswith("(msec)")):
+        return f"{r.value * 1000:,.{d}f}"
+    return f"{r.value:.{d}f}"
+
+
 def _cell_plain(r) -> str:
+    if getattr(r, "kind", "") == "perfstat":
+        v = perf_value(r)
+        return v + (f" (± {r.stddev_pct:.2f}%)" if r.stddev_pct == r.stddev_pct else "")
     v = fmt_value(r.value, r.unit, int(r.decimals))
     if r.pct == r.pct:
         v += f" ({r.pct:.2f}%)"

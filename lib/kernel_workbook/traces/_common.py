@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import warnings
 import zlib
 from pathlib import Path
@@ -20,6 +19,7 @@ import pandas as pd
 
 # the warnings live with the errors (the lowest layer), under one base class: tables.parse_text warns too
 from ..errors import SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning, WorkbookParseError  # noqa: F401
+from ..inputs import MAX_BYTES, open_regular, too_big
 
 
 def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str, stacklevel: int = 3) -> None:
@@ -30,20 +30,15 @@ def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str,
     warnings.warn(SkippedLinesWarning(f"{source}: skipped {len(lines)} line(s) that are not {expected} "
                                       f"(lines {where}; the first: {texts[0][:80]!r})"), stacklevel=stacklevel)
 
-#: Default cap on the decompressed (or plain) size of one input, in bytes.  Parsing holds the
-#: bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
-#: refused gzip bomb under 256 MB of peak memory with the library loaded (about 100 MB itself).  A monitor log bigger
-#: than that (96 MiB) is rare (a long ``perf script`` can be): raise it with ``KWB_MAX_DECOMPRESSED`` or
+#: Default cap on the decompressed (or plain) size of one input, in bytes (:data:`kernel_workbook.inputs.MAX_BYTES`).
+#: Parsing holds the bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
+#: refused gzip bomb under 256 MB of peak memory with the library loaded (about 100 MB itself).  A monitor log
+#: bigger than that (96 MiB) is rare (a long ``perf script`` can be): raise it with ``KWB_MAX_DECOMPRESSED`` or
 #: ``max_bytes=``.
-MAX_DECOMPRESSED = int(os.environ.get("KWB_MAX_DECOMPRESSED", str(96 << 20)))
+MAX_DECOMPRESSED = MAX_BYTES
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
-
-
-def _too_big(source: str, cap: int) -> WorkbookParseError:
-    return WorkbookParseError(source, None, f"at most {cap} bytes of text (raise KWB_MAX_DECOMPRESSED or "
-                                            f"max_bytes= for a bigger capture)", f"more than {cap} bytes")
 
 
 def _inflate(read, source: str, cap: int) -> bytes:
@@ -68,7 +63,7 @@ def _inflate(read, source: str, cap: int) -> bytes:
                         break
                     out += chunk
                     if len(out) > cap:
-                        raise _too_big(source, cap)
+                        raise too_big(source, cap)
                 break
         if not member_started:
             if len(pending) < 2:
@@ -89,7 +84,7 @@ def _inflate(read, source: str, cap: int) -> bytes:
             raise WorkbookParseError(source, None, "a valid gzip stream", f"{e} after {len(out)} bytes") from None
         out += chunk
         if len(out) > cap:
-            raise _too_big(source, cap)
+            raise too_big(source, cap)
         pending = d.unconsumed_tail
         if d.eof:
             pending = d.unused_data
@@ -130,28 +125,6 @@ class _BytesReader:
         b = bytes(self.data[self.pos:self.pos + n])
         self.pos += len(b)
         return b
-
-
-def _open_regular(p: Path, name: str):
-    """Open *p* for reading only if it is a regular file (a FIFO or a device would block or never end)."""
-    try:
-        st = os.stat(p)
-    except OSError as e:
-        raise WorkbookParseError(name, None, "an existing, readable file", e.strerror or str(e)) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise WorkbookParseError(name, None, "a file", "a folder")
-    if not stat.S_ISREG(st.st_mode):
-        raise WorkbookParseError(name, None, "a regular file", "a FIFO, socket or device")
-    try:
-        # O_NONBLOCK: if the path was swapped for a FIFO after the stat, open still returns at once
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        st2 = os.fstat(fd)
-        if not stat.S_ISREG(st2.st_mode):
-            os.close(fd)
-            raise WorkbookParseError(name, None, "a regular file", "a FIFO, socket or device")
-        return os.fdopen(fd, "rb")
-    except OSError as e:
-        raise WorkbookParseError(name, None, "a readable file", e.strerror or str(e)) from None
 
 
 def _decode(data, name: str) -> str:
@@ -223,7 +196,7 @@ def read_source(src, source: str | None = None, max_bytes: int | None = None) ->
                                         and src.strip() == src and src and _exists(src)):
         p = Path(src)
         name = source or str(p)
-        with _open_regular(p, name) as f:
+        with open_regular(p, name) as f:
             try:
                 head = f.read(2)
                 if head == GZIP_MAGIC:
@@ -236,7 +209,7 @@ def read_source(src, source: str | None = None, max_bytes: int | None = None) ->
                 else:
                     data = head + f.read(cap + 1 - len(head))
                     if len(data) > cap:
-                        raise _too_big(name, cap)
+                        raise too_big(name, cap)
             except OSError as e:
                 raise WorkbookParseError(name, None, "a readable file", e.strerror or str(e)) from None
     elif isinstance(src, (bytes, bytearray, memoryview)):
@@ -245,7 +218,7 @@ def read_source(src, source: str | None = None, max_bytes: int | None = None) ->
             data = _inflate(_BytesReader(src).read, name, cap)
         else:
             if len(src) > cap:
-                raise _too_big(name, cap)
+                raise too_big(name, cap)
             data = bytes(src)
     elif isinstance(src, str):
         name = source or "<text>"

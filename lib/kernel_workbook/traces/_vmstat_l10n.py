@@ -99,7 +99,7 @@ def _partition_res():
     out = []
     for loc, labels in PARTITION_LOCALIZED.items():
         body = r"[ \t\n]+".join(_words_re(x) for x in labels)
-        out.append((loc, re.compile(r"^([ \t]*\S+)[ \t]+" + body + r"[ \t]*$", re.M)))
+        out.append((loc, " ".join(labels).split(), re.compile(r"^([ \t]*\S+)[ \t]+" + body + r"[ \t]*$", re.M)))
     return out
 
 
@@ -111,7 +111,10 @@ def delocalize_partition(text: str) -> tuple[str, str | None]:
     to as many lines as it took (line numbers still name the file's lines).  Returns the text and the
     first header as printed (None when nothing was translated)."""
     first = None
-    for _loc, rx in _PARTITION_RES:
+    for _loc, words, rx in _PARTITION_RES:
+        if not all(w in text for w in words):  # a word of the header is nowhere: no need to try the pattern
+            continue
+
         def repl(m):
             nonlocal first
             first = first or " ".join(m.group(0).split())

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import WorkbookParameterError, WorkbookParseError
+from ..errors import SeriesBreakWarning, WorkbookParameterError, WorkbookParseError
 from ._common import TruncatedTraceWarning, read_source
 from .mmtests import scan_log_tree
 
@@ -176,7 +176,13 @@ class Bundle:
             for w in caught:
                 if issubclass(w.category, TruncatedTraceWarning):
                     self.unused.append((mon, f"used, but truncated: {w.message}"))
-            recs.append(fn(df))
+                elif issubclass(w.category, SeriesBreakWarning):
+                    self.unused.append((mon, f"used in segments: {w.message}"))
+            got = fn(df)
+            used = got.attrs.get("segments")
+            if used:  # the samples each segment gave, and that no interval spans two of them
+                self.unused.append((mon, f"used {used}"))
+            recs.append(got)
         if not recs:
             return pd.DataFrame(columns=["row", "value", "higher_is_better"])
         return pd.concat(recs, ignore_index=True)
@@ -235,7 +241,14 @@ def _procvmstat_samples(df):
     recs.append(_melt(rec, ["kswapd_scan", "kswapd_steal", "direct_scan", "direct_steal", "kswapd_efficiency",
                             "direct_efficiency", "kswapd_velocity", "direct_velocity"],
                       "reclaim ", [False, False, False, False, True, True, False, False]))
-    return pd.concat(recs, ignore_index=True)
+    out = pd.concat(recs, ignore_index=True)
+    desc = rec.attrs.get("segments") or []
+    if len(desc) > 1:
+        from .procvmstat import segments_text
+
+        out.attrs["segments"] = (segments_text(desc) + "; the intervals between two segments are left out "
+                                 "(a counter reset or a clock set back: no delta is known there)")
+    return out
 
 
 def _perfstat_samples(df):

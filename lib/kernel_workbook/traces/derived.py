@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import WorkbookParameterError
+from .segments import continued_elapsed
 
 ZONES = ("dma", "dma32", "normal", "high", "movable")
 
@@ -88,6 +89,31 @@ def _pct(num, den, compat_value, mmtests_compat):
     return out
 
 
+def _segments(df: pd.DataFrame):
+    from .procvmstat import segment_ids
+
+    return segment_ids(df)
+
+
+def _diff(x: pd.DataFrame | pd.Series, seg: np.ndarray):
+    """Per-interval differences, NaN for an interval that spans two segments (never a negative delta)."""
+    d = x.diff().iloc[1:].reset_index(drop=True)
+    d.loc[seg[1:] != seg[:-1]] = np.nan
+    return d
+
+
+def _span(x, seg: np.ndarray) -> float:
+    """Last minus first value within each segment, summed: the whole-run delta of a counter that was reset."""
+    v = pd.Series(np.asarray(x, dtype=float))
+    g = v.groupby(seg)
+    return float((g.last() - g.first()).sum(min_count=1))
+
+
+def _interval(df: pd.DataFrame, seg: np.ndarray) -> np.ndarray:
+    iv = df["time"].diff().iloc[1:].to_numpy()
+    return np.where(seg[1:] != seg[:-1], np.nan, iv)
+
+
 def _reclaim_totals(df: pd.DataFrame) -> pd.DataFrame:
     ks = _sum(df, KSWAPD_SCAN)
     ds = _sum(df, DIRECT_SCAN)
@@ -118,7 +144,8 @@ def df_reclaim(df: pd.DataFrame, mmtests_compat: bool = False) -> pd.DataFrame:
     """
     _check(df)
     tot = _reclaim_totals(df)
-    d = tot.diff().iloc[1:].reset_index(drop=True)
+    seg, desc = _segments(df)
+    d = _diff(tot, seg)
     out = d.copy()
     out["kswapd_efficiency"] = _pct(d["kswapd_steal"], d["kswapd_scan"], 100.0, mmtests_compat)
     out["direct_efficiency"] = _pct(d["direct_steal"], d["direct_scan"], 100.0, mmtests_compat)
@@ -126,17 +153,19 @@ def df_reclaim(df: pd.DataFrame, mmtests_compat: bool = False) -> pd.DataFrame:
     out["direct_percentage"] = _pct(d["direct_scan"], total, 0.0, True) if mmtests_compat else _pct(
         d["direct_scan"], total, 0.0, False)
     if "time" in df.columns:
-        iv = df["time"].diff().iloc[1:].to_numpy()
+        iv = _interval(df, seg)
         ivs = np.where(iv > 0, iv, np.nan)
         out["kswapd_velocity"] = d["kswapd_scan"].to_numpy() / ivs
         out["direct_velocity"] = d["direct_scan"].to_numpy() / ivs
         out["time"] = df["time"].iloc[1:].to_numpy()
-        out["elapsed"] = out["time"] - df["time"].iloc[0]
+        out["elapsed"] = continued_elapsed(df["time"].to_numpy(dtype=float))[1:]
         out["interval"] = iv
     else:
         out["kswapd_velocity"] = np.nan
         out["direct_velocity"] = np.nan
     out["sample"] = np.arange(1, len(df))
+    out["segment"] = seg[1:]
+    out.attrs["segments"] = desc
     return out
 
 
@@ -147,12 +176,17 @@ def reclaim_summary(df: pd.DataFrame, elapsed: float | None = None, mmtests_comp
     allocstall kswapd_efficiency direct_efficiency kswapd_velocity
     direct_velocity direct_percentage elapsed``.  ``elapsed`` defaults to the
     span of ``time``; without it the velocities are NaN (mmtests divides by 1).
+    A series cut into segments (a counter reset, a clock set back: see
+    :func:`~kernel_workbook.traces.procvmstat.segment_ids`) counts each segment
+    first to last and sums them, the time spans too; ``segments`` says which
+    samples were used, in words.
     """
     _check(df)
     tot = _reclaim_totals(df)
-    d = tot.iloc[-1] - tot.iloc[0]
+    seg, desc = _segments(df)
+    d = pd.Series({k: _span(tot[k], seg) for k in tot.columns})
     if elapsed is None and "time" in df.columns:
-        elapsed = float(df["time"].iloc[-1] - df["time"].iloc[0])
+        elapsed = _span(df["time"], seg)
     el = elapsed if elapsed else np.nan
     res = {k: float(v) for k, v in d.items()}
     res["kswapd_efficiency"] = float(_pct(d["kswapd_steal"], d["kswapd_scan"], 100.0, mmtests_compat))
@@ -162,7 +196,14 @@ def reclaim_summary(df: pd.DataFrame, elapsed: float | None = None, mmtests_comp
     res["kswapd_velocity"] = d["kswapd_scan"] / el
     res["direct_velocity"] = d["direct_scan"] / el
     res["elapsed"] = elapsed
+    res["segments"] = _segments_used(desc)
     return res
+
+
+def _segments_used(desc: list[dict]) -> str:
+    from .procvmstat import segments_text
+
+    return segments_text(desc) + (" (each counted first to last, and summed)" if len(desc) > 1 else "")
 
 
 def df_reclaim_2007(df: pd.DataFrame, per_interval: bool = False) -> pd.DataFrame:
@@ -185,7 +226,9 @@ def df_reclaim_2007(df: pd.DataFrame, per_interval: bool = False) -> pd.DataFram
     DataFrame
         ``time`` (or ``sample``), ``ratio`` (int %, as the loop prints it),
         ``steal``, ``scan`` (cumulative); with ``per_interval=True`` the same
-        over each interval's deltas, which is the efficiency that moves.
+        over each interval's deltas, which is the efficiency that moves (an
+        interval across a counter reset or a clock set back is left out: it has
+        no delta), and ``segment``.
     """
     _check(df)
     scan = _sum(df, KSWAPD_SCAN + DIRECT_SCAN).astype(np.int64)
@@ -194,15 +237,23 @@ def df_reclaim_2007(df: pd.DataFrame, per_interval: bool = False) -> pd.DataFram
     if "kswapd_steal" in df.columns and float(steal.abs().sum()) == 0:
         steal = df["kswapd_steal"].astype(float)
     steal = steal.astype(np.int64)
+    seg, desc = _segments(df)
     if per_interval:
-        scan = scan.diff().iloc[1:].astype(np.int64)
-        steal = steal.diff().iloc[1:].astype(np.int64)
+        keep = np.flatnonzero(seg[1:] == seg[:-1])  # no interval across a counter reset or a clock set back
+        scan = scan.diff().iloc[1:].iloc[keep].astype(np.int64)
+        steal = steal.diff().iloc[1:].iloc[keep].astype(np.int64)
+        idx = df.index[1:][keep]
+        segs = seg[1:][keep]
+    else:
+        idx = df.index
+        segs = seg
     ratio = (100 * steal) // (scan + 1)
     out = pd.DataFrame({"ratio": ratio.to_numpy(), "steal": steal.to_numpy(), "scan": scan.to_numpy()})
-    idx = df.index[1:] if per_interval else df.index
     for c in ("time", "elapsed", "sample"):
         if c in df.columns:
             out[c] = df.loc[idx, c].to_numpy()
+    out["segment"] = segs
+    out.attrs["segments"] = desc
     return out
 
 
@@ -223,7 +274,8 @@ def compaction_summary(df: pd.DataFrame, mmtests_compat: bool = False) -> dict:
             "compact_free_scanned", "compact_isolated", "pgmigrate_success", "pgmigrate_fail",
             "compact_blocks_moved", "compact_pages_moved", "compact_pagemigrate_failed",
             "compact_daemon_wake", "compact_daemon_migrate_scanned", "compact_daemon_free_scanned"]
-    d = {k: float(df[k].iloc[-1] - df[k].iloc[0]) if k in df.columns else 0.0 for k in keys}
+    seg, desc = _segments(df)
+    d = {k: _span(df[k], seg) if k in df.columns else 0.0 for k in keys}
     if "pgmigrate_success" not in df.columns and "compact_pages_moved" in df.columns:
         d["pgmigrate_success"] = d["compact_pages_moved"]
         d["pgmigrate_fail"] = d["compact_pagemigrate_failed"]
@@ -245,6 +297,7 @@ def compaction_summary(df: pd.DataFrame, mmtests_compat: bool = False) -> dict:
     else:
         cost = -1e6 if mmtests_compat else np.nan
     d["compaction_cost"] = cost / 1e6
+    d["segments"] = _segments_used(desc)
     return d
 
 
@@ -266,19 +319,22 @@ def df_numa(df: pd.DataFrame) -> pd.DataFrame:
     _check(df)
     keys = ["numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated", "numa_pte_updates",
             "numa_huge_pte_updates", "pgmigrate_success"]
-    d = pd.DataFrame({k: (df[k].astype(float).diff() if k in df.columns else pd.Series(0.0, index=df.index))
-                      for k in keys}).iloc[1:].reset_index(drop=True)
+    seg, desc = _segments(df)
+    d = _diff(pd.DataFrame({k: (df[k].astype(float) if k in df.columns else pd.Series(0.0, index=df.index))
+                            for k in keys}), seg)
     d["numa_hint_faults_remote"] = d["numa_hint_faults"] - d["numa_hint_faults_local"]
     d["hint_local_pct"] = _pct(d["numa_hint_faults_local"], d["numa_hint_faults"], np.nan, False)
     d["pte_updates"] = d["numa_pte_updates"] - 512 * d["numa_huge_pte_updates"]
     if "time" in df.columns:
-        iv = df["time"].diff().iloc[1:].to_numpy()
+        iv = _interval(df, seg)
         d["migrate_rate"] = d["numa_pages_migrated"].to_numpy() / np.where(iv > 0, iv, np.nan)
         d["time"] = df["time"].iloc[1:].to_numpy()
-        d["elapsed"] = d["time"] - df["time"].iloc[0]
+        d["elapsed"] = continued_elapsed(df["time"].to_numpy(dtype=float))[1:]
     else:
         d["migrate_rate"] = np.nan
     d["sample"] = np.arange(1, len(df))
+    d["segment"] = seg[1:]
+    d.attrs["segments"] = desc
     return d
 
 
@@ -287,9 +343,10 @@ def numa_summary(df: pd.DataFrame, elapsed: float | None = None, mmtests_compat:
     _check(df)
     keys = ["numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated", "numa_pte_updates",
             "numa_huge_pte_updates", "numa_hit", "numa_miss", "numa_local", "numa_foreign", "numa_interleave"]
-    d = {k: float(df[k].iloc[-1] - df[k].iloc[0]) if k in df.columns else 0.0 for k in keys}
+    seg, desc = _segments(df)
+    d = {k: _span(df[k], seg) if k in df.columns else 0.0 for k in keys}
     if elapsed is None and "time" in df.columns:
-        elapsed = float(df["time"].iloc[-1] - df["time"].iloc[0])
+        elapsed = _span(df["time"], seg)
     d["hint_local_pct"] = float(_pct(d["numa_hint_faults_local"], d["numa_hint_faults"], 100.0, mmtests_compat))
     d["migrate_rate"] = d["numa_pages_migrated"] / elapsed if elapsed else np.nan
     ca = 56 / 8
@@ -302,6 +359,7 @@ def numa_summary(df: pd.DataFrame, elapsed: float | None = None, mmtests_compat:
     d["pte_updates"] = d["numa_pte_updates"] - 512 * d["numa_huge_pte_updates"]
     d["pmd_updates"] = d["numa_huge_pte_updates"]
     d["elapsed"] = elapsed
+    d["segments"] = _segments_used(desc)
     return d
 
 

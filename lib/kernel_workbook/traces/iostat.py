@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import segments
+from ..errors import WorkbookParseError
 from ._common import (guarded, fail, fast_numbers, line_anchored_matches, line_matches, read_source, set_attrs,
                       strip_latency_prefix, unglue_restart, warn_truncated)
 
@@ -301,6 +303,9 @@ def _finish(name, text, stamps, dev, cpu, ts_raw, ts_line, headers, banner) -> I
     boot = _since_boot_reports(text, dev, cpu)
     dev = _times(dev, ts, tz, stamps, boot)
     cpu = _times(cpu, ts, tz, stamps, boot)
+    segs = _clock_steps(name, (dev, cpu), ts_line)
+    if segs is not None:
+        banner = {**banner, "segments": segs}
     cols = set(headers[0]) if headers else set()
     ver = ("sysstat 12" if "d/s" in cols or "%rrqm" in cols and "rareq-sz" in cols and "svctm" not in cols
            or "areq-sz" in cols or "kB_w+d/s" in cols  # -s, the short layout of sysstat 12
@@ -468,6 +473,45 @@ def _times(df, ts, tz, stamps, boot=frozenset({0})):
     return df.drop(columns=["_line"], errors="ignore")
 
 
+def _clock_steps(name, frames, ts_line) -> list[dict] | None:
+    """Cut the reports where the clock went back (``-t`` set back by hand or by NTP; see :mod:`.segments`):
+    ``elapsed`` goes on across the step by one median interval instead of starting again at 0 or going
+    negative, and one warning names the lines.  Returns ``attrs["segments"]`` (by report), None without
+    times."""
+    dev, cpu = frames
+    col = "time" if any("time" in f.columns for f in frames) else (
+        "timestamp" if any("timestamp" in f.columns for f in frames) else None)
+    if col is None:
+        return None
+    per = pd.concat([f[["sample", col]] for f in frames if col in f.columns and len(f)])
+    if not len(per):
+        return None
+    first = per.groupby("sample", sort=True)[col].first()
+    clock = first.to_numpy(dtype=float) if col == "time" else \
+        (first - first.iloc[0]).dt.total_seconds().to_numpy()
+    steps = segments.clock_steps(clock)
+    reports = first.index.to_numpy()
+    if not steps.size:
+        return segments.describe(len(reports), [])
+    gap = segments.median_interval(clock)
+    breaks = [(ts_line[int(reports[r])] + 1 if int(reports[r]) in ts_line else None,
+               segments.step_why(clock[r - 1], clock[r], gap)) for r in steps]
+    segments.warn(name, breaks, "the iostat series", stacklevel=6)
+    elapsed = dict(zip(reports.tolist(), segments.continued_elapsed(clock, steps)))
+    for f in frames:
+        if "elapsed" in f.columns and len(f):
+            if col == "time" and f["time"].nunique() != f["sample"].nunique():
+                # mmtests' stamps: a time per line; each line keeps its offset from its report's first
+                f["elapsed"] = f["sample"].map(elapsed) + (f["time"] - f["sample"].map(
+                    f.groupby("sample")["time"].first()))
+            else:
+                f["elapsed"] = f["sample"].map(elapsed).to_numpy(dtype=float)
+    desc = segments.describe(len(reports), [(int(r), b[0], b[1]) for r, b in zip(steps, breaks)])
+    for d in desc:  # by report number, as 'sample' counts them
+        d["first_sample"], d["last_sample"] = int(reports[d["first_sample"]]), int(reports[d["last_sample"]])
+    return desc
+
+
 def _slow_rows(name, text, lines, rs, sel, lno_a, cols, decimal_comma):
     out = []
     keep = []
@@ -575,48 +619,90 @@ def _timestamps(raw: dict[int, str], name, text, where):
 
 
 def _parse_json(text: str, name: str) -> Iostat:
+    """``iostat -o JSON``, checked against the document sysstat writes (``print_gal_header()`` in common.c,
+    ``write_json_cpu_stat()``, ``write_json_ext_stat()`` and ``write_json_basic_stat()`` in iostat.c)::
+
+        {"sysstat": {"hosts": [{"nodename": str, "sysname": str, "release": str, "machine": str,
+                                "number-of-cpus": int, "date": str,
+                                "statistics": [{"timestamp": str (-t),
+                                                "avg-cpu": {"user" "nice" "system" "iowait" "steal" "idle": number},
+                                                "disk": [{"disk_device": str, <the layout's fields>: number}]}]}]}}
+
+    sysstat writes one host, at least one report when it writes any, numbers only (``%.2f``), each key once,
+    and every disk of a run with the same fields.  Anything else is an error naming its path in the document
+    (``$.sysstat.hosts[0].statistics[3].disk[1]["r/s"]``) and its line: a string, ``NaN``, ``Infinity`` or
+    ``1e400`` where a number belongs, a disk entry that is not an object, an empty ``statistics``, a second
+    host, a duplicate key."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_JsonObject.of, parse_constant=_not_a_number)
     except json.JSONDecodeError as e:
         if "Expecting" in e.msg and e.pos >= len(text.rstrip()) - 1:
             raise fail(name, text, e.pos, "complete iostat JSON (the file is cut)") from None
         raise fail(name, text, e.pos, f"iostat -o JSON ({e.msg})") from None
-    try:
-        hosts = doc["sysstat"]["hosts"]
-        host = hosts[0]
-        stats = host["statistics"]
-    except (KeyError, IndexError, TypeError):
-        raise fail(name, text, None, "iostat JSON with sysstat.hosts[0].statistics", text[:80]) from None
+    chk = _JsonCheck(text, name, doc)
+    root = chk.obj(doc, "$", {"sysstat"}, "the iostat -o JSON document, {\"sysstat\": {\"hosts\": [...]}}")
+    top = chk.obj(root["sysstat"], "$.sysstat", {"hosts"}, "sysstat's object, {\"hosts\": [...]}")
+    hosts = chk.arr(top["hosts"], "$.sysstat.hosts", "the list of hosts")
+    if len(hosts) != 1:
+        where = "$.sysstat.hosts" + ("[1]" if hosts else "")
+        raise chk.error(where, "one host", f"{len(hosts)} hosts", "sysstat writes the machine iostat ran on; two "
+                                                                  "machines' captures are two files")
+    hp = "$.sysstat.hosts[0]"
+    host = chk.obj(hosts[0], hp, set(_HOST_FIELDS), "a host object with " + ", ".join(_HOST_FIELDS))
+    for key, kind in _HOST_FIELDS.items():
+        chk.value(host[key], f"{hp}[{key!r}]", kind)
+    stats = chk.arr(host["statistics"], f"{hp}.statistics", "the list of reports")
+    if not stats:
+        raise chk.error(f"{hp}.statistics", "at least one report", "[]", "sysstat writes none only when "
+                                                                          "interrupted before its first: the "
+                                                                          "capture holds nothing")
     devs, cpus = [], []
-    for k, st in enumerate(stats if isinstance(stats, list) else []):
-        if not isinstance(st, dict):
-            raise fail(name, text, None, "a JSON object per report in statistics", str(st)[:80])
-        ts = st.get("timestamp")
-        if isinstance(st.get("avg-cpu"), dict):
-            c = {("%" + kk): _num(v) for kk, v in st["avg-cpu"].items()}
-            c.update(sample=k, _ts=ts)
-            cpus.append(c)
-        for d in st.get("disk", []) or []:
-            if not isinstance(d, dict):
-                continue
-            r = {"device": d.get("disk_device")}
-            r.update({_JSON_NAMES.get(kk, kk): _num(v) for kk, v in d.items() if kk != "disk_device"})
-            r.update(sample=k, _ts=ts)
-            devs.append(r)
-    dev = pd.DataFrame(devs)
-    cpu = pd.DataFrame(cpus)
-    # the timestamps as the text layout reads them (locale date styles, day-first, ISO zone), never coerced
+    disk_keys = None
     raw, where = {}, {}
     pos = 0
-    for k, st in enumerate(stats if isinstance(stats, list) else []):
+    for k, st in enumerate(stats):
+        sp = f"{hp}.statistics[{k}]"
+        st = chk.obj(st, sp, None, "a report object with 'timestamp', 'avg-cpu' and 'disk'", allowed=_REPORT_FIELDS)
         ts = st.get("timestamp")
-        if isinstance(ts, str):
+        if ts is not None:
+            chk.value(ts, f"{sp}['timestamp']", str)
             raw[k] = ts
             pos = max(text.find('"timestamp"', pos), 0)
             where[k] = text.count("\n", 0, pos)
             pos += 1
-        elif ts is not None:
-            raise fail(name, text, None, "a report timestamp as a string", str(ts)[:80])
+        if "avg-cpu" in st:
+            cp = f"{sp}['avg-cpu']"
+            c = chk.obj(st["avg-cpu"], cp, set(_CPU_FIELDS), "the avg-cpu object with " + ", ".join(_CPU_FIELDS))
+            cpus.append([chk.number(c[f], f"{cp}[{f!r}]") for f in _CPU_FIELDS] + [k])
+        if "disk" in st:
+            dp = f"{sp}.disk"
+            for j, d in enumerate(chk.arr(st["disk"], dp, "the list of disks")):
+                ep = f"{dp}[{j}]"
+                if disk_keys is None:
+                    d = chk.obj(d, ep, None, "a disk object with 'disk_device' and numbers")
+                    disk_keys = [x for x in d if x != "disk_device"]
+                    first_disk = ep
+                d = chk.obj(d, ep, {"disk_device", *disk_keys}, f"a disk object with the fields of the first "
+                            f"({first_disk}): disk_device, " + ", ".join(disk_keys))
+                dev = chk.value(d["disk_device"], f"{ep}['disk_device']", str)
+                vals = [d[x] for x in disk_keys]
+                if not _all_numbers(vals):
+                    for x, v in zip(disk_keys, vals):
+                        chk.number(v, f"{ep}[{x!r}]")
+                devs.append((dev, vals, k))
+    keys = [_JSON_NAMES.get(x, x) for x in disk_keys or []]
+    if devs:
+        dev = pd.DataFrame(np.array([v for _, v, _ in devs], dtype=float).reshape(len(devs), len(keys)),
+                           columns=keys)
+        dev.insert(0, "device", pd.Series([d for d, _, _ in devs]))
+        dev["sample"] = np.array([r for _, _, r in devs], dtype=np.int64)
+    else:
+        dev = pd.DataFrame(columns=["device", *keys, "sample"])
+    if cpus:
+        cpu = pd.DataFrame(np.array(cpus, dtype=float), columns=["%" + f for f in _CPU_FIELDS] + ["sample"])
+        cpu["sample"] = cpu["sample"].astype(np.int64)
+    else:
+        cpu = pd.DataFrame(columns=["sample"])
     unknown = [v for v in raw.values() if not any(r.match(v) for r, _ in _TS_RES)]
     if unknown:
         k = next(k for k, v in raw.items() if v == unknown[0])
@@ -627,7 +713,6 @@ def _parse_json(text: str, name: str) -> Iostat:
     omit = bool(re.search(r'"statistics":\s*\[[ \t]*\n[ \t]*\n', text))
 
     def fix(df):
-        df = df.drop(columns="_ts", errors="ignore")
         if "sample" in df.columns:
             if ts is not None:
                 df["timestamp"] = df["sample"].map(ts).astype("datetime64[ns]")
@@ -637,21 +722,172 @@ def _parse_json(text: str, name: str) -> Iostat:
         return df
 
     dev, cpu = fix(dev), fix(cpu)
-    meta = {"kernel": f"{host.get('sysname', '')} {host.get('release', '')}".strip(),
-            "host": host.get("nodename"), "date": host.get("date"), "ncpu": host.get("number-of-cpus")}
+    meta = {"kernel": f"{host['sysname']} {host['release']}".strip(), "host": host["nodename"],
+            "date": host["date"], "ncpu": host["number-of-cpus"]}
     tzname = None if tz is None else ("UTC" if tz == 0 else f"UTC{tz / -3600:+.1f}h")
     set_attrs(dev, name, "iostat", "sysstat JSON", tzname, **meta)
     set_attrs(cpu, name, "iostat-cpu", "sysstat JSON", tzname, **meta)
     return Iostat(dev, cpu)
 
 
+_HOST_FIELDS = {"nodename": str, "sysname": str, "release": str, "machine": str, "number-of-cpus": int,
+                "date": str, "statistics": list}
+_REPORT_FIELDS = ("timestamp", "avg-cpu", "disk")
+_CPU_FIELDS = ("user", "nice", "system", "iowait", "steal", "idle")
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _all_numbers(vals) -> bool:
+    return set(map(type, vals)) <= _NUMBER_TYPES and all(v == v and abs(v) != float("inf") for v in vals)
+
+
+class _NotANumber:
+    """What ``NaN``, ``Infinity`` and ``-Infinity`` read as: no JSON number (RFC 8259), and never sysstat's."""
+
+    def __init__(self, literal: str):
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return self.literal
+
+
+def _not_a_number(literal: str) -> _NotANumber:
+    return _NotANumber(literal)
+
+
+class _JsonObject(dict):
+    """A JSON object that remembers a key it held twice (``json.loads`` keeps the last and says nothing)."""
+
+    duplicate = None
+
+    @classmethod
+    def of(cls, pairs):
+        d = cls(pairs)
+        if len(d) != len(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen:
+                    d.duplicate = key
+                    break
+                seen.add(key)
+        return d
+
+
+class _JsonCheck:
+    """Type checks with the path of what is checked; an error names the path and, read again with the pure-Python
+    scanner (which knows where each object starts), the line."""
+
+    def __init__(self, text: str, name: str, doc):
+        self.text, self.name, self.doc = text, name, doc
+
+    def error(self, path: str, expected: str, found: str, why: str = "", again: bool = False):
+        """*again*: the path names a key written twice; the line is the second's."""
+        line, raw = _json_line(self.text, path, again)
+        return WorkbookParseError(self.name, line, f"{expected} at {path}" + (f" ({why})" if why else ""),
+                                  found if again else (raw or found))
+
+    def obj(self, v, path, keys, expected, allowed=None):
+        if not isinstance(v, dict):
+            raise self.error(path, expected, _short(v))
+        if v.duplicate is not None:
+            raise self.error(f"{path}[{v.duplicate!r}]", "each key once", f"{v.duplicate!r} twice",
+                             "sysstat writes each key of an object once; a JSON reader keeps the last of two",
+                             again=True)
+        if keys is not None:
+            missing = [k for k in keys if k not in v]
+            if missing:
+                raise self.error(path, expected, f"no {missing[0]!r}")
+        allowed = keys if allowed is None else set(allowed)
+        if allowed is not None:
+            extra = [k for k in v if k not in allowed]
+            if extra:
+                raise self.error(f"{path}[{extra[0]!r}]", expected, _short(v[extra[0]]),
+                                 f"sysstat writes no {extra[0]!r} there")
+        return v
+
+    def arr(self, v, path, expected):
+        if not isinstance(v, list):
+            raise self.error(path, f"{expected}, a JSON array", _short(v))
+        return v
+
+    def value(self, v, path, kind):
+        ok = isinstance(v, kind) and not isinstance(v, bool)
+        if not ok:
+            what = {str: "a string", int: "a whole number", list: "a JSON array"}[kind]
+            raise self.error(path, what, _short(v))
+        return v
+
+    def number(self, v, path) -> float:
+        if type(v) not in _NUMBER_TYPES:
+            raise self.error(path, "a number", _short(v), "sysstat prints %.2f")
+        f = float(v)
+        if f != f or abs(f) == float("inf"):
+            raise self.error(path, "a finite number", _short(v), "sysstat prints %.2f")
+        return f
+
+
+def _short(v) -> str:
+    if isinstance(v, _NotANumber):
+        return v.literal
+    try:
+        s = json.dumps(v, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        s = repr(v)
+    return s if len(s) <= 80 else s[:77] + "..."
+
+
+def _last_key(path: str) -> str | None:
+    m = re.search(r"\[('[^']*'|\"[^\"]*\")\]$", path)
+    return m.group(1)[1:-1] if m else None
+
+
+def _json_line(text: str, path: str, again: bool = False) -> tuple[int | None, str | None]:
+    """The line of *path* (``$.a.b[2]['c']``) in the JSON *text*, and the value there as written when the path
+    ends in a key (``1e400``, which reads as inf): read again with the pure-Python scanner, which records where
+    each object and array starts (only when there is an error to report)."""
+    from json import decoder, scanner
+
+    starts: dict[int, int] = {}
+
+    def obj(s_and_end, *a, **k):
+        res = decoder.JSONObject(s_and_end, *a, **k)
+        starts[id(res[0])] = s_and_end[1] - 1
+        return res
+
+    def arr(s_and_end, *a, **k):
+        res = decoder.JSONArray(s_and_end, *a, **k)
+        starts[id(res[0])] = s_and_end[1] - 1
+        return res
+
+    try:
+        dec = json.JSONDecoder(object_pairs_hook=_JsonObject.of, parse_constant=_not_a_number)
+        dec.parse_object, dec.parse_array = obj, arr
+        dec.scan_once = scanner.py_make_scanner(dec)
+        doc = dec.decode(text)
+    except (ValueError, RecursionError):
+        return None, None
+    node, pos = doc, starts.get(id(doc))
+    raw = None
+    for key, idx in re.findall(r"\.([\w-]+)|\[(\d+|'[^']*'|\"[^\"]*\")\]", path):
+        k = key or (idx[1:-1] if idx[:1] in "'\"" else int(idx))
+        try:
+            child = node[k]
+        except (KeyError, IndexError, TypeError):
+            return None, None
+        if isinstance(k, str) and pos is not None:
+            at = text.find(json.dumps(k), pos)  # the key, after the start of its object
+            if again and at >= 0 and k == _last_key(path):
+                nxt = text.find(json.dumps(k), at + 1)  # a key written twice: its second
+                at = nxt if nxt >= 0 else at
+            pos = at if at >= 0 else pos
+            m = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*([^,}\]\s]+)').match(text, pos) if at >= 0 else None
+            raw = m.group(1) if m and not m.group(1).startswith(("{", "[")) else None
+        else:
+            raw = None
+        node = child
+        pos = starts.get(id(node), pos)
+    return (None if pos is None else text.count("\n", 0, pos) + 1), raw
+
+
 #: sysstat's JSON keys that differ from its text column names.
 _JSON_NAMES = {"util": "%util", "rrqm": "%rrqm", "wrqm": "%wrqm", "drqm": "%drqm"}
-
-
-def _num(v):
-    if isinstance(v, bool) or v is None:
-        return np.nan
-    if isinstance(v, (int, float)):
-        return float(v)
-    return np.nan

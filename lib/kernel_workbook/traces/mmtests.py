@@ -58,10 +58,15 @@ def split_monitor_name(filename: str) -> tuple[str, str]:
 
 def parse_start(path: Path) -> tuple[float | None, float | None]:
     """A ``.start`` file: (epoch seconds, uptime seconds) or Nones when unreadable."""
-    try:
-        lines = path.read_text(errors="replace").split("\n")
-    except OSError:
-        return None, None
+    from ..errors import WorkbookParseError
+    from ..inputs import read_capped
+
+    try:  # a regular file of a few bytes: a FIFO or a device named .start is an error, not a hang
+        lines = read_capped(path, str(path), 1 << 16).decode("utf-8", "replace").split("\n")
+    except WorkbookParseError as e:
+        if e.expected in ("an existing, readable file", "a readable file"):
+            return None, None
+        raise
     epoch = uptime = None
     try:
         epoch = float(lines[0].strip())

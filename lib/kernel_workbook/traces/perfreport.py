@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._common import guarded, fail, locale_number, read_source, set_attrs
+from ._common import guarded, fail, locale_number, read_source, set_attrs, warn_skipped
 
 _EVENT_RE = re.compile(r"^# Samples: *(\S+)\s+of event '([^']*)'")
 _BRANCH_RE = re.compile(r"--(\d+(?:\.\d+)?)%--\s*")
@@ -79,8 +79,11 @@ def read_perf_report(src, source: str | None = None, max_bytes: int | None = Non
     nodes = []
     stack: list[tuple[int, int]] = []  # (column, node)
     last_entry = -1
+    prose: list[int] = []  # lines of an author's text after a table (a report pasted into a mail)
+    after_prose = False
     for i, ln in enumerate(lines):
         if ln.startswith("#"):
+            after_prose = False
             m = _EVENT_RE.match(ln)
             if m:
                 event = m.group(2)
@@ -104,6 +107,19 @@ def read_perf_report(src, source: str | None = None, max_bytes: int | None = Non
             continue
         if cols is None:
             raise fail(name, text, ("line", i + 1), "a '# Overhead ...' header with its dotted line first", ln)
+        if entries and ln[:1] not in (" ", "\t") and not _entry_like(ln):
+            # perf right-aligns the first column, so every line of its table starts with a blank: a line at the
+            # margin after the table is the text of whoever pasted it ('So the copy dominates.'), left out
+            # with a warning, and so is the rest of its paragraph
+            prose.append(i)
+            after_prose = True
+            continue
+        if after_prose:
+            if not _entry_like(ln) and not ln.lstrip()[:1] in "|-":
+                prose.append(i)  # the paragraph goes on
+                continue
+            raise fail(name, text, ("line", i + 1), "a report entry under its '# Overhead ...' header (the text at "
+                       f"line {prose[-1] + 1} ended the table)", ln)
         first = ln.lstrip()
         if first[0] in "|-" or (ln.startswith("  ") and not re.match(r"^\s+\d+(?:\.\d+)?%", ln)):
             if last_entry < 0:
@@ -119,6 +135,8 @@ def read_perf_report(src, source: str | None = None, max_bytes: int | None = Non
         stack.clear()
     if cols is None:
         raise fail(name, text, None, "a perf report --stdio header ('# Overhead' and its dotted line)", text[:80])
+    warn_skipped(name, [k + 1 for k in prose], [lines[k] for k in prose],
+                 "perf report lines (text after the table: perf starts each of its lines with a blank or '#')")
     order = ["event"] + [c for c in cols if c != "Symbol"] + (["Symbol", "symbol_type"] if "Symbol" in cols else [])
     ent = pd.DataFrame(entries, columns=order)
     cg = pd.DataFrame(nodes, columns=["entry", "node", "parent", "depth", "symbol", "pct"])
@@ -128,6 +146,14 @@ def read_perf_report(src, source: str | None = None, max_bytes: int | None = Non
     set_attrs(ent, name, "perf-report", None, None, samples=samples, columns=cols)
     set_attrs(cg, name, "perf-report-callgraph", None, None)
     return PerfReport(ent, cg)
+
+
+_ENTRY_START_RE = re.compile(r"^\s*\d+(?:[.,]\d+)?%")
+
+
+def _entry_like(ln: str) -> bool:
+    """A line that starts as perf's table rows do, with a percentage (a damaged one is an error, not text)."""
+    return bool(_ENTRY_START_RE.match(ln))
 
 
 _NUMERIC = {"Overhead", "Children", "Self", "Samples", "Period", "sys", "usr", "guest sys", "guest usr"}

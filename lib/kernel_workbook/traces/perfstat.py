@@ -47,7 +47,11 @@ _VAR_LINE_RE = re.compile(r"^\s*\(\s*\+-\s*([\d.,]+)%\s*\)\s*$")
 _ENABLED_RE = re.compile(r"[\[(]\s*([\d.,]+)%\s*[\])]\s*$")
 _METRIC_RE = re.compile(r"#\s*(-?\d[\d.,]*)(?=[\s%]|$)\s*([^(\[]*?)\s*(?=\(|\[|$)")
 # an indented '#  1.48  stalled cycles per insn  [83.27%]': the second metric of the counter above
-_METRIC_LINE_RE = re.compile(r"^\s+#\s*(-?\d[\d.,']*)\s+([^(\[]*?)\s*(?:[\[(]\s*([\d.,]+)%\s*[\])])?\s*$")
+# perf 3.x prints the counter's running share as '[83.27%]' there; perf 4+ prints, after the counter's last metric,
+# its '( +- x% )' of -r and its '(62.49%)' when multiplexed (stat-display.c: print_noise and print_running after
+# the metrics), so that '#  0.28  stalled cycles per insn  ( +-  0.07% )  (62.49%)' speaks for the counter
+_METRIC_LINE_RE = re.compile(r"^\s+#\s*(-?\d[\d.,']*)\s+([^(\[]*?)\s*(?:\[\s*([\d.,]+)%\s*\])?\s*"
+                             r"(?:\(\s*\+-\s*([\d.,]+)%\s*\))?\s*(?:\(\s*([\d.,]+)%\s*\))?\s*$")
 _OLD_UNIT_RE = re.compile(r"^\((msec|ns|us|ms|seconds)\)\s*")
 _REST_RE = re.compile(r"^(?:\(\s*\+-\s*[\d.,]+%\s*\)|[\[(]\s*[\d.,]+%\s*[\])]|#[^()\[\]]*|\s+)*$")
 #: the units perf prints between a count and its event (task-clock msec, duration_time ns, energy Joules)
@@ -66,6 +70,41 @@ def _locale(text: str) -> str:
     comma = re.search(r"\d,(?:\d{1,2}|\d{4,})(?!\d)|\d\.\d{3},\d", probe)
     dot = re.search(r"\d\.(?:\d{1,2}|\d{4,})(?!\d)|\d,\d{3}\.\d", probe)
     return "," if comma and not dot else "."
+
+
+# a count as a locale that groups thousands prints it; which mark groups is the file's, never a line's
+_GROUPED_COMMA_RE = re.compile(r"^[ \t]*(?:\d+\.\d+[ \t]+)?(?:\S+[ \t]+)?-?\d{1,3}(?:,\d{3})+(?:\.\d+)?[ \t]", re.M)
+_GROUPED_DOT_RE = re.compile(r"^[ \t]*(?:\d+\.\d+[ \t]+)?(?:\S+[ \t]+)?-?\d{1,3}(?:\.\d{3})+(?:,\d+)?[ \t]", re.M)
+
+
+def _grouping(text: str, dec: str) -> tuple[str | None, int | None]:
+    """The mark this file groups thousands with (``','`` in en_US, ``'.'`` in de_DE; None when no count shows
+    one, as in the C locale) and the line of the first count that shows it.  perf prints every count of a
+    report in one locale, so a count grouped otherwise (``123.456 page-faults`` in a file of ``1,234,567
+    cycles``) is damage or a paste from another run: read per line it was taken for 123.456."""
+    head = text[:2000000]
+    rx = _GROUPED_COMMA_RE if dec == "." else _GROUPED_DOT_RE
+    mark = "," if dec == "." else "."
+    for m in rx.finditer(head):
+        ln = m.group(0)
+        if not ln.lstrip().startswith("#"):
+            return mark, head.count("\n", 0, m.start()) + 1
+    return None, None
+
+
+def _count(tok: str, dec: str, group: str | None) -> float:
+    """A counter's value in the file's locale; a count grouped with the file's decimal mark is refused
+    (:class:`_OtherGrouping`), never read as a decimal number."""
+    t = tok.strip()
+    if group is not None:
+        other = "." if group == "," else ","
+        if re.fullmatch(r"-?\d{1,3}(?:" + re.escape(other) + r"\d{3})+", t):
+            raise _OtherGrouping(t)
+    return _number(t, dec)
+
+
+class _OtherGrouping(ValueError):
+    """A count grouped with the mark the rest of its file uses for decimals."""
 
 
 def _number(tok: str, dec: str) -> float:
@@ -124,6 +163,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     if seps and "Performance counter stats" not in sample and "Performance counter stats" not in text[:65536]:
         return _parse_csv(text, lines, name, seps[0])
     dec = _locale(text)
+    group, group_line = _grouping(text, dec)
     has_header = bool(_HDR_RE.search(text)) or bool(_INTERVAL_HDR_RE.search(text))
     strict = not has_header  # in a file of perf stat output alone, every counter line must read
     recs = []
@@ -158,6 +198,12 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             prev = recs[-1]
             recs.append(_metric_of(prev, mval, mc.group(2).strip(),
                                    enabled_pct=_number(mc.group(3), dec) if mc.group(3) else np.nan))
+            counter = next((r for r in reversed(recs) if r["counted"] != "metric"), None)
+            if counter is not None:
+                if mc.group(4):
+                    counter["variance_pct"] = _number(mc.group(4), dec)
+                if mc.group(5):
+                    counter["enabled_pct"] = _number(mc.group(5), dec)
             continue
         if strict and recs and ln[:1].isspace() and s.startswith("#") and recs[-1]["event"] != "time elapsed":
             raise bad(i, ln, "a metric line '#  <value> <metric name> [(<enabled>%)]' under its counter")
@@ -223,7 +269,12 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         if any(_PLAIN_RE.fullmatch(n) for n in names):
             ok = False  # an event is never named by a number: a --metric-only row of values, or damage
         try:
-            value = _number(v, dec) if v[0] != "<" else np.nan
+            value = _count(v, dec, group) if v[0] != "<" else np.nan
+        except _OtherGrouping:
+            raise bad(i, ln, f"a count grouped as the rest of this file groups it: thousands with {group!r} (line "
+                      f"{group_line}), so {v!r} is neither a count perf printed here nor a number with "
+                      f"{len(v.rsplit(dec if dec != group else '.', 1)[-1])} decimals (perf prints a count with 0 "
+                      f"or 2)") from None
         except ValueError:
             ok = False
         met = _METRIC_RE.search(rest)
@@ -261,7 +312,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
                  "perf stat -I counter lines ('<interval time> <count> [unit] <event>')")
     df = pd.DataFrame(recs, columns=COLUMNS)
     return set_attrs(df, name, "perf-stat", ver, None, target=target, runs=runs, csv=False, json=False,
-                     decimal=dec)
+                     decimal=dec, grouping=group)
 
 
 _INTERVAL_RE = re.compile(r"^\s*\d+\.\d+\s")
@@ -316,6 +367,7 @@ def _parse_csv(text, lines, name, sep):
     summary = False  # in the totals -I --summary prints after the intervals
     meta = None  # the --metric-only header, once seen: (has_time, aggregation key, metric names)
     glued = False
+    group = None  # the metric group (perf 6.5+: ',<run>,<enabled>,,,,TopdownL1') whose metrics follow
     skipped: list[int] = []
     data_lines = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
     last = data_lines[-1] if data_lines else -1
@@ -343,6 +395,22 @@ def _parse_csv(text, lines, name, sep):
         if meta is not None:
             recs.extend(_metric_row(f, s.endswith(sep), meta, block, i, i == last, name, bad))
             continue
+        grp = _group_line(f)
+        if grp is not None and (grp["kind"] != "metric" or group is not None):
+            if grp["kind"] == "header":
+                group = grp
+                continue
+            own = grp["run"] is not None  # a metric of another event of the group carries that event's running
+            rec = {"block": block, "time": grp["time"] if grp["time"] == grp["time"] else group["time"],
+                   "cpu": grp["cpu"] or group["cpu"], "event": "", "value": np.nan, "unit": "", "counted": "metric",
+                   "variance_pct": grp["var"] if own else group["var"],
+                   "run_time": grp["run"] if own else group["run"], "enabled_pct": grp["pct"] if own else group["pct"],
+                   "metric_value": grp["value"], "metric_unit": grp["unit"], "metricgroup": group["name"]}
+            if grp["thresh"]:
+                rec["metric_threshold"] = grp["thresh"]
+            recs.append(rec)
+            continue
+        group = None  # a counter line ends a metric group
         k = 0
         t = np.nan
         cpu = ""
@@ -403,7 +471,10 @@ def _parse_csv(text, lines, name, sep):
         raise fail(name, text, None, "perf stat -x lines", text[:80])
     warn_skipped(name, [i + 1 for i in skipped], [lines[i] for i in skipped],
                  f"perf stat -x'{sep}' lines (value{sep}unit{sep}event{sep}...)")
-    df = pd.DataFrame(recs, columns=COLUMNS)
+    more = list(dict.fromkeys(k for r in recs for k in r if k not in COLUMNS))  # metricgroup, metric_threshold
+    df = pd.DataFrame(recs, columns=COLUMNS + more)
+    for c in more:  # text columns, empty where a row has none (as cpu and unit are)
+        df[c] = df[c].fillna("")
     extra = {"metric_only": True, "metrics": list(meta[2])} if meta is not None else {"metric_only": False}
     if glued:
         extra["notes"] = ["perf 6.1 prints the --per-socket/--per-die header without a separator after 'cpus' "
@@ -497,6 +568,59 @@ def _metric_row(f, trailing, meta, block, i, is_last, name, bad):
                     "counted": "metric", "variance_pct": np.nan, "run_time": np.nan, "enabled_pct": np.nan,
                     "metric_value": float(v.replace(",", ".")) if v else np.nan, "metric_unit": unit})
     return out
+
+
+def _group_line(f: list[str]) -> dict | None:
+    """A line of a metric group, as perf 6.5+ prints its default groups under ``-x`` (``print_metricgroup_header_csv``
+    and ``new_line_csv`` in stat-display.c, four fields for the counter's, five with a cgroup):
+
+    * the group's header, the running of its metric event then the name: ``,225849327050,100.00,,,,TopdownL1``
+      (``,1.23%`` before the running under ``-r``; perf 6.12 ends it with one more separator);
+    * a metric of another event of the group, with that event's running: ``,648266,100.00,,,24.0,%  tma_retiring``;
+    * a metric under the header: ``,,,,,70.1,%  tma_backend_bound`` (perf 6.12 adds its threshold class: ``,bad``).
+
+    Returns a dict (``kind`` header or metric, ``time``, ``cpu``, ``var``, ``run``, ``pct``, ``name`` or ``value``,
+    ``unit``, ``thresh``), or None.  The last form is a group's only under a header: the caller knows."""
+    k = 0
+    t = np.nan
+    cpu = ""
+    if len(f) > k + 1 and re.fullmatch(r"\d+\.\d+", f[k]) and (f[k + 1] == "" or _AGG_RE.match(f[k + 1])):
+        t = float(f[k])
+        k += 1
+    if len(f) > k and _AGG_RE.match(f[k]):
+        cpu = f[k]
+        k += 1
+        if len(f) > k and f[k].isdigit():
+            k += 1
+    g = f[k:]
+    if len(g) < 4 or g[0] != "":
+        return None
+    rest = g[1:]
+    var = np.nan
+    if rest and rest[0].endswith("%") and _PLAIN_RE.fullmatch(rest[0][:-1]):
+        var = float(rest[0][:-1])
+        rest = rest[1:]
+    out = {"time": t, "cpu": cpu, "var": var, "run": None, "pct": np.nan, "name": "", "value": np.nan, "unit": "",
+           "thresh": ""}
+
+    def metric(tail):  # value, unit [, threshold class]
+        if len(tail) in (2, 3) and _PLAIN_RE.fullmatch(tail[0]) and tail[1] and not _PLAIN_RE.fullmatch(tail[1]):
+            return {**out, "kind": "metric", "value": float(tail[0]), "unit": tail[1],
+                    "thresh": tail[2] if len(tail) == 3 else ""}
+        return None
+
+    if len(rest) >= 4 and rest[0].isdigit() and re.fullmatch(r"\d+(?:\.\d+)?", rest[1]):
+        out.update(run=float(rest[0]), pct=float(rest[1]))
+        tail = rest[2:]
+        named = tail[:-1] if tail and tail[-1] == "" else tail
+        if len(named) >= 4 and not any(named[:-1]) and named[-1] and not _PLAIN_RE.fullmatch(named[-1]):
+            return {**out, "kind": "header", "name": named[-1]}
+        if len(tail) >= 4 and tail[0] == "" and tail[1] == "":
+            return metric(tail[2:])
+        return None
+    if np.isnan(var) and len(rest) >= 6 and not any(rest[:4]):
+        return metric(rest[4:])
+    return None
 
 
 def _continuation(f: list[str]):

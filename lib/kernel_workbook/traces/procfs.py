@@ -229,6 +229,11 @@ def df_pagetypeinfo_free(df: pd.DataFrame) -> pd.DataFrame:
 _ZONE_RE = re.compile(r"^Node\s+(\d+),\s*zone\s+(\S+)\s*$")
 _KV_RE = re.compile(r"^\s*([A-Za-z_][\w ]*?):?\s+(-?\d{1,19})\s*$")
 _PROT_RE = re.compile(r"\(\s*-?\d{1,19}(?:\s*,\s*-?\d{1,19})*\s*\)")
+# the zone's lines the kernel prints after its pagesets: 4.x+ 'node_unreclaimable', 'start_pfn'; 2.6's
+# 'all_unreclaimable', 'prev_priority', 'temp_priority' (mm/vmstat.c zoneinfo_show() of 2.6.18)
+_ZONE_AFTER_PAGESETS = ("node_unreclaimable", "start_pfn", "all_unreclaimable", "prev_priority", "temp_priority")
+# 'cpu: 0' (2.6.24+), 'cpu: 0 pcp: 1' (2.6.x: each CPU's hot and cold lists, mm/vmstat.c zoneinfo_show() of 2.6.18)
+_CPU_RE = re.compile(r"cpu:\s*(\d{1,9})(?:\s+pcp:\s*(\d{1,9}))?")
 _SCANNED_RE = re.compile(r"^\s*scanned\s+(\d{1,19})\s+\(a:\s*(\d{1,19})\s+i:\s*(\d{1,19})\)\s*$")
 
 
@@ -249,6 +254,8 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
         ``batch``, ``vm stats threshold``, ``start_pfn``...), ``value``
         (int), ``sample``, ``time``/``elapsed`` with ``time:`` lines.
         ``protection: (0, 2681, ...)`` becomes counters ``protection[0]``...
+        2.6.x printed two lists per CPU (``cpu: 0 pcp: 0``, the hot list, and ``pcp: 1``, the cold): their
+        counters are ``pcp[0].count``, ``pcp[0].high``, ``pcp[0].batch``, ``pcp[1].count``...
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
@@ -259,6 +266,7 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
     sample = 0
     seen = set()
     any_zone = False
+    pcp = None  # 2.6's per-CPU list (0 hot, 1 cold) the count/high/batch lines belong to
     lines = text.split("\n")
     for t, i, ln in _snapshots(text):
         if ln is None:
@@ -276,7 +284,7 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
                 sample += 1
                 seen = set()
             seen.add((node, zone))
-            scope, cpu = "zone", -1
+            scope, cpu, pcp = "zone", -1, None
             any_zone = True
             continue
         if node is None:
@@ -288,12 +296,13 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
             scope, cpu = "pageset", -1
             continue
         if s.startswith("pages free"):
-            scope, cpu = "zone", -1
+            scope, cpu, pcp = "zone", -1, None
         if s.startswith("cpu:"):
-            try:
-                cpu = int(s.split(":")[1])
-            except ValueError:
-                raise fail(name, text, ("line", i + 1), "'cpu: N'", ln) from None
+            m = _CPU_RE.fullmatch(s)
+            if not m:
+                raise fail(name, text, ("line", i + 1), "'cpu: N' (or 2.6's 'cpu: N pcp: M')", ln)
+            cpu = int(m.group(1))
+            pcp = m.group(2)
             scope = "pageset"
             continue
         if s.startswith("protection:"):
@@ -312,8 +321,10 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
         kv = _KV_RE.match(ln)
         if kv:
             key = kv.group(1).strip()
-            if scope == "pageset" and key in ("node_unreclaimable", "start_pfn"):
-                scope, cpu = "zone", -1
+            if scope == "pageset" and pcp is not None and key in ("count", "high", "batch"):
+                key = f"pcp[{pcp}].{key}"  # 2.6's two lists per CPU: pageset->pcp[0] (hot), pcp[1] (cold)
+            if scope == "pageset" and key in _ZONE_AFTER_PAGESETS:
+                scope, cpu, pcp = "zone", -1, None
             if scope == "node" and not key.startswith(("nr_", "workingset_", "pg", "numa_")):
                 scope = "zone"
             recs.append((node, zone, scope, cpu, key, int(kv.group(2)), sample, t))

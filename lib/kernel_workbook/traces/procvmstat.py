@@ -20,6 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from . import segments
 from ._common import (guarded, fail, line_of, read_source, read_stamp, set_attrs, stamp_epoch,
                       strip_latency_prefix, unglue_restart, warn_skipped, warn_truncated)
 
@@ -153,10 +154,22 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
     elif stamps is not None:
         first_line = np.array([text.count("\n", 0, int(pos[np.flatnonzero(snap == s)[0]])) for s in used])
         extra["time"] = stamps[first_line, 0]
-    if "time" in extra:
-        extra["elapsed"] = extra["time"] - extra["time"][0]
-    elif "timestamp" in extra:
-        extra["elapsed"] = (extra["timestamp"] - extra["timestamp"][0]) / np.timedelta64(1, "s")
+    if "timestamp" in extra and "time" not in extra:
+        clock = (extra["timestamp"] - extra["timestamp"][0]) / np.timedelta64(1, "s")
+    else:
+        clock = extra.get("time")
+
+    def counter_line(r, c):
+        names_a = np.asarray(names, dtype=object)
+        at = np.flatnonzero((snap == used[r]) & (names_a == c))
+        return line_of(text, int(pos[at[0]])) if at.size else None
+
+    def clock_line(r):
+        return line_of(text, int(pos[np.flatnonzero(snap == used[r])[0]])) - 1
+
+    segs, elapsed = _segments(name, wide, clock, counter_line, clock_line)
+    if elapsed is not None:
+        extra["elapsed"] = elapsed
     extra["sample"] = np.arange(len(wide))
     wide = pd.concat([wide.reset_index(drop=True), pd.DataFrame(extra)], axis=1)
     cols = set(order)
@@ -168,13 +181,86 @@ def parse_proc_vmstat(src, source: str | None = None, max_bytes: int | None = No
         ver = "3.x-4.7"
     else:
         ver = None
-    return set_attrs(wide, name, "proc-vmstat", ver, zone if "time" in wide.columns or walls else None)
+    return set_attrs(wide, name, "proc-vmstat", ver, zone if "time" in wide.columns or walls else None,
+                     segments=segs)
+
+
+def _segments(name: str, wide: pd.DataFrame, clock, counter_line, clock_line):
+    """The segments of a series (see :mod:`.segments`): cut where an event counter went down or the clock went
+    back, with one warning naming the lines.  Returns ``(attrs["segments"], elapsed or None)``;
+    ``counter_line(row, counter)`` and ``clock_line(row)`` give the line numbers of a break."""
+    ev = [c for c in wide.columns if not is_gauge(c) and pd.api.types.is_numeric_dtype(wide[c])]
+    rows, cols = segments.decreases(wide[ev].to_numpy(dtype=float)) if ev else ([], [])
+    starts: dict[int, tuple[int | None, str]] = {}
+    for r, c in zip(rows, cols):
+        r = int(r)
+        col = ev[int(c)]
+        before, after = float(wide[col].iloc[r - 1]), float(wide[col].iloc[r])
+        starts[r] = (counter_line(r, col) if len(starts) < segments.SHOWN else None,
+                     segments.reset_why(col, before, after))
+    elapsed = None
+    if clock is not None:
+        clock = np.asarray(clock, dtype=float)
+        steps = segments.clock_steps(clock)
+        gap = segments.median_interval(clock)
+        for r in steps:
+            r = int(r)
+            why = segments.step_why(clock[r - 1], clock[r], gap)
+            starts[r] = (clock_line(r), why) if r not in starts else (starts[r][0], starts[r][1] + "; " + why)
+        elapsed = segments.continued_elapsed(clock, steps)
+    breaks = sorted(starts.items())
+    segments.warn(name, [b for _, b in breaks], "the /proc/vmstat series", stacklevel=5)
+    return segments.describe(len(wide), [(r, ln, why) for r, (ln, why) in breaks]), elapsed
 
 
 def counter_columns(df: pd.DataFrame) -> list[str]:
     """The counter columns of a /proc/vmstat frame (not ``time``, ``elapsed``, ``sample``)."""
-    meta = {"time", "elapsed", "sample", "run", "iteration", "test", "interval"}
+    meta = {"time", "elapsed", "sample", "run", "iteration", "test", "interval", "segment"}
     return [c for c in df.columns if c not in meta and pd.api.types.is_numeric_dtype(df[c])]
+
+
+def segment_ids(df: pd.DataFrame) -> tuple[np.ndarray, list[dict]]:
+    """The segment of each row of a /proc/vmstat frame, and their description (see :mod:`.segments`).
+
+    A segment ends where an event counter went down (a reboot, or a 32-bit wrap), where the clock (``time``)
+    went back, and where ``run``, ``iteration`` or ``test`` changes (the logs a :class:`~.bundle.Bundle`
+    stacks): no interval spans two segments.  Read from the values, not from ``attrs``, so that a frame that
+    was filtered, concatenated or built by hand is cut the same way.  The description numbers the samples by
+    row (``first_sample``, ``last_sample``), as the frames :func:`df_deltas` returns do."""
+    n = len(df)
+    starts: dict[int, str] = {}
+    for key in ("run", "iteration", "test"):
+        if key in df.columns and n > 1:
+            v = df[key].to_numpy()
+            for r in np.flatnonzero(v[1:] != v[:-1]) + 1:
+                starts.setdefault(int(r), f"{key} changes from {v[r - 1]!r} to {v[r]!r}")
+    ev = [c for c in counter_columns(df) if not is_gauge(c)]
+    rows, cols = segments.decreases(df[ev].to_numpy(dtype=float)) if ev else ([], [])
+    for r, c in zip(rows, cols):
+        r = int(r)
+        starts.setdefault(r, segments.reset_why(ev[int(c)], float(df[ev[int(c)]].iloc[r - 1]),
+                                                float(df[ev[int(c)]].iloc[r])))
+    if "time" in df.columns:
+        t = df["time"].to_numpy(dtype=float)
+        gap = segments.median_interval(t)
+        for r in segments.clock_steps(t):
+            starts.setdefault(int(r), segments.step_why(t[r - 1], t[r], gap))
+    ids = segments.segment_column(n, sorted(starts))
+    return ids, segments.describe(n, [(r, None, why) for r, why in sorted(starts.items())])
+
+
+def segments_text(desc: list[dict]) -> str:
+    """``attrs["segments"]`` in words: which samples each segment holds and why it starts."""
+    if len(desc) <= 1:
+        return "one segment" + (f" (samples {desc[0]['first_sample']}-{desc[0]['last_sample']})" if desc else "")
+    return f"{len(desc)} segments: " + "; ".join(
+        f"samples {d['first_sample']}-{d['last_sample']}" + (f" (after: {d['why']})" if d["why"] else "")
+        for d in desc)
+
+
+def _across(seg: np.ndarray) -> np.ndarray:
+    """The intervals (row i-1 to row i, for i >= 1) that span two segments."""
+    return seg[1:] != seg[:-1]
 
 
 def df_deltas(df: pd.DataFrame, gauges: bool = False) -> pd.DataFrame:
@@ -184,11 +270,17 @@ def df_deltas(df: pd.DataFrame, gauges: bool = False) -> pd.DataFrame:
     differences (gauges such as ``nr_free_pages`` are dropped unless
     ``gauges=True``, in which case their level at the end of the interval is
     kept), ``interval`` (seconds, when ``time`` is known) and ``time``/``elapsed``
-    at the end of the interval, ``sample``.
+    at the end of the interval, ``sample``, and ``segment`` (see :func:`segment_ids`): an interval that spans
+    two segments (a counter reset, a clock set back) has no delta, NaN, never a negative one.
+    ``attrs["segments"]`` says which samples each segment holds.
     """
     cols = counter_columns(df)
     ev = [c for c in cols if not is_gauge(c)]
-    parts = [df[ev].astype(float).diff().iloc[1:].reset_index(drop=True)]
+    seg, desc = segment_ids(df)
+    across = _across(seg)
+    d = df[ev].astype(float).diff().iloc[1:].reset_index(drop=True)
+    d.loc[across, :] = np.nan
+    parts = [d]
     if gauges:
         g = [c for c in cols if is_gauge(c)]
         parts.append(df[g].iloc[1:].reset_index(drop=True))
@@ -197,11 +289,14 @@ def df_deltas(df: pd.DataFrame, gauges: bool = False) -> pd.DataFrame:
         if c in df.columns:
             extra[c] = df[c].iloc[1:].to_numpy()
     if "time" in df.columns:
-        extra["interval"] = df["time"].diff().iloc[1:].to_numpy()
+        iv = df["time"].diff().iloc[1:].to_numpy()
+        extra["interval"] = np.where(across, np.nan, iv)
     extra["sample"] = np.arange(1, len(df))
+    extra["segment"] = seg[1:]
     parts.append(pd.DataFrame(extra))
     out = pd.concat(parts, axis=1)
     out.attrs = dict(df.attrs)
+    out.attrs["segments"] = desc
     return out
 
 
@@ -212,7 +307,7 @@ def df_rates(df: pd.DataFrame) -> pd.DataFrame:
         from ..errors import WorkbookParameterError
 
         raise WorkbookParameterError("df", "a series without times", "a /proc/vmstat series with 'time:' lines")
-    ev = [c for c in d.columns if c not in ("time", "elapsed", "interval", "sample")]
+    ev = [c for c in d.columns if c not in ("time", "elapsed", "interval", "sample", "segment")]
     iv = d["interval"].where(d["interval"] > 0)
     rest = [c for c in d.columns if c not in ev]
     out = pd.concat([d[ev].div(iv, axis=0), d[rest]], axis=1)

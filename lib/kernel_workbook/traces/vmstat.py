@@ -25,6 +25,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from . import segments
 from ._vmstat_l10n import delocalize_disk_summary, delocalize_partition, looks_like_translated_disk_summary
 from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
                       strip_latency_prefix, token_counts, unglue_restart, warn_truncated, zone_offset)
@@ -136,7 +137,74 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     cols = list(df.columns)
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     extra = {"localized_header": localized} if localized else {}
+    lines = text.split("\n")
+    row_lines = [i for i, ln in enumerate(lines) if re.match(r"[ \t]*-?\d", ln)][:len(df)]
+    keys = {}
+    hdr = [(h.start(), keys.setdefault(tuple(h.group(0).split()), len(keys))) for h in heads]
+    hdr_lines = [text.count("\n", 0, p) for p, _ in hdr]
+    extra.update(_runs_and_clock(df, name, row_lines, hdr_lines, [k for _, k in hdr]))
     return set_attrs(df, name, "vmstat", version, tz, wide=wide, active="inact" in cols, **extra)
+
+
+#: the reports between two headers of one ``vmstat`` run writing to a file: procps prints its header again
+#: every ``winhi() - 3`` reports, and winhi() is 24 rows when the output is not a terminal
+HEADER_PERIOD = 21
+
+
+def _runs_and_clock(df: pd.DataFrame, name: str, row_lines, hdr_lines, hdr_keys) -> dict:
+    """Mark the first report of every run as ``since_boot`` (runs appended to one log: ``vmstat 1 10 >> log``
+    twice), and cut the series where the clock (``-t``, mmtests' stamps) went back (:mod:`.segments`).
+
+    A header is a repeat of its run's header when the reports above it are exactly as many as the run repeats
+    it after: 21 (procps writing to a file), or the terminal's period, which two full blocks of the same
+    length show.  Any other header (after fewer reports, or with other columns: ``-a`` after a run without)
+    starts a new run, whose first report vmstat computed since boot.  Returns the attrs to add: ``runs``
+    (``first_sample`` and ``line`` of each run) and ``segments``."""
+    row_lines = np.asarray(row_lines, dtype=np.int64)
+    hdr_lines = np.asarray(hdr_lines, dtype=np.int64)
+    n = len(df)
+    out: dict = {}
+    if n and hdr_lines.size:
+        first_row = np.searchsorted(row_lines, hdr_lines)  # the first report under each header
+        counts = np.diff(np.append(first_row, n))
+        starts = [0]
+        period = None
+        for j in range(1, hdr_lines.size):
+            if first_row[j] >= n or first_row[j] == first_row[j - 1] and j > 1:
+                continue
+            ln = counts[j - 1]
+            if hdr_keys[j] == hdr_keys[j - 1] and period is None:
+                if ln == HEADER_PERIOD or (j + 1 < hdr_lines.size and counts[j] == ln and ln >= 10):
+                    period = ln
+                    continue
+            elif hdr_keys[j] == hdr_keys[j - 1] and ln == period:
+                continue
+            starts.append(int(first_row[j]))
+            period = None
+        starts = sorted(set(starts))
+        if len(starts) > 1:
+            since = np.zeros(n, dtype=bool)
+            since[starts] = True
+            df["since_boot"] = since
+        out["runs"] = [{"first_sample": s, "line": int(row_lines[s]) + 1} for s in starts]
+    clock = None
+    if "time" in df.columns:
+        clock = df["time"].to_numpy(dtype=float)
+    elif "timestamp" in df.columns:
+        clock = (df["timestamp"] - df["timestamp"].iloc[0]).dt.total_seconds().to_numpy() if n else None
+    if clock is not None and n:
+        steps = segments.clock_steps(clock)
+        if steps.size:
+            gap = segments.median_interval(clock)
+            breaks = [(int(row_lines[r]) + 1 if r < len(row_lines) else None,
+                       segments.step_why(clock[r - 1], clock[r], gap)) for r in steps]
+            segments.warn(name, breaks, "the vmstat series", stacklevel=5)
+            if "elapsed" in df.columns or "time" in df.columns:
+                df["elapsed"] = segments.continued_elapsed(clock, steps)
+            out["segments"] = segments.describe(n, [(int(r), b[0], b[1]) for r, b in zip(steps, breaks)])
+        else:
+            out["segments"] = segments.describe(n, [])
+    return out
 
 
 def _fast_vmstat(text: str, name: str, stamps):
@@ -195,7 +263,9 @@ def _fast_vmstat(text: str, name: str, stamps):
     df["sample"] = np.arange(len(df))
     df["since_boot"] = df["sample"] == 0
     version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
-    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols)
+    names_hdr = [int(i) for i in hdr if _NAMES_RE.fullmatch(text[starts[i]:ends[i]])]
+    extra = _runs_and_clock(df, name, rows, names_hdr, [0] * len(names_hdr))
+    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols, **extra)
 
 
 #: procps-ng's translated column names (4.0.2's catalogues, read off `LC_ALL=<locale> vmstat -t` and `-wa` on
@@ -555,10 +625,13 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
     """
     text, name = read_source(src, source, max_bytes)
     text, localized = delocalize_partition(text)
+    lines = text.split("\n")
+    fast = _partition_fast(text)
+    if fast is not None:
+        return _partition_frame(fast, name, localized)
     recs = []
     cols = None
     part = None
-    lines = text.split("\n")
     last = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
     for i, ln in enumerate(lines):
         if not ln.strip():
@@ -584,15 +657,80 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
     if not recs:
         raise fail(name, text, None, "vmstat -p output (a '<partition> reads read sectors ...' header and "
                    "counter lines)", text[:80])
-    df = pd.DataFrame(recs)
+    return _partition_frame(pd.DataFrame(recs), name, localized)
+
+
+def _partition_frame(df: pd.DataFrame, name: str, localized) -> pd.DataFrame:
     order = ["partition"] + [c for c in PARTITION_COLUMNS if c in df.columns]
     df = df[order]
     for c in order[1:]:
         if df[c].notna().all():
             df[c] = df[c].astype(np.int64)
     df["sample"] = np.arange(len(df))
-    return set_attrs(df, name, "vmstat-p", None, None, partitions=list(dict.fromkeys(df["partition"])),
+    return set_attrs(df, name, "vmstat-p", None, None, partitions=df["partition"].unique().tolist(),
                      **({"localized_header": localized} if localized else {}))
+
+
+_PART_TEXT_LINE_RE = re.compile(r"^[ \t]*[^0-9\s].*$", re.M)  # a line that is not counters: a header, or damage
+
+
+_COUNTER_BYTES = np.zeros(256, dtype=bool)
+_COUNTER_BYTES[[9, 10, 32] + list(range(48, 58))] = True  # tab, newline, blank and the ASCII digits
+
+
+def _counter_block(block: str, ncols: int) -> np.ndarray | None:
+    """Lines of *ncols* ASCII integers of at most 18 digits, or blank, each ending in a newline, as an array of
+    (rows, ncols) int64; None when the block is anything else.  Checked and read with numpy, never a line at a
+    time."""
+    try:
+        b = np.frombuffer(block.encode("ascii"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        return None
+    if not b.size:
+        return np.empty((0, ncols), dtype=np.int64)
+    if b[-1] != 10 or not _COUNTER_BYTES[b].all():
+        return None
+    digit = (b >= 48) & (b <= 57)
+    starts = np.flatnonzero(digit & ~np.concatenate(([False], digit[:-1])))
+    ends = np.flatnonzero(digit & ~np.concatenate((digit[1:], [False]))) + 1
+    if (ends - starts > 18).any():
+        return None
+    per_line = np.bincount(np.searchsorted(np.flatnonzero(b == 10), starts))
+    if not ((per_line == 0) | (per_line == ncols)).all():
+        return None
+    vals = np.fromstring(block, dtype=np.int64, sep=" ")  # text mode: any run of blanks and newlines separates
+    if vals.size != starts.size:
+        return None
+    return vals.reshape(-1, ncols)
+
+
+def _partition_fast(text: str) -> pd.DataFrame | None:
+    """The common ``vmstat -p`` log (one set of columns; ASCII counters of at most 18 digits, as many as the
+    header names, on every line under it) as a frame: each block of counter lines checked by one pattern and read
+    by numpy in one call.  None for anything else, which the general loop then reads and, where it must, refuses
+    naming the line.  The loop cost 10 us a line: a 10**6-line log took minutes."""
+    heads = list(_PART_TEXT_LINE_RE.finditer(text))
+    if not heads or text[:heads[0].start()].strip() or not text.endswith("\n"):
+        return None
+    cols = None
+    parts, counts, blocks = [], [], []
+    for k, m in enumerate(heads):
+        head = _partition_header(m.group(0))
+        if head is None or (cols is not None and head[1] != cols):
+            return None
+        cols = head[1]
+        block = text[m.end() + 1: heads[k + 1].start() if k + 1 < len(heads) else len(text)]
+        vals = _counter_block(block, len(cols))
+        if vals is None:
+            return None
+        parts.append(head[0])
+        counts.append(len(vals))
+        blocks.append(vals)
+    vals = np.concatenate(blocks)
+    if not len(vals):
+        return None
+    part = np.repeat(np.array(parts, dtype=object), counts)
+    return pd.DataFrame({"partition": part, **{c: vals[:, k] for k, c in enumerate(cols)}})
 
 
 # ---------------------------------------------------------------- vmstat -D

@@ -1,0 +1,60 @@
+"""vmstat -p's fast path (blocks of counter lines checked and read with numpy) gives the frame the general loop
+gives, and leaves to it every file it does not fully understand (the loop names the bad line)."""
+
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from kernel_workbook.errors import WorkbookParseError
+from kernel_workbook.traces import vmstat as V
+
+FIX = Path(__file__).parent / "fixtures" / "traces"
+BASE = (FIX / "vmstat-procps4-p.txt").read_text()
+HEAD, ROWS = BASE.split("\n", 1)
+
+CASES = {
+    "fixture": BASE,
+    "blank lines and tabs": HEAD + "\n\n" + ROWS.replace("  ", "\t", 3) + "\n\n",
+    "two partitions": BASE + HEAD.replace("vda", "vdb", 1) + "\n" + ROWS,
+    "header again, no rows": BASE + HEAD + "\n",
+    "19 digits": BASE + " 9999999999999999999 1 2 3\n",
+    "20 digits": BASE + " 99999999999999999999 1 2 3\n",
+    "arabic-indic digits": BASE + " \u0661\u0662 1 2 3\n",
+    "three counters": BASE + " 1 2 3\n",
+    "five counters": BASE + " 1 2 3 4 5\n",
+    "a word in a row": BASE + " 1 2 x 3\n",
+    "rows before the header": ROWS + HEAD + "\n" + ROWS,
+    "cut last line": BASE + " 1 2",
+}
+
+
+def _frame(fn, text):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            df = fn(text)
+        except WorkbookParseError as e:
+            return ("error", str(e)), [str(x.message) for x in w]
+    return df, [str(x.message) for x in w]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fast_and_general_give_the_same_frame_or_error(name, monkeypatch):
+    text = CASES[name]
+    fast, fw = _frame(V.parse_vmstat_partition, text)
+    monkeypatch.setattr(V, "_partition_fast", lambda text: None)
+    slow, sw = _frame(V.parse_vmstat_partition, text)
+    assert fw == sw
+    if isinstance(slow, tuple):
+        assert fast == slow
+    else:
+        pd.testing.assert_frame_equal(fast, slow)
+        assert fast.attrs == slow.attrs
+
+
+def test_the_fast_path_reads_the_common_log():
+    assert V._partition_fast(BASE) is not None
+    assert V._partition_fast(CASES["two partitions"]) is not None
+    assert V._partition_fast(CASES["a word in a row"]) is None
