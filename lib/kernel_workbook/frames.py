@@ -12,8 +12,8 @@ alone stay preformatted text, exactly as mmtests prints them
 
 Number formats, decided per column so a column never mixes ``1.697587e+08``
 with ``28362752.00``: whole numbers with thousands separators; other
-numbers with two decimals (none from 100,000 up, four significant digits
-below 1); a column named as a change (``*_delta_pct``, ``pub d%``, ...) or
+numbers with thousands separators and two decimals (where the whole column is
+below 1, the decimals that give its smallest number three significant digits); a column named as a change (``*_delta_pct``, ``pub d%``, ...) or
 listed in ``signed`` with its sign, coloured (green/red where positive is
 better, as in mmtests' percentages: ``better=True``; blue/orange where the
 sign only says up or down).
@@ -29,6 +29,8 @@ from typing import Callable, Iterable
 import pandas as pd
 
 DASH = "–"
+NO_MATH = "tex2jax_ignore mathjax_ignore"
+"""Classes that keep the lab's MathJax off a block: a shell's ``f1_$I f2_$I`` is not a formula."""
 
 # column names the workbook's frames share: the header a person reads (unit in brackets)
 HEADERS = {
@@ -38,7 +40,6 @@ HEADERS = {
     "model d%": "model change (%)",
     "|err| pts": "|error| (points)",
     "noise_pts": "noise (points)",
-    "ratio": "model / published change",
 }
 SIGNED = {"published_delta_pct", "model_delta_pct", "pub d%", "model d%", "delta_pct", "change_pct", "pct",
           "change %", "change (%)"}
@@ -89,11 +90,11 @@ def number_format(values: Iterable[float], signed: bool = False) -> Callable[[fl
     if vals and all(float(v).is_integer() for v in vals) and max(abs(v) for v in vals) < 1e15:
         return lambda v: f"{v:{sign},.0f}"
     m = max((abs(v) for v in vals), default=0.0)
-    if m >= 1e5:
-        return lambda v: f"{v:{sign},.0f}"
     if m >= 1 or m == 0:
         return lambda v: f"{v:{sign},.2f}"
-    return lambda v: f"{v:{sign}.4g}"
+    smallest = min(abs(v) for v in vals if v)
+    d = min(6, max(2, 2 - math.floor(math.log10(smallest))))  # three significant digits of the smallest
+    return lambda v: f"{v:{sign}.{d}f}"
 
 
 class Table:
@@ -105,14 +106,15 @@ class Table:
     (``True``: every column; the columns named as changes are, anyway); ``better``: True when a
     positive change is better (mmtests' percentages), so signs are coloured
     green and red; ``index``: show the frame's index; ``caption``: a title
-    above; ``na``: what a missing value means (the note under the table; a
-    table with a missing value and no ``na`` says only that the cell is empty);
+    above; ``na``: what a missing value means (the note under the table, or
+    ``{column: meaning}``; a table with a missing value and no ``na`` says only
+    that the cell is empty);
     ``notes``: more lines under the table.
     """
 
     def __init__(self, df: pd.DataFrame, *, units: dict | None = None, formats: dict | None = None,
                  signed: Iterable[str] | bool = (), better: bool = False, index: bool = False, caption: str = "",
-                 na: str | None = None, notes: Iterable[str] = (), headers: dict | None = None):
+                 na: str | dict | None = None, notes: Iterable[str] = (), headers: dict | None = None):
         self.df = df
         self.units = dict(units or {})
         self.formats = dict(formats or {})
@@ -160,7 +162,11 @@ class Table:
 
     def footnotes(self) -> list[str]:
         out = []
-        if self._has_missing():
+        if isinstance(self.na, dict):  # a meaning per column
+            for c in self.df.columns:
+                if any(_missing(v) for v in self.df[c]):
+                    out.append(f"{DASH} in {self._header(c)}: {self.na.get(c, 'no value')}")
+        elif self._has_missing():
             out.append(f"{DASH} {self.na}" if self.na else f"{DASH} no value")
         return out + self.notes
 
@@ -205,7 +211,7 @@ class Table:
             st = st.map(colour, subset=[c for c in s.columns if c in signed])
         long_text = [c for c in s.columns if c not in numeric and s[c].str.len().max() > 32] if len(s) else []
         styles = [
-            {"selector": "td, th", "props": "padding: 2px 8px; vertical-align: top"},
+            {"selector": "td, th", "props": "padding: 2px 6px; vertical-align: top"},
             {"selector": "th", "props": "text-align: left; white-space: normal"},
             {"selector": "caption", "props": "caption-side: top; text-align: left; font-weight: bold; "
                                              "padding-bottom: 4px"},
@@ -227,7 +233,7 @@ class Table:
 
     def _repr_html_(self) -> str:
         notes = "".join(f"<div style='font-size: 90%'>{html.escape(n)}</div>" for n in self.footnotes())
-        return f"<div class='kwb-table'>{self.styler().to_html()}{notes}</div>"
+        return f"<div class='kwb-table {NO_MATH}'>{self.styler().to_html()}{notes}</div>"
 
 
 class Prose:
@@ -240,9 +246,6 @@ class Prose:
     def _repr_markdown_(self) -> str:
         parts = self.text.split("`")
         return "`".join(p if i % 2 else p.replace("$", "\\$") for i, p in enumerate(parts))
-
-    def _repr_html_(self) -> str:  # inside an HTML page of tables (a reproduction's block): the text as it is
-        return f"<p>{html.escape(self.text)}</p>"
 
     def __repr__(self) -> str:
         return self.text
@@ -288,7 +291,8 @@ class Preformatted:
     def _repr_html_(self) -> str:
         head = f"<b>{html.escape(self.title)}</b>" if self.title else ""
         ws = "pre-wrap" if self.wrap else "pre; overflow-x: auto"
-        return f"{head}<pre style='white-space: {ws}; margin: 2px 0 8px 0'>{html.escape(self.text)}</pre>"
+        return (f"<div class='{NO_MATH}'>{head}<pre style='white-space: {ws}; margin: 2px 0 8px 0'>"
+                f"{html.escape(self.text)}</pre></div>")
 
 
 class Listing:
@@ -309,7 +313,8 @@ class Listing:
     def _repr_html_(self) -> str:
         if not self.items:
             return "<p>none</p>"
-        return "<ul>" + "".join(f"<li><b>{html.escape(h)}</b> — {html.escape(t)}</li>" for h, t in self.items) + "</ul>"
+        return (f"<ul class='{NO_MATH}'>" + "".join(f"<li><b>{html.escape(h)}</b> — {html.escape(t)}</li>"
+                                                   for h, t in self.items) + "</ul>")
 
 
 def show(df: pd.DataFrame, **kw) -> Table:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
+NO_ANSWER = "no answer yet"
 TRY_AGAIN = "try again: a second wrong try shows the answer, solve() the working"
 
 
@@ -53,10 +54,15 @@ class Report:
 
     def _repr_html_(self) -> str:
         ok, n = self.score
-        rows = "".join(
-            f"<li><span style='color:{'#1a7f37' if f.correct else '#c62828'};font-weight:bold'>"
-            f"{'&#10004; right' if f.correct else '&#10008; not quite'}</span> "
-            f"<b>{html.escape(f.question)}</b>: {html.escape(f.message)}</li>" for f in self.items)
+        def mark(f):
+            if f.correct:
+                return "<span style='color:#1a7f37;font-weight:bold'>&#10004; right</span>"
+            if f.message == NO_ANSWER:
+                return "<span style='color:#777;font-weight:bold'>&#8211; to answer</span>"
+            return "<span style='color:#c62828;font-weight:bold'>&#10008; not quite</span>"
+
+        rows = "".join(f"<li>{mark(f)} <b>{html.escape(f.question)}</b>: {html.escape(f.message)}</li>"
+                       for f in self.items)
         return f"<ul style='list-style:none;padding-left:0'>{rows}</ul><b>{ok}/{n} right</b>"
 
 
@@ -102,7 +108,7 @@ class Exercise:
         for key, q in self.questions.items():
             given = (answer or {}).get(key)
             if given is None:
-                rep.items.append(Feedback(q, False, "no answer yet", key=key))
+                rep.items.append(Feedback(q, False, NO_ANSWER, key=key))
                 continue
             v = self._verdict(key, given, truth)
             if v.ok or not v.counts:

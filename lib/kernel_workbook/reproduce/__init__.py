@@ -114,8 +114,12 @@ class Block:
     def _repr_html_(self) -> str:
         import html
 
-        return ((f"<div class='kwb-block'><b>{html.escape(self.title)}</b>" if self.title else
-                 "<div class='kwb-block'>") + self.shown()._repr_html_() + "</div>")
+        shown = self.shown()
+        body = shown._repr_html_() if hasattr(shown, "_repr_html_") else f"<p>{html.escape(str(shown))}</p>"
+        from ..frames import NO_MATH
+
+        return (f"<div class='kwb-block {NO_MATH}'>" + (f"<b>{html.escape(self.title)}</b>" if self.title else "")
+                + body + "</div>")
 
 
 CELLS_NA = ("no value: the model gives none for this cell, or the cell is in the baseline column (no change to "
@@ -170,7 +174,10 @@ class Reproduction:
         parts = [b._repr_html_() for b in self.blocks]
         parts += [f"<pre>{html.escape(t)}</pre>" for t in self.text]
         if self.notes:
-            parts.append("<b>notes</b><ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul>")
+            from ..frames import NO_MATH
+
+            parts.append(f"<div class='{NO_MATH}'><b>notes</b><ul>"
+                         + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul></div>")
         return "\n".join(parts)
 
     def block(self, key: str) -> Block:

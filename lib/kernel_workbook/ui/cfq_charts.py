@@ -30,7 +30,8 @@ from ..config import mode
 from ..models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
-from .charts import LiveChart, pre_html
+from ..frames import Preformatted, Table
+from .charts import LiveChart
 from .explorer import explorer
 
 READERS = (1, 2, 4, 8, 16)
@@ -415,8 +416,6 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
     Mel Gorman's patch, ``cfq_target_latency=600``), which is also what a
     static export (``WORKBOOK_MODE=ci``) shows.
     """
-    from IPython.display import HTML
-
     base = base or IOParams(cfq=cfq_for_kernel("3.16"))
     start = {"cfq_target_latency": 600.0} if start is None else start
     machines = [base.disk.name] + [k for k in PRESETS if k != base.disk.name]
@@ -441,7 +440,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         (long,), lat = _await_parts(sw, "read latency (await), percentiles")
         chart = live.show(d, p_, long, throughput=tp, latency=lat)
         shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
-        return HTML(pre_html(shown["table"])), chart
+        return Preformatted(shown["table"]), chart
 
     shown: dict = {}
     live = LiveChart(_sweep_charts)  # the Altair chart is built once per machine and reader list
@@ -484,7 +483,7 @@ def deep_idle_explorer(small: bool | None = True):
             c = r.counters
             rows.append({"variant": v, "MB/s": round(r.throughput_mb_s, 2), "preempt": c["preempt"],
                          "arm_idle": c["arm_idle"], "mark_deep": c["mark_deep"], "clear_deep": c["clear_deep"]})
-        return explorer(base, DEEP_KNOBS, lambda p: HTML(pre_html(pd.DataFrame(rows).to_string(index=False))))
+        return explorer(base, DEEP_KNOBS, lambda p: Table(pd.DataFrame(rows)))
     import ipywidgets as w
 
     machine = _dropdown(d11.MACHINES, "aio-stress-fast-raid", "machine")
