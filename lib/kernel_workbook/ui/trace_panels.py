@@ -143,7 +143,7 @@ def shown(df, monitor: str, counters: list | None = None, title: str = "") -> li
         if not pc["metric"].astype(bool).any():  # -I: perf's metrics are per interval, not the run's
             pc = pc.drop(columns="metric")
         out.append(Table(pc, na={"value": "perf could not count it (see counted)",
-                                 "per_second": "no run time to divide by (perf printed no 'time elapsed')",
+                                 "per_second": "nothing counted, or no run time to divide by",
                                  "variance_pct": "one run: perf prints the variation only with -r"}))
         if not pc["per_second"].notna().any():
             out.append(Prose("No chart: the capture gives no run time to put the counters per second on."))
@@ -198,8 +198,10 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
     def forget():
         # a path that fails to load must not leave the last bundle's monitors and counters offered
         state.clear()
-        counters.options = []
-        mon.options = []
+        with counters.hold_sync():
+            counters.options = []
+        with mon.hold_sync():
+            mon.options = []
 
     def on_load(_=None):
         info.clear_output()
@@ -216,8 +218,9 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
         with info:
             display(_summary_table(summ) if summ is not None else _file_line(obj))
         state["loading"] = True  # one redraw for the new bundle, not one per list filled
-        mon.options = monitors
-        mon.value = monitor if monitor in monitors else monitors[0]
+        with mon.hold_sync():
+            mon.options = monitors
+            mon.value = monitor if monitor in monitors else monitors[0]
         state.pop("loading")
         on_monitor()
 
@@ -239,10 +242,14 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
                 display(Prose(str(e)))
             return
         opts = _numeric(plottable) if plottable is not None else []
-        state["loading"] = True
-        counters.options = opts
         moving = [c for c in opts if plottable[c].nunique() > 1]
-        counters.value = tuple(c for c in DEFAULT_COUNTERS.get(kind, []) if c in opts) or tuple((moving or opts)[:4])
+        state["loading"] = True
+        # options and value in one message: sent apart, the browser applied a value to the old options
+        # ("Error setting state: Cannot set properties of undefined (setting 'selected')")
+        with counters.hold_sync():
+            counters.options = opts
+            counters.value = tuple(c for c in DEFAULT_COUNTERS.get(kind, []) if c in opts) or tuple((moving or opts)[:4])
+        counters.layout.display = None if opts else "none"  # nothing to pick: a perf stat total, a fio summary
         state.pop("loading")
         on_counters()
 
@@ -252,7 +259,8 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
         chart.clear_output(wait=True)
         df, kind = frame()
         with chart:
-            display(*shown(df, kind, list(counters.value), title=mon.value))
+            display(*shown(df, kind, list(counters.value),
+                           title=Path(pick.value).name if mon.value == "(file)" else mon.value))
 
     go.on_click(on_load)
     mon.observe(on_monitor, names="value")
