@@ -151,10 +151,14 @@ class Table:
 
     def strings(self) -> pd.DataFrame:
         """The frame as the table shows it: every cell a string, the headers with their units."""
+        if getattr(self, "_strings", None) is not None:
+            return self._strings
         cols = list(self.df.columns)
-        out = pd.DataFrame({i: [self._formatter(c)(v) for v in self.df[c]] for i, c in enumerate(cols)},
+        fmts = [self._formatter(c) for c in cols]
+        out = pd.DataFrame({i: [fmts[i](v) for v in self.df[c]] for i, c in enumerate(cols)},
                            index=self.df.index, columns=range(len(cols)))
         out.columns = [self._header(c) for c in cols]
+        self._strings = out
         return out
 
     def _has_missing(self) -> bool:
@@ -189,27 +193,31 @@ class Table:
         p.text(self.text())
 
     def styler(self):
-        """The pandas ``Styler`` of the HTML table."""
-        s = self.strings()
-        numeric = {self._header(c) for c in self.df.columns if _is_numeric(self.df[c])}
-        signed = {self._header(c) for c in self.df.columns if str(c) in self.signed}
+        """The pandas ``Styler`` of the HTML table (columns styled by position: two may share a header)."""
+        s = self.strings().copy()
+        labels = list(s.columns)
+        s.columns = range(len(labels))
+        cols = list(self.df.columns)
+        numeric = [j for j, c in enumerate(cols) if _is_numeric(self.df[c])]
+        signed = [j for j, c in enumerate(cols) if str(c) in self.signed]
+        long_text = [j for j in range(len(cols)) if j not in numeric and len(s) and s[j].str.len().max() > 32]
         up, down = (_GREEN, _RED) if self.better else (_BLUE, _ORANGE)
 
-        def colour(v: str) -> str:
-            if v.startswith("+") and v.strip("+0.,") != "":
-                return f"color: {up}"
-            if v.startswith(("-", "−")) and v.strip("-−0.,") != "":
-                return f"color: {down}"
-            return ""
+        def colours(d: pd.DataFrame) -> pd.DataFrame:
+            out = pd.DataFrame("", index=d.index, columns=d.columns)
+            for j in signed:
+                v = d[j]
+                out[j] = [f"color: {up}" if x.startswith("+") and x.strip("+0.,") else
+                          f"color: {down}" if x.startswith(("-", "\u2212")) and x.strip("-\u22120.,") else ""
+                          for x in v]
+            return out
 
-        st = s.style
-        digest = hashlib.sha1(self.text().encode()).hexdigest()[:10]
-        st = st.set_uuid(f"kwb{digest}")  # stable: the stored notebook does not change from run to run
+        st = s.style.relabel_index(labels, axis="columns")
+        st = st.set_uuid(f"kwb{hashlib.sha1(self.text().encode()).hexdigest()[:10]}")  # stable from run to run
         if not self.index:
             st = st.hide(axis="index")
         if signed:
-            st = st.map(colour, subset=[c for c in s.columns if c in signed])
-        long_text = [c for c in s.columns if c not in numeric and s[c].str.len().max() > 32] if len(s) else []
+            st = st.apply(colours, axis=None)
         styles = [
             {"selector": "td, th", "props": "padding: 2px 6px; vertical-align: top"},
             {"selector": "th", "props": "text-align: left; white-space: normal"},
@@ -217,16 +225,12 @@ class Table:
                                              "padding-bottom: 4px"},
             {"selector": "", "props": "font-variant-numeric: tabular-nums; border-collapse: collapse; "
                                       "margin-bottom: 4px"},
+            {"selector": "td", "props": "text-align: left; white-space: nowrap"},  # labels: a row, a kernel
         ]
+        styles += [{"selector": f"td.col{j}", "props": "text-align: right"} for j in numeric]
+        styles += [{"selector": f"td.col{j}", "props": "white-space: normal; min-width: 20em; max-width: 40em"}
+                   for j in long_text]
         st = st.set_table_styles(styles)
-        for c in s.columns:
-            if c in numeric:
-                st = st.set_properties(subset=[c], **{"text-align": "right", "white-space": "nowrap"})
-            elif c in long_text:
-                st = st.set_properties(subset=[c], **{"text-align": "left", "white-space": "normal",
-                                                      "min-width": "20em", "max-width": "40em"})
-            else:  # a label (a row, a kernel): kept on one line
-                st = st.set_properties(subset=[c], **{"text-align": "left", "white-space": "nowrap"})
         if self.caption:
             st = st.set_caption(html.escape(self.caption))
         return st
