@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = HmeanAmean(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'hmean': None,
     'amean': None,

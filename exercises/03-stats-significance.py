@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = CiAndWelch(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'ci': None,
     't': -2.76,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = ReclaimEfficiency(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'kswapd_efficiency': None,
     'direct_percentage': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = IostatAwait(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'await': 0.475,
     'queue': None,

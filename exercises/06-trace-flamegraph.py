@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = FlameGraphs(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'inclusive_pct': 0.39,
     'self_pct': None,

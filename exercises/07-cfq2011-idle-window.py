@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = IdleWindow(102)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'deep': None,
     'seeky': None,

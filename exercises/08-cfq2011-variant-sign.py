@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = DeepIdleSign(105)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'sign': '+',
 }

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = PublishedCell2011(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'pct': 31.22,
     'sign': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = ScaledSlice(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'slice_ms': 100,
     'round_ms': None,

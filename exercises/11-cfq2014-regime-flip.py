@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = TargetLatencyFlip(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'target_no_scaling': 2401,
     'readers_at_floor': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = SeqReadSign(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'slice_sign': '+',
     'throughput_sign': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = Watermarks(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'min_free_kbytes': None,
     'wmark_min': 2048,

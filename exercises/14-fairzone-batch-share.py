@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = BatchShare(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'batch_dma32': None,
     'batch_normal': None,

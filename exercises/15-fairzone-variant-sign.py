@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = FairPolicySign(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'dma32_share_sign': None,
     'kswapd_scans': True,

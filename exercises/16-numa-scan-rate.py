@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = ScanRate(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'ptes_per_s': 256.0,
     'full_pass_s': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = ScanPeriod(102)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'new_period_ms': 1963,
     'direction': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = NumaSign(105)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'pte_updates_sign': '+',
     'migrated_sign': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = FragIndex(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'fragindex': None,
     'unusable': None,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = Deferral(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'defer_shift': None,
     'skipped': 32,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = CompactionSign(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'counter_sign': '-',
     'success_sign': None,

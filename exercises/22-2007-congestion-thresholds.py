@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = CongestionThresholds(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'on': 448,
     'off': None,

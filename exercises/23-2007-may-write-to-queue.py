@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = MayWriteToQueue(105)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'congested': None,
     'may_write': True,

@@ -44,7 +44,7 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = ReclaimEfficiency2007(103)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'efficiency_pct': None,
     'loop_prints': 97,
