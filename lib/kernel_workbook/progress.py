@@ -60,7 +60,10 @@ class _Cell:
             from tqdm.notebook import tqdm
 
             self.bar = tqdm(total=None, desc="running the models", unit="run", initial=self.runs,
-                            bar_format="{desc}: {n_fmt} runs in {elapsed} {postfix}")
+                            bar_format="{desc}: {n_fmt} runs in {elapsed}{postfix}")
+            box = getattr(self.bar, "container", None)
+            if box is not None and len(box.children) == 3:  # no total: a bar would sit full from the start
+                box.children[1].layout.display = "none"
         if force or now - self.last >= 0.5:
             self.last = now
             self.bar.n = self.runs
