@@ -179,7 +179,8 @@ rows = ["numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_
 from kernel_workbook.frames import Prose, Table
 
 display(Prose(w01.description),
-        Table(pd.DataFrame({k: [r.counters[x] for x in rows] for k, r in runs01.items()}, index=rows), index=True))
+        Table(pd.DataFrame({k: [r.counters[x] for x in rows] for k, r in runs01.items()}, index=rows), index=True,
+              rows=True))
 
 # %% [markdown]
 # Under 3.19 the threads of each process join one numa group; its shared
@@ -229,7 +230,7 @@ by_rule = {rule: simulate(kernel_params("4.0.0-rc1 vanilla", TNF_NO_GROUP=rule),
 Table(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_faults": r.counters["no_group_faults"],
                            "numa_pages_migrated": r.counters["numa_pages_migrated"],
                            "local %": round(r.local_percent, 1), "system_s": round(r.times["system_s"], 1)}
-                    for rule, r in by_rule.items()}), index=True)
+                    for rule, r in by_rule.items()}), index=True, rows=True)
 
 # %% [markdown]
 # ## Calibration: what is fitted, to which 3.19 cells, and what is assumed
@@ -299,7 +300,7 @@ rep.block("calibration")
 # %%
 # NBVAL_CHECK_OUTPUT
 runs = R.runs(R.Setup.for_mode())
-Table(R.df_xfs_runs(runs), index=True)
+Table(R.df_xfs_runs(runs), index=True, rows=True)
 
 # %% [markdown]
 # ## Published beside model
@@ -488,7 +489,7 @@ for p_fail in (0.0, 0.001, 0.01, 0.1):
         row[k + ": migrated (M pages)"] = round(r.counters["numa_pages_migrated"] / 1e6, 2)
         row[k + ": pte updates (M)"] = round(r.counters["numa_pte_updates"] / 1e6, 1)
     sweep.append(row)
-Table(pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T, index=True)
+Table(pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T, index=True, rows=True)
 
 # %% [markdown]
 # 2. Linus expected `pte_dirty()` to equal `pte_write()` for private memory,

@@ -29,6 +29,14 @@ def test_one_number_format_per_column():
     assert "28,362,752" in whole and "2,048" in whole and ".00" not in whole
 
 
+def test_a_table_of_counters_down_the_side_formats_each_row():
+    """2015's counters table: counts in whole pages beside seconds of system time, one kernel a column."""
+    df = pd.DataFrame({"3.19": [169758720.0, 2.52], "4.0-rc1": [195993600.0, 43.18]},
+                      index=["numa_pte_updates", "sys_migrate_s"])
+    text = Table(df, index=True, rows=True).text()
+    assert "169,758,720 " in text and "169,758,720.00" not in text and "43.18" in text
+
+
 def test_small_numbers_keep_their_digits_and_units_go_in_the_header():
     t = Table(pd.DataFrame({"ratio": [0.012345, 0.5]}), units={"ratio": "of 1"})
     assert "ratio (of 1)" in t.text() and "0.0123" in t.text() and "0.5000" in t.text()

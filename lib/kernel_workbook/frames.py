@@ -87,7 +87,8 @@ def number_format(values: Iterable[float], signed: bool = False) -> Callable[[fl
     """One format for a whole column of numbers (module docstring)."""
     vals = list(values)
     sign = "+" if signed else ""
-    if vals and all(float(v).is_integer() for v in vals) and max(abs(v) for v in vals) < 1e15:
+    # a change is read beside another change: always with decimals, so +38 stands as +38.00 beside +3.00
+    if not signed and vals and all(float(v).is_integer() for v in vals) and max(abs(v) for v in vals) < 1e15:
         return lambda v: f"{v:{sign},.0f}"
     m = max((abs(v) for v in vals), default=0.0)
     if m >= 1 or m == 0:
@@ -109,12 +110,15 @@ class Table:
     above; ``na``: what a missing value means (the note under the table, or
     ``{column: meaning}``; a table with a missing value and no ``na`` says only
     that the cell is empty);
-    ``notes``: more lines under the table.
+    ``notes``: more lines under the table; ``rows``: each row is a quantity of
+    its own (counters down the side, runs across), so each row gets its
+    number format instead of each column.
     """
 
     def __init__(self, df: pd.DataFrame, *, units: dict | None = None, formats: dict | None = None,
                  signed: Iterable[str] | bool = (), better: bool = False, index: bool = False, caption: str = "",
-                 na: str | dict | None = None, notes: Iterable[str] = (), headers: dict | None = None):
+                 na: str | dict | None = None, notes: Iterable[str] = (), headers: dict | None = None,
+                 rows: bool = False):
         self.df = df
         self.units = dict(units or {})
         self.formats = dict(formats or {})
@@ -126,6 +130,7 @@ class Table:
         self.na = na
         self.notes = list(notes)
         self.headers = {**HEADERS, **(headers or {})}
+        self.rows = rows
 
     # ---- the cells as strings
     def _header(self, col) -> str:
@@ -154,9 +159,16 @@ class Table:
         if getattr(self, "_strings", None) is not None:
             return self._strings
         cols = list(self.df.columns)
-        fmts = [self._formatter(c) for c in cols]
-        out = pd.DataFrame({i: [fmts[i](v) for v in self.df[c]] for i, c in enumerate(cols)},
-                           index=self.df.index, columns=range(len(cols)))
+        if self.rows:  # each row a quantity of its own (counters down the side): one format per row
+            body = []
+            for _, r in self.df.iterrows():
+                f = number_format(_finite(r)) if _is_numeric(r) else str
+                body.append([DASH if _missing(v) else f(v) for v in r])
+            out = pd.DataFrame(body, index=self.df.index, columns=range(len(cols)))
+        else:
+            fmts = [self._formatter(c) for c in cols]
+            out = pd.DataFrame({i: [fmts[i](v) for v in self.df[c]] for i, c in enumerate(cols)},
+                               index=self.df.index, columns=range(len(cols)))
         out.columns = [self._header(c) for c in cols]
         self._strings = out
         return out

@@ -328,7 +328,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
         chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
-        return (chart, Table(df.set_index("kernel").T, index=True), HTML(caption))
+        return (chart, Table(df.set_index("kernel").T, index=True, rows=True), HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 
