@@ -95,21 +95,27 @@ def df_perf_counters(df: pd.DataFrame) -> pd.DataFrame:
 def plot_perf_counters(counters: pd.DataFrame, title: str = "perf stat") -> alt.Chart:
     """Each counted event's total per second of the run (a dot per event on a log scale: counters differ by
     orders of magnitude, and a bar has no zero to start from there), the value and perf's own metric in the
-    tooltip; events not drawn (not counted, or zero) are named in the subtitle."""
+    tooltip; events not drawn (not counted, or zero) are named in the subtitle.  A capture with no run time
+    (``perf stat -x`` prints no ``time elapsed``) draws each event's total instead, and says so."""
     m = mode()
-    d = counters[counters["per_second"].notna() & (counters["per_second"] > 0)].copy()
+    rate = counters["per_second"].notna().any()
+    x = "per_second" if rate else "value"
+    d = counters[counters[x].notna() & (counters[x] > 0)].copy()
     d["label"] = d["event"] + np.where(d["unit"].astype(str) != "", " (" + d["unit"].astype(str) + ")", "")
     left = [e for e in counters["event"] if e not in set(d["event"])]
     sub = ([f"not drawn (nothing counted, or zero): {', '.join(left)}"] if left else [])
     secs = counters.attrs.get("seconds")
     if secs:
         sub.insert(0, f"totals over {secs:.3g} s of the run")
+    elif not rate:
+        sub.insert(0, "totals: the capture gives no run time to divide by")
     tips = ["event", alt.Tooltip("value:Q", format=",.2f"), "unit", alt.Tooltip("per_second:Q", format=",.2f")]
     if "metric" in d.columns:
         tips.append("metric")
     return alt.Chart(d).mark_point(filled=True, size=90, color="#4c78a8").encode(
         y=alt.Y("label:N", sort=list(d["label"]), title=None),
-        x=alt.X("per_second:Q", scale=alt.Scale(type="log"), title="per second of the run (log scale)"),
+        x=alt.X(f"{x}:Q", scale=alt.Scale(type="log"),
+                title="per second of the run (log scale)" if rate else "total counted (log scale)"),
         tooltip=tips,
     ).properties(width=m.width, height=max(60, 22 * len(d)), title=alt.TitleParams(title, subtitle=sub))
 

@@ -128,38 +128,140 @@ def df_summary(bundle):
     return out
 
 
+def _fio_table(df):
+    """fio's totals, one row per job and direction that moved data: bandwidth, IOPS, run time, mean and 99th
+    percentile completion latency (the first of fio's JSON or terse names present)."""
+    import pandas as pd
+
+    picks = {"bandwidth (KiB/s)": ("bw", "bw_kbs"), "IOPS": ("iops",), "run time (ms)": ("runtime", "runtime_ms"),
+             "mean latency (us)": ("lat_ns.mean", "lat_mean_us"),
+             "p99 completion latency (us)": ("clat_ns.percentile.99.000000", "clat_pct_99.000000")}
+    d = df[df["io_kbytes"] > 0] if "io_kbytes" in df.columns and (df["io_kbytes"] > 0).any() else df
+    out = pd.DataFrame({c: d[c] for c in ("jobname", "direction") if c in d.columns})
+    for label, names in picks.items():
+        name = next((n for n in names if n in d.columns), None)
+        if name is not None:
+            out[label] = d[name] / 1000.0 if name.startswith(("lat_ns", "clat_ns")) else d[name]
+    return Table(out.reset_index(drop=True))
+
+
+def _counters_by_name(df, monitor: str, title: str) -> list:
+    """``vmstat -s``/``-D`` and ``/proc/zoneinfo``: one row per counter (``name``/``counter`` and ``value``).  A
+    single snapshot is a table (totals since boot: nothing moves); several snapshots are drawn over time."""
+    key = "name" if "name" in df.columns else "counter"
+    ids = [c for c in ("node", "zone", "scope", "cpu") if c in df.columns]
+    d = df
+    if "scope" in d.columns:  # zoneinfo: the zone's own counters (per-cpu pagesets are their own table)
+        d = d[d["scope"] != "pageset"] if (d["scope"] != "pageset").any() else d
+    label = d[key].astype(str)
+    if ids:
+        label = (d[[c for c in ids if c in ("node", "zone")]].astype(str).agg(" ".join, axis=1) + " " + label)
+    samples = d["sample"].nunique() if "sample" in d.columns else 1
+    if samples <= 1:
+        t = d.assign(counter=label)[["counter", "value"] + (["unit"] if "unit" in d.columns else [])]
+        return [Table(t.reset_index(drop=True)),
+                Prose(f"{title or monitor}: one snapshot of {len(t):,} counters (totals since boot): "
+                      "nothing to draw over time; record it every second (`kwb record`) for a chart.")]
+    wide = d.assign(counter=label).pivot_table(index="sample", columns="counter", values="value",
+                                               aggfunc="sum").reset_index()
+    wide.columns.name = None
+    return None, wide
+
+
+def _snapshot(frame, monitor: str, title: str) -> list:
+    """A time series with one point in time: its counters as a table (a chart of one point says nothing) --
+    one row per device or disk when it has several, else one row per counter."""
+    import pandas as pd
+
+    names = _numeric(frame)
+    if len(frame) > 1:
+        keys = [c for c in frame.columns if frame[c].dtype.kind not in "ifb" and frame[c].nunique() > 1]
+        t = frame[keys + names].reset_index(drop=True)
+        what = f"{len(frame):,} rows of {len(names):,} counters"
+    else:
+        t = pd.DataFrame({"counter": names, "value": [frame.iloc[0][c] for c in names]})
+        what = f"{len(names):,} counters"
+    return [Table(t), Prose(f"{title or monitor}: one point in time ({what}): nothing to draw over time; "
+                            "a capture taken every second (`kwb record`) gives a chart.")]
+
+
+def counter_options(df, kind: str) -> list:
+    """The counters the explorer offers to pick for a frame: none for a format that is not drawn over time
+    (perf stat's totals, perf report, folded stacks, fio, totals since boot, a single point in time)."""
+    if (kind in ("perf-stat", "perf-report", "folded", "fio", "fio-json", "fio-terse")
+            or "jobname" in df.columns or {"Symbol", "Shared Object"} <= set(df.columns)
+            or ("value" in df.columns and {"name", "counter"} & set(df.columns))):
+        if not (kind == "perf-stat" and "time" in df.columns and df["time"].notna().any()):
+            return []
+    try:
+        frame, _ = df_chartable(df, kind)
+    except (KeyError, ValueError):
+        return []
+    if frame is None:
+        return []
+    x = "elapsed" if "elapsed" in frame.columns else "sample"
+    if x in frame.columns and frame[x].nunique() <= 1:
+        return []
+    return _numeric(frame)
+
+
 def shown(df, monitor: str, counters: list | None = None, title: str = "") -> list:
     """What the explorer shows of one monitor's frame: its chart of the chosen ``counters`` (default: the
     monitor's usual ones), or for ``perf stat`` its counters as a table and a chart (over time with
-    ``-I``), or a sentence saying why there is nothing to draw."""
-    from ..frames import Prose, Table
-    from .trace_charts import df_perf_counters, plot_perf_counters, plot_timeseries
+    ``-I``), a table for a format that is a profile or totals (``perf report``, ``fio``, a single snapshot),
+    an icicle for folded stacks, or a sentence saying why there is nothing to draw."""
+    from .trace_charts import df_perf_counters, plot_icicle, plot_perf_counters, plot_timeseries
 
     out = []
+    name = title or monitor
     if monitor == "perf-stat" or {"event", "value", "counted"} <= set(df.columns):
         pc = df_perf_counters(df)
         if not len(pc):
-            return [Prose(f"{title or monitor}: perf stat printed no counter (an empty or cut log)")]
+            return [Prose(f"{name}: perf stat printed no counter (an empty or cut log)")]
         if not pc["metric"].astype(bool).any():  # -I: perf's metrics are per interval, not the run's
             pc = pc.drop(columns="metric")
         out.append(Table(pc, na={"value": "perf could not count it (see counted)",
-                                 "per_second": "nothing counted, or no run time to divide by",
+                                 "per_second": "no run time in the capture to divide by (perf -x prints no "
+                                               "'time elapsed'), or nothing counted",
                                  "variance_pct": "one run: perf prints the variation only with -r"}))
-        if not pc["per_second"].notna().any():
-            out.append(Prose("No chart: the capture gives no run time to put the counters per second on."))
-        elif "time" in df.columns and df["time"].notna().any():
-            monitor = "perf-stat"  # and over time, below
-        else:
+        if not ("time" in df.columns and df["time"].notna().any() and pc["per_second"].notna().any()):
             return out + [plot_perf_counters(pc, title=title or "perf stat")]
-    frame, by = df_chartable(df, monitor)
+        monitor = "perf-stat"  # and over time, below
+    if monitor == "perf-report" or {"Symbol", "Shared Object"} <= set(df.columns):
+        by = next(c for c in ("Overhead", "Self", "Children") if c in df.columns)
+        top = df.sort_values(by, ascending=False).head(20)
+        pct = [c for c in ("Children", "Self", "Overhead") if c in top]
+        return [Table(top[[c for c in ("event", *pct, "Command", "Shared Object", "Symbol") if c in top]]
+                      .reset_index(drop=True), units={c: "%" for c in pct}),
+                Prose(f"{name}: a profile of the whole run ({len(df):,} symbols; the 20 heaviest shown), not a "
+                      "series: nothing to draw over time.")]
+    if monitor == "folded" or list(df.columns) == ["stack", "count"]:
+        return [plot_icicle(df, title=name)]
+    if monitor in ("fio", "fio-json", "fio-terse") or "jobname" in df.columns:
+        return [_fio_table(df), Prose(f"{name}: fio prints one total per job and direction, not a series over "
+                                      "time: nothing to draw.")]
+    if "value" in df.columns and ({"name", "counter"} & set(df.columns)):
+        got = _counters_by_name(df, monitor, title)
+        if got[0] is not None:
+            return got
+        frame, by = got[1], None
+    else:
+        frame, by = df_chartable(df, monitor)
     if frame is None:
         return out + [Prose(by)]
     opts = _numeric(frame)
     moving = [c for c in opts if frame[c].nunique() > 1]  # a counter that never moves draws a flat line
     cols = [c for c in (counters or DEFAULT_COUNTERS.get(monitor, [])) if c in opts] or (moving or opts)[:4]
     if not cols:
-        return out + [Prose(f"{title or monitor}: no counter to draw (no numeric column besides time and ids)")]
-    return out + [plot_timeseries(frame, cols, title=title or monitor, by=by)]
+        return out + [Prose(f"{name}: no counter to draw (no numeric column besides time and ids)")]
+    x = "elapsed" if "elapsed" in frame.columns else "sample"
+    if by is None and frame[x].nunique() <= 1:
+        if monitor == "perf-script" or "period" in df.columns:
+            per = df.groupby("event").size().rename("samples").reset_index()
+            return out + [Table(per), Prose(f"{name}: all {len(df):,} samples fall within one second: nothing to "
+                                            "draw over time (`traces.fold` gives their flame graph).")]
+        return out + _snapshot(frame, monitor, title)
+    return out + [plot_timeseries(frame, cols, title=name, by=by)]
 
 
 def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
@@ -236,12 +338,12 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
         chart.clear_output()
         try:
             df, kind = frame()
-            plottable, _ = df_chartable(df, kind)
+            plottable, _ = df_chartable(df, kind) if counter_options(df, kind) else (None, "")
         except WorkbookError as e:
             with chart:
                 display(Prose(str(e)))
             return
-        opts = _numeric(plottable) if plottable is not None else []
+        opts = counter_options(df, kind)
         moving = [c for c in opts if plottable[c].nunique() > 1]
         state["loading"] = True
         # options and value in one message: sent apart, the browser applied a value to the old options
