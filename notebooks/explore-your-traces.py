@@ -62,7 +62,7 @@ trace_explorer(str(PATH), monitor="vmstat")
 bundle = traces.load(PATH)
 m = bundle.manifest
 display(Table(trace_panels.df_summary(bundle), units={"seconds": "s"}, na=trace_panels.SUMMARY_NA),
-        Prose(f"* command: `{' '.join(m['command'])}`\n* kernel: {m['kernel']['release']}\n"
+        Prose(f"* command (in the folder it ran in): `{trace_panels.command_line(m)}`\n* kernel: {m['kernel']['release']}\n"
               f"* tools: {m['tools']['vmstat']} / {m['tools']['iostat']} / {m['tools']['perf']}"))
 
 # %% [markdown]

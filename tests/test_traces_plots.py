@@ -162,3 +162,17 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
     assert {"perf-stat", "perf-script", "perf-report", "folded", "fio-json", "fio-terse", "vmstat", "vmstat-s",
             "vmstat-D", "vmstat-d", "iostat", "proc-vmstat", "meminfo", "zoneinfo", "buddyinfo"} <= set(formats)
     assert {"Table"} < formats["perf-stat"] and len(formats["perf-stat"]) >= 2
+
+
+def test_a_bundles_command_is_shown_without_the_recording_machines_paths():
+    """The shipped manifests were recorded in a checkout elsewhere (their ``cwd``); the notebook shows the
+    command relative to it, so the committed notebook names no path outside the repository."""
+    from kernel_workbook import traces
+    from kernel_workbook.ui.trace_panels import command_line, shipped
+
+    assert command_line({"command": ["fio", "--output=/x/y/data/out", "/x/y/run.sh", "/var/tmp/f"], "cwd": "/x/y"}) \
+        == "fio --output=data/out run.sh /var/tmp/f"
+    for b in shipped():
+        m = traces.load(b).manifest
+        line = command_line(m)
+        assert m["cwd"] + "/" not in line, (b, line)

@@ -264,6 +264,31 @@ def shown(df, monitor: str, counters: list | None = None, title: str = "") -> li
     return out + [plot_timeseries(frame, cols, title=name, by=by)]
 
 
+def _short(path) -> str:
+    """A path inside the workbook as the repository names it (``data/traces/...``): the same on every machine."""
+    from ..paths import repo_root
+
+    try:
+        return str(Path(path).resolve().relative_to(repo_root().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def command_line(manifest: dict) -> str:
+    """The bundle's command as typed in the folder it ran in (the manifest's ``cwd``): an argument inside that
+    folder is shown relative to it.  The manifest keeps the absolute paths of the machine that recorded it;
+    a notebook shows the command the same on every machine, not the recorder's checkout."""
+    cwd = manifest.get("cwd") or ""
+    pre = cwd.rstrip("/") + "/"
+
+    def rel(a: str) -> str:
+        if cwd and pre in a:  # an argument or an option's value (--output=PATH)
+            return a.replace(pre, "")
+        return a
+
+    return " ".join(rel(str(a)) for a in manifest["command"])
+
+
 def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
     """Pick a bundle or file, see what it holds, chart the counters you choose."""
     from ..traces import load
@@ -282,7 +307,7 @@ def trace_explorer(path: str | None = None, monitor: str = "vmstat"):
 
     if mode().name == "ci":
         obj, summ = summarize(default)
-        display(Prose(f"`{default}`"), *([_summary_table(summ)] if summ is not None else [_file_line(obj)]))
+        display(Prose(f"`{_short(default)}`"), *([_summary_table(summ)] if summ is not None else [_file_line(obj)]))
         df = obj.load(monitor) if summ is not None else obj
         display(*shown(df, monitor if summ is not None else obj.attrs.get("format", monitor),
                        title=f"{Path(default).name}: {monitor}"))
