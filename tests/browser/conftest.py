@@ -214,6 +214,14 @@ JS_LAYOUT = """(root) => { const vw = window.innerWidth; const out = {charts: []
     const b = box(e); if (b.width === 0) return;
     if (b.right > vw + 0.5) out.wide.push({where: name(e), what: e.tagName + '.' + e.className, ...b});
   });
+  // a table wider than its output area is cut (the area scrolls it sideways, or the window ends first)
+  out.cut_tables = [];
+  scope.querySelectorAll('.jp-OutputArea-output table').forEach(t => {
+    const b = box(t); if (b.width === 0) return;
+    const area = t.closest('.jp-OutputArea-output').getBoundingClientRect();
+    if (b.right > Math.min(vw, area.right) + 0.5) out.cut_tables.push({where: name(t), width: Math.round(b.width),
+      room: Math.round(Math.min(vw, area.right) - b.left), head: t.innerText.slice(0, 60)});
+  });
   scope.querySelectorAll('.widget-label, .widget-label-basic, .widget-readout').forEach(e => {
     if (e.offsetParent && e.scrollWidth > e.clientWidth + 1) out.cut_widgets.push(name(e) + ': ' + e.textContent);
   });
@@ -290,6 +298,15 @@ class NotebookPage:
                 return i
         raise AssertionError(f"{self.path}: no code cell matches {pattern!r}")
 
+    def set_source(self, index: int, source: str) -> None:
+        """Type ``source`` into the cell at ``index`` (its whole text replaced, as a person retypes it)."""
+        self.page.evaluate("([i, s]) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel"
+                           ".setSource(s)", [index, source])
+
+    def output_text(self, index: int) -> str:
+        """What the page shows as the outputs of the cell at ``index``."""
+        return self.page.locator(self.mark(index) + " .jp-OutputArea").inner_text()
+
     def mark(self, index: int) -> str:
         """A CSS selector for the cell at ``index`` (its node gets an id)."""
         self.page.evaluate("(i) => { window.jupyterapp.shell.currentWidget.content.widgets[i].node.id = 'kwb-cell-' + i; }",
@@ -335,6 +352,7 @@ class NotebookPage:
         assert not lay["cut_labels"], f"{self.path}: chart labels cut: {lay['cut_labels'][:6]}"
         assert not lay["cut_widgets"], f"{self.path}: widget labels cut: {lay['cut_widgets'][:6]}"
         assert not lay["overlaps"], f"{self.path}: controls drawn over one another: {lay['overlaps'][:6]}"
+        assert not lay["cut_tables"], f"{self.path}: tables cut at 1280 px: {lay['cut_tables'][:4]}"
         return lay
 
 
@@ -391,10 +409,10 @@ JS_REDRAWN = r"""(sel) => { const s = document.querySelector(sel).querySelector(
   return m ? parseFloat(m[1]) * (m[2] === 's' ? 1000 : 1) : null; }"""
 
 
-def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300) -> tuple[str, float, float]:
-    """Change one widget of the explorer in ``cell`` (as :func:`move_a_knob`), timing it as a person waits:
-    ``(what, seen_ms, printed_ms)`` -- from the change to the chart seen changed (polled every 50 ms), and
-    what the explorer's status line then says the redraw took."""
+def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: bool = False) -> tuple[str, float, float]:
+    """Change one widget of the explorer in ``cell`` (as :func:`move_a_knob`; ``slider``: its first slider one
+    step, a model run), timing it as a person waits: ``(what, seen_ms, printed_ms)`` -- from the change to the
+    chart seen changed (polled every 50 ms), and what the explorer's status line then says the redraw took."""
     page = nbp.page
     sel = nbp.mark(cell)
     page.evaluate(f"(s) => {{ const x = document.querySelector(s).querySelector('.kwb-status .kwb-drawn'); "
@@ -404,7 +422,7 @@ def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300) -> tuple[st
     t0 = page.evaluate("() => Date.now()")
     cell_loc = page.locator(sel)
     sel_el = cell_loc.locator(".widget-dropdown select")
-    if sel_el.count():
+    if sel_el.count() and not slider:
         s = sel_el.first
         options = s.locator("option").all_inner_texts()
         choice = options[(s.evaluate("x => x.selectedIndex") + 1) % len(options)]
