@@ -38,8 +38,8 @@ p = problem(SEED)
 p.show()
 
 # %% [markdown]
-# Fill in your answers: `pct` as a number (e.g. `-3.25`), `better` and
-# `significant` as `True`/`False`.
+# Fill in your answers: `pct` as mmtests prints it (`-3.25` or `"-3.25%"`), `better` and
+# `significant` as `True`/`False` (or `"yes"`/`"no"`). A first wrong answer gets a hint, the next the answer.
 
 # %%
 answer = {
@@ -50,7 +50,7 @@ answer = {
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(p.check(answer))
+p.check(answer)
 
 # %% [markdown]
 # ### Going further

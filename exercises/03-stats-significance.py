@@ -44,17 +44,19 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = CiAndWelch(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'ci': None,
     't': -2.76,
     'welch': None,
 }
-print(demo.check(example))
+demo.check(example)
 
 # %% [markdown]
-# Your answers (numbers as numbers; signs as `"+"`, `"-"` or `"0"`; choices as
-# their letter or word; yes/no as `True`/`False`):
+# Your answers, as you would write them: numbers as numbers or strings with their unit
+# (`12.5`, `"12.5 ms"`, `"-3.25%"`); signs as `"+"`, `"-"` or `"0"` (or `"up"`, `"down"`, `"same"`); choices as
+# their letter or word; yes/no as `True`/`False` or `"yes"`/`"no"`. A first wrong answer gets a hint, the next
+# the answer:
 
 # %%
 answer = {
@@ -65,4 +67,4 @@ answer = {
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(p.check(answer))
+p.check(answer)

@@ -44,16 +44,18 @@ p.show()
 # %%
 # NBVAL_CHECK_OUTPUT
 demo = CongestionThresholds(101)
-print(demo.echo())
+display(demo.shown()[0])
 example = {
     'on': 448,
     'off': None,
     'congested_now': None,
 }
-print(demo.check(example))
+demo.check(example)
 
 # %% [markdown]
-# Your answers (numbers as numbers; choices as their word; yes/no as `True`/`False`):
+# Your answers, as you would write them: numbers as numbers or strings with their unit
+# (`12.5`, `"12.5 ms"`, `"-3.25%"`); choices as their word; yes/no as `True`/`False` or `"yes"`/`"no"`. A first
+# wrong answer gets a hint, the next the answer:
 
 # %%
 answer = {
@@ -64,4 +66,4 @@ answer = {
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(p.check(answer))
+p.check(answer)

@@ -48,9 +48,10 @@ mode = config.setup()
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Table
 from kernel_workbook.ui import thread_summary
 
-print(thread_summary().to_string(index=False))
+Table(thread_summary())
 
 # %% [markdown]
 # ## How to read an mmtests comparison
@@ -80,10 +81,11 @@ print(render(cfq600, title=True))
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Prose
 from kernel_workbook.tables import pdiff, pndiff
 
-print(f"pdiff(77.29, 68.90)  = {pdiff(77.29, 68.90):6.2f}%   (throughput: higher is better)")
-print(f"pndiff(209.42, 602.44) = {pndiff(209.42, 602.44):6.2f}%  (2015: system time, lower is better)")
+Prose(f"* `pdiff(77.29, 68.90)` = **{pdiff(77.29, 68.90):+.2f}%** (throughput: higher is better)\n"
+      f"* `pndiff(209.42, 602.44)` = **{pndiff(209.42, 602.44):+.2f}%** (2015: system time, lower is better)")
 
 # %% [markdown]
 # The same table as a chart of the percentage change:

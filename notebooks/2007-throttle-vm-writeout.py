@@ -62,22 +62,18 @@ for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim
 # NBVAL_CHECK_OUTPUT
 import pandas as pd
 
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.models.writeback import VARIANT_NOTES, VARIANTS, params_for
-from kernel_workbook.textfit import fit, frame_text
 
-pd.set_option("display.width", 200)
-pd.set_option("display.max_colwidth", 90)
-print(frame_text(pd.DataFrame(VARIANTS).T, index=True))
-print()
-for k, v in VARIANT_NOTES.items():
-    print(fit(f"{k:32s} {v}"))
+display(Table(pd.DataFrame(VARIANTS).T, index=True),
+        Prose("\n".join(f"* **{k}**: {v}" for k, v in VARIANT_NOTES.items())))
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors and its source:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(frame_text(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]]))
+Table(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]])
 
 # %% [markdown]
 # ## The reproduction
@@ -95,17 +91,12 @@ from kernel_workbook.reproduce import format_summary, reproduce
 from kernel_workbook.reproduce import throttle_2007 as t07
 
 rep = reproduce(THREAD)
-print(rep.block("fitted").render())
-print()
-print(format_summary(rep))
+display(rep.block("fitted"), format_summary(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(rep.block("model").render())
-for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency",
-              "fengguang-ratio-script"):
-    print()
-    print(rep.block(f"{table}/cells").render())
+display(rep.block("model"), *(rep.block(f"{table}/cells") for table in (
+    "kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency", "fengguang-ratio-script")))
 
 # %%
 from kernel_workbook.ui import writeback_charts as wc
@@ -122,12 +113,10 @@ wc.plot_cells(rep.scored(), title="published and model change of every scored ce
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(frame_text(t07.df_misses()[["row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]]))
-print()
 sc = rep.scored()
-print(frame_text(sc[sc["status"] == "excluded"][["table", "row", "kernel", "reason"]]))
-print()
-print(frame_text(rep.df_unmodelled()))
+display(Table(t07.df_misses()[["row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]]),
+        Table(sc[sc["status"] == "excluded"][["table", "row", "kernel", "reason"]]),
+        Table(rep.df_unmodelled()))
 
 # %% [markdown]
 # ## The one queue shared by the zones
@@ -183,8 +172,9 @@ wc.plot_efficiency({"model: akpm's test, before c4e2d7dd": runs["before c4e2d7dd
 # NBVAL_CHECK_OUTPUT
 eff = wc.df_efficiency({"before": runs["before c4e2d7dd"], "after": runs["after c4e2d7dd"],
                         "desktop": runs["desktop"]}, capture, capture_name="capture")
-print(eff.groupby("source")[["steal", "scan"]].sum().assign(
-    efficiency_pct=lambda d: (100 * d["steal"] // (d["scan"] + 1))).to_string())
+Table(eff.groupby("source")[["steal", "scan"]].sum().assign(
+    efficiency_pct=lambda d: (100 * d["steal"] // (d["scan"] + 1))), index=True,
+    units={"steal": "pages", "scan": "pages"})
 
 # %% [markdown]
 # ## What to take away

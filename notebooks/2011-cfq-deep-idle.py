@@ -66,13 +66,13 @@ for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.textfit import fit
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.workloads import aio_stress
 
 raid_w = aio_stress.patlasov_2011(usleep_us=1000)
-print(fit(raid_w.description))
-print(len(raid_w.processes), "processes,", sum(len(p.streams) for p in raid_w.processes), "files,",
-      raid_w.total_requests, "requests of", raid_w.processes[0].streams[0].request_kb, "KiB")
+Prose(f"{raid_w.description}\n\n{len(raid_w.processes)} processes, "
+      f"{sum(len(p.streams) for p in raid_w.processes)} files, {raid_w.total_requests:,} requests of "
+      f"{raid_w.processes[0].streams[0].request_kb:g} KiB")
 
 # %% [markdown]
 # ## The mechanism: idling versus preemption
@@ -104,7 +104,7 @@ alt.vconcat(plot_timeline(pristine, 10, 50, title="pristine 3.1.0-rc2"),
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(df_counters({"pristine": pristine, "no mark_deep": nodeep}).to_string())
+Table(df_counters({"pristine": pristine, "no mark_deep": nodeep}), index=True)
 
 # %% [markdown]
 # ## What is fitted, and to what
@@ -135,9 +135,7 @@ rep.keys()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for block in rep.printed():
-    print(block, end="\n\n")
-print(format_summary(rep))
+display(rep, format_summary(rep))
 
 # %% [markdown]
 # ## The strict score over seed bases, and why each miss happens
@@ -156,11 +154,9 @@ print(format_summary(rep))
 from kernel_workbook.reproduce.deep_idle_2011 import df_misses
 from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 
-print(score_text(THREAD))
-print(df_seed_scores(THREAD).to_string(index=False))
-for r in df_misses(rep.scored()).itertuples():
-    print(fit(f"{r.table} | {r.variant}: published {r.published_delta_pct:+.1f}%, model {r.model_delta_pct:+.1f}% "
-              f"({r.reason})\n    {r.why}"))
+display(score_text(THREAD), Table(df_seed_scores(THREAD), formats={"score": "{:.1%}"}))
+Prose("\n".join(f"* **{r.table} | {r.variant}**: published {r.published_delta_pct:+.1f}%, model "
+                 f"{r.model_delta_pct:+.1f}% ({r.reason}). {r.why}" for r in df_misses(rep.scored()).itertuples()))
 
 # %% [markdown]
 # **The fast RAID** reproduces the direction and rough size of the result. At
@@ -241,7 +237,7 @@ for r in df_misses(rep.scored()).itertuples():
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce.deep_idle_2011 import df_what_if_per_command_destage
 
-print(df_what_if_per_command_destage().to_string(index=False))
+Table(df_what_if_per_command_destage())
 
 # %% [markdown]
 # ## Turn the knobs

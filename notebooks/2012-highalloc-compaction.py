@@ -86,9 +86,10 @@ cc.plot_scanners(runs["revert-v5"], task="test")
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.models.compaction import params_for
 
-params_for("contended-v5").df_knobs()[["knob", "value", "unit", "kernel", "source"]]
+Table(params_for("contended-v5").df_knobs()[["knob", "value", "unit", "kernel", "source"]])
 
 # %%
 cc.compaction_explorer(h12.calibrate()["workload"].with_(zone_mb=256.0), variant="contended-v5")
@@ -114,8 +115,7 @@ cc.compaction_explorer(h12.calibrate()["workload"].with_(zone_mb=256.0), variant
 from kernel_workbook.reproduce import format_summary, reproduce
 
 rep = reproduce(THREAD)
-print(rep.block("fitted").render())
-print(format_summary(rep))
+display(rep.block("fitted"), format_summary(rep))
 
 # %% [markdown]
 # The success per pass, published beside model, for the thread's kernels and the reference kernels
@@ -126,8 +126,7 @@ cc.plot_success(h12.df_success())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("highalloc-success/cells", "highalloc-vmstat/cells", "reference-3.3.6/cells"):
-    print(rep.block(key).render())
+display(*(rep.block(key) for key in ("highalloc-success/cells", "highalloc-vmstat/cells", "reference-3.3.6/cells")))
 
 # %% [markdown]
 # How the test's attempts ended in the model, kernel by kernel: a free huge page at once (`path_fast`,
@@ -136,8 +135,7 @@ for key in ("highalloc-success/cells", "highalloc-vmstat/cells", "reference-3.3.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(rep.block("paths").render())
-print(rep.block("compaction").render())
+display(rep.block("paths"), rep.block("compaction"))
 
 # %% [markdown]
 # ## Every miss, and why
@@ -148,12 +146,9 @@ print(rep.block("compaction").render())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.textfit import fit
-
 misses = h12.df_misses()
-for r in misses.itertuples():
-    print(fit(f"{r.table} | {r.row} | {r.kernel}: published {r.published_delta_pct:+.1f}, model "
-              f"{r.model_delta_pct:+.1f} ({r.reason})\n    {r.why}"))
+Prose("\n".join(f"* **{r.table} | {r.row} | {r.kernel}**: published {r.published_delta_pct:+.1f}, model "
+                 f"{r.model_delta_pct:+.1f} ({r.reason}). {r.why}" for r in misses.itertuples()))
 
 # %% [markdown]
 # That is one seed base: one set of the test's runs. The stored run of
@@ -166,8 +161,7 @@ for r in misses.itertuples():
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 
-print(score_text(h12.THREAD))
-print(df_seed_scores(h12.THREAD).to_string(index=False))
+display(score_text(h12.THREAD), Table(df_seed_scores(h12.THREAD), formats={"score": "{:.1%}"}))
 
 # %%
 cc.plot_cells(rep.scored(), title="published and model change against the baseline, every scored cell")

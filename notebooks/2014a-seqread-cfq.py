@@ -66,9 +66,10 @@ print(render(published(THREAD, "cfq600-iostat"), title=True))
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Table
 from kernel_workbook.reproduce.seqread_2014 import df_slices
 
-print(df_slices().to_string(index=False))
+Table(df_slices())
 
 # %% [markdown]
 # Here are four readers on the model (3.16's CFQ on the desktop disk) for
@@ -104,13 +105,8 @@ alt.vconcat(plot_timeline(r300, 0, 600, title="cfq_target_latency = 300 ms"),
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import pandas as pd
-
-from kernel_workbook.textfit import fit, frame_text
-
-pd.set_option("display.max_colwidth", 48)
 knobs = p316.df_knobs()
-print(frame_text(knobs[knobs["knob"].str.startswith("cfq_")][["knob", "value", "unit", "kernel", "source"]]))
+Table(knobs[knobs["knob"].str.startswith("cfq_")][["knob", "value", "unit", "kernel", "source"]])
 
 # %% [markdown]
 # The disk is a data-sheet description of the class of drive the thread
@@ -122,7 +118,7 @@ from kernel_workbook.models.cfq import df_presets
 
 cols = ["name", "rpm", "media_rate_mb_s", "seek_track_ms", "seek_avg_ms", "seek_full_ms", "ncq_depth",
         "readahead_kb", "write_cache_kb", "spindles", "capacity_gb"]
-print(frame_text(df_presets()[cols]))
+Table(df_presets()[cols])
 
 # %% [markdown]
 # **What is fitted, and to what.** One number: the desktop's media rate, so
@@ -149,8 +145,8 @@ rep = reproduce_cfq()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("cfq/fitted", "cfq600-seqread/published", "cfq600-seqread/model", "cfq600-seqread/cells"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("cfq/fitted", "cfq600-seqread/published", "cfq600-seqread/model",
+                                     "cfq600-seqread/cells")))
 
 # %% [markdown]
 # The cfq600 column is predicted within about 3 points at 4, 8 and 16
@@ -168,9 +164,9 @@ for key in ("cfq/fitted", "cfq600-seqread/published", "cfq600-seqread/model", "c
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("lessdirty-tiobench-min/published", "lessdirty-tiobench-min/model", "lessdirty-tiobench-min/cells",
-            "cfq600-iostat/published", "cfq600-iostat/model", "cfq600-iostat/cells"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("lessdirty-tiobench-min/published", "lessdirty-tiobench-min/model",
+                                     "lessdirty-tiobench-min/cells", "cfq600-iostat/published",
+                                     "cfq600-iostat/model", "cfq600-iostat/cells")))
 
 # %% [markdown]
 # `r_await` is the model's read latency over the read phases (SeqRead and
@@ -189,16 +185,15 @@ for key in ("lessdirty-tiobench-min/published", "lessdirty-tiobench-min/model", 
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(rep.block("cfq/other-machines").render())
-print()
-for n in rep.notes:
-    print(fit(f"* {n}"))
+from kernel_workbook.frames import Prose
+
+display(rep.block("cfq/other-machines"), Prose("\n".join(f"* {n}" for n in rep.notes)))
 
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary
 
-print(format_summary(rep))
+format_summary(rep)
 
 # %% [markdown]
 # **The fidelity summary, read honestly.** The lenient score's median error
@@ -221,7 +216,7 @@ print(format_summary(rep))
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce.seqread_2014 import df_alternative_seek_fit
 
-print(df_alternative_seek_fit().to_string(index=False))
+Table(df_alternative_seek_fit())
 
 # %% [markdown]
 # **A road found later: where the files lie.** The model lays tiobench's
@@ -244,8 +239,8 @@ print(df_alternative_seek_fit().to_string(index=False))
 from kernel_workbook.reproduce.seqread_2014 import df_file_layout
 
 layout = df_file_layout()
-print(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %")
-      .loc[layout["row"].unique()].to_string())
+Table(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %")
+      .loc[layout["row"].unique()], index=True, signed=True)
 
 # %% [markdown]
 # On the whole benchmark, the ext3 layout brings the vanilla decline with

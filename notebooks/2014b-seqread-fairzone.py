@@ -74,12 +74,12 @@ for t in ("fairzone-seqread", "fairzone-spread", "spread-percent", "bigbatches-s
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.reproduce.fairzone_2014 import desktop_machine, df_zone_setup
 
 desk = desktop_machine()
 zones = df_zone_setup(desk)
-print(f"min_free_kbytes = {zones.attrs['min_free_kbytes']}")
-print(zones.to_string(index=False))
+display(Prose(f"`min_free_kbytes` = {zones.attrs['min_free_kbytes']:,}"), Table(zones))
 
 # %% [markdown]
 # In 3.16-rc1 a batch is the watermark gap: a few hundred pages, so the
@@ -115,11 +115,8 @@ plot_batches(trace)
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.models.fairzone import VARIANT_DOC, VARIANTS
 
-from kernel_workbook.textfit import fit, frame_text
-
-for v, doc in VARIANT_DOC.items():
-    print(fit(f"{v:16s} {doc}"))
-    print(fit(f"{'':16s} knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}"))
+Prose("\n".join(f"* **{v}**: {doc} Knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}."
+                 for v, doc in VARIANT_DOC.items()))
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors, its unit
@@ -131,7 +128,7 @@ for v, doc in VARIANT_DOC.items():
 from kernel_workbook.models.fairzone import FairZoneParams
 
 knobs = FairZoneParams().df_knobs()
-print(frame_text(knobs[["knob", "value", "unit", "source"]], max_colwidth=60))
+Table(knobs[["knob", "value", "unit", "source"]])
 
 # %% [markdown]
 # **What is fitted, and to what.** Only the vanilla (3.16-rc1) columns:
@@ -174,8 +171,8 @@ rep = reproduce_fairzone()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("fairzone/fitted", "fairzone-spread/model", "spread-percent/model", "spread/cells"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("fairzone/fitted", "fairzone-spread/model", "spread-percent/model",
+                                     "spread/cells")))
 
 # %% [markdown]
 # With kswapd as the kernel decides, the model gets the direction of the
@@ -193,8 +190,7 @@ for key in ("fairzone/fitted", "fairzone-spread/model", "spread-percent/model", 
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("bigbatches-velocity/model", "bigbatches-velocity/cells"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("bigbatches-velocity/model", "bigbatches-velocity/cells")))
 
 # %% [markdown]
 # Every velocity cell misses. The model's 3.0 and bigbatches scan the two
@@ -216,8 +212,7 @@ for key in ("bigbatches-velocity/model", "bigbatches-velocity/cells"):
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("fairzone-seqread/published", "fairzone-seqread/model"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("fairzone-seqread/published", "fairzone-seqread/model")))
 
 # %% [markdown]
 # How much of a kernel's change each assumption carries, switching one on at a
@@ -232,7 +227,7 @@ plot_decomposition(dec)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(frame_text(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct").round(2), index=True))
+Table(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct"), index=True, signed=True)
 
 # %% [markdown]
 # Johannes's doubt, in numbers: the leaner fast path changes the model's
@@ -255,9 +250,7 @@ print(frame_text(dec.pivot_table(index=["kernel", "readers"], columns="component
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary
 
-for key in ("fairzone/fidelity", "fairzone/explained"):
-    print(rep.block(key).render(), end="\n\n")
-print(format_summary(rep))
+display(*(rep.block(key) for key in ("fairzone/fidelity", "fairzone/explained")), format_summary(rep))
 
 # %% [markdown]
 # **The stays-awake what-if, outside the score.** The same allocator cells
@@ -271,7 +264,7 @@ print(format_summary(rep))
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce.fairzone_2014 import awake_what_if
 
-print(awake_what_if().render())
+awake_what_if()
 
 # %% [markdown]
 # **The fidelity, read honestly.** The strict score counts a cell only when

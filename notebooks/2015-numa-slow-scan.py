@@ -186,11 +186,11 @@ import pandas as pd
 rows = ["numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_fail",
         "migrate_fail_ratelimit", "migrate_fail_busy", "migrate_fail_isolate", "group_joins", "no_group_faults",
         "numa_task_moves", "numa_task_swaps", "tlb_ipis", "sys_migrate_s", "sys_ipi_s", "sys_place_s"]
-from kernel_workbook.textfit import fit, frame_text
+from kernel_workbook.frames import Prose, Table
 
-print(fit(w01.description))
-print(frame_text(pd.DataFrame({k: [round(r.counters[x], 2) for x in rows] for k, r in runs01.items()}, index=rows),
-                 index=True))
+display(Prose(w01.description),
+        Table(pd.DataFrame({k: [r.counters[x] for x in rows] for k, r in runs01.items()}, index=rows), index=True,
+              rows=True))
 
 # %% [markdown]
 # Under 3.19 the threads of each process join one numa group; its shared
@@ -237,10 +237,10 @@ from kernel_workbook.models.numa import NO_GROUP_RULES
 
 by_rule = {rule: simulate(kernel_params("4.0.0-rc1 vanilla", TNF_NO_GROUP=rule), w01, seed=1, verbose=False)
            for rule in NO_GROUP_RULES}
-print(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_faults": r.counters["no_group_faults"],
+Table(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_faults": r.counters["no_group_faults"],
                            "numa_pages_migrated": r.counters["numa_pages_migrated"],
                            "local %": round(r.local_percent, 1), "system_s": round(r.times["system_s"], 1)}
-                    for rule, r in by_rule.items()}).to_string())
+                    for rule, r in by_rule.items()}), index=True, rows=True)
 
 # %% [markdown]
 # ## Calibration: what is fitted, to which 3.19 cells, and what is assumed
@@ -292,7 +292,7 @@ print(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_f
 from kernel_workbook.reproduce import numa_2015 as R
 
 rep = R.reproduce_numa_2015()
-print(rep.block("calibration").render())
+rep.block("calibration")
 
 # %% [markdown]
 # Two things stand out. The 3.19 `System` times are not one per-CPU overhead
@@ -340,24 +340,20 @@ print(rep.block("calibration").render())
 # %%
 # NBVAL_CHECK_OUTPUT
 runs = R.runs(R.Setup.for_mode())
-print(R.df_xfs_runs(runs).to_string())
+Table(R.df_xfs_runs(runs), index=True, rows=True)
 
 # %% [markdown]
 # ## Published beside model
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in rep.keys():
-    if key.endswith(("/published", "/model")) or key == "cells":
-        print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in rep.keys() if key.endswith(("/published", "/model")) or key == "cells"))
 
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary
 
-for key in ("fidelity/groups", "misses"):
-    print(rep.block(key).render(), end="\n\n")
-print(format_summary(rep))
+display(rep.block("fidelity/groups"), rep.block("misses"), format_summary(rep))
 
 # %% [markdown]
 # That is one seed base: one set of mmtests iterations. The stored run of
@@ -371,8 +367,7 @@ print(format_summary(rep))
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 
-print(score_text("2015-numa-slow-scan"))
-print(df_seed_scores("2015-numa-slow-scan").to_string(index=False))
+display(score_text("2015-numa-slow-scan"), Table(df_seed_scores("2015-numa-slow-scan"), formats={"score": "{:.1%}"}))
 
 # %%
 from kernel_workbook.ui.numa_charts import plot_fidelity
@@ -449,8 +444,8 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
     ts = sorted(r.periods["t_s"].unique())
     first, mid = ts[0], ts[len(ts) // 2]  # mid-run: every thread still at work
     rem = 100 * r.counters["remote_accesses"] / r.counters["accesses"]
-    print(fit(f"{k:18s} threads per node (process A, process B): at {first:.0f} s {placement(r, first)}, "
-              f"at {mid:.0f} s {placement(r, mid)}; remote accesses {rem:.0f} %"))
+    display(Prose(f"**{k}**: threads per node (process A, process B): at {first:.0f} s {placement(r, first)}, "
+                  f"at {mid:.0f} s {placement(r, mid)}; remote accesses {rem:.0f} %"))
 
 # %% [markdown]
 # (The load balancer has nothing to undo here: `task_numa_migrate()` moves a
@@ -484,8 +479,8 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
 # NBVAL_CHECK_OUTPUT
 cal = R.calibrate(R.Setup.for_mode().calibration_setup())
 sw = R.df_slowscan_sweep(cal)
-print(fit("published: " + ", ".join(f"{k} {v:+.1f}%" for k, v in sw.attrs["published"].items())))
-print(frame_text(sw.round({"error_319": 3})))
+display(Prose("published: " + ", ".join(f"{k} {v:+.1f}%" for k, v in sw.attrs["published"].items())),
+        Table(sw.round({"error_319": 3})))
 
 # %% [markdown]
 # The cut is deepest at low rates and vanishes from a few wake-ups a second up,
@@ -514,7 +509,7 @@ print(frame_text(sw.round({"error_319": 3})))
 
 # %%
 dc = R.calibrate_dave(R.Setup.for_mode().calibration_setup())
-print(rep.block("dave-calibration").render())
+rep.block("dave-calibration")
 
 # %% [markdown]
 # The fit is poor, and says why the predictions below miss: the model cannot
@@ -533,8 +528,8 @@ print(rep.block("dave-calibration").render())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-for key in ("dave-xfsrepair-times/published", "dave-xfsrepair-times/model", "dave-vmstat/model"):
-    print(rep.block(key).render(), end="\n\n")
+display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfsrepair-times/model",
+                                     "dave-vmstat/model")))
 
 # %% [markdown]
 # Two causes carry most of these misses. **The default options** cache only
@@ -586,7 +581,7 @@ for p_fail in (0.0, 0.001, 0.01, 0.1):
         row[k + ": migrated (M pages)"] = round(r.counters["numa_pages_migrated"] / 1e6, 2)
         row[k + ": pte updates (M)"] = round(r.counters["numa_pte_updates"] / 1e6, 1)
     sweep.append(row)
-print(pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T.to_string())
+Table(pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T, index=True, rows=True)
 
 # %% [markdown]
 # 2. Linus expected `pte_dirty()` to equal `pte_write()` for private memory,

@@ -30,9 +30,9 @@
 from pathlib import Path
 
 from kernel_workbook import config, traces
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.tables import render
-from kernel_workbook.textfit import fit
-from kernel_workbook.ui import trace_charts, trace_explorer
+from kernel_workbook.ui import trace_charts, trace_explorer, trace_panels
 
 mode = config.setup()
 DATA = traces.shipped_captures()
@@ -54,18 +54,16 @@ trace_explorer(str(PATH), monitor="vmstat")
 # ## What was found
 #
 # One row per monitor log: its parser (`kind`), rows, columns, the seconds it
-# spans and the tool version the output shows. The manifest says where and
-# how it was recorded.
+# spans and the tool version the output shows (a dash says why a log has
+# none). The manifest says where and how it was recorded.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 bundle = traces.load(PATH)
-print(bundle.summary()[["monitor", "kind", "rows", "columns", "seconds", "version"]].to_string(index=False))
 m = bundle.manifest
-print()
-print("command:", " ".join(m["command"]))
-print(fit(f"kernel:  {m['kernel']['release']} | tools: {m['tools']['vmstat']} / {m['tools']['iostat']} / "
-          f"{m['tools']['perf']}"))
+display(Table(trace_panels.df_summary(bundle), units={"seconds": "s"}, na=trace_panels.SUMMARY_NA),
+        Prose(f"* command (in the folder it ran in): `{trace_panels.command_line(m)}`\n* kernel: {m['kernel']['release']}\n"
+              f"* tools: {m['tools']['vmstat']} / {m['tools']['iostat']} / {m['tools']['perf']}"))
 
 # %% [markdown]
 # ## Counters over time
@@ -105,14 +103,7 @@ trace_charts.plot_timeseries(rates, ["pgscan_kswapd", "pgsteal_kswapd", "pgscan_
 
 # %%
 # NBVAL_CHECK_OUTPUT
-loop = traces.df_reclaim_2007(pv, per_interval=True)
-busy = loop[loop["scan"] > 0]
-print(busy[["elapsed", "ratio", "steal", "scan"]].round(1).to_string(index=False))
-s = traces.reclaim_summary(pv)
-print()
-print(fit(f"whole run: kswapd scanned {s['kswapd_scan']:,.0f} pages, reclaimed {s['kswapd_steal']:,.0f} "
-          f"(efficiency {s['kswapd_efficiency']:.1f}%), direct reclaim scanned {s['direct_scan']:,.0f} "
-          f"({s['direct_percentage']:.1f}% of all scans, efficiency {s['direct_efficiency']:.1f}%)"))
+display(*trace_panels.reclaim_shown(pv))
 
 # %%
 trace_charts.plot_reclaim_2007(traces.df_reclaim_2007(pv, per_interval=True))
@@ -141,6 +132,24 @@ aw = traces.df_iostat_await(seq16.load("iostat"))
 trace_charts.plot_iostat_latency(aw[aw["r/s"] > 0])
 
 # %% [markdown]
+# ## perf stat: the kernel's counters
+#
+# The same fio run under `perf stat -I 1000` (software events and the
+# tracepoints of reclaim, compaction and migration): each event's total and
+# its rate per second of the run, then the events over time. A `perf stat`
+# file without `-I` gives the table and a chart of the rates; an event perf
+# could not count is a dash with its reason.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+bundle_io = traces.load(DATA / "perf-io" / "bundle")
+counters, over_time = trace_panels.shown(bundle_io.load("perf-stat"), "perf-stat", title="perf stat -I 1000, fio randrw")
+counters
+
+# %%
+over_time
+
+# %% [markdown]
 # ## A flame graph of perf stacks
 #
 # `perf record -g -a` during buffered random I/O (fio, 2 jobs), shipped as
@@ -150,9 +159,8 @@ trace_charts.plot_iostat_latency(aw[aw["r/s"] > 0])
 # icicle puts the process at the top and the leaf functions at the bottom.
 
 # %%
-bundle_io = traces.load(DATA / "perf-io" / "bundle")
 ps = bundle_io.perf_script()
-print(ps.samples["comm"].value_counts().head(6).to_string())
+Table(ps.samples["comm"].value_counts().head(6).rename("samples").to_frame(), index=True)
 
 # %% [markdown]
 # `perf record -a` sees the whole machine, and this one was shared: the
@@ -166,7 +174,8 @@ trace_charts.plot_icicle(folded, title="perf record -g, fio randrw, buffered I/O
 # %%
 # NBVAL_CHECK_OUTPUT
 top = folded.assign(leaf=folded["stack"].str.rsplit(";", n=1).str[-1]).groupby("leaf")["count"].sum()
-print((100 * top / top.sum()).sort_values(ascending=False).head(8).round(1).to_string())
+Table((100 * top / top.sum()).sort_values(ascending=False).head(8).rename("share of samples").to_frame(),
+      index=True, units={"share of samples": "%"})
 
 # %% [markdown]
 # ## A differential flame graph

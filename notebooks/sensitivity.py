@@ -30,7 +30,6 @@
 
 # %%
 from kernel_workbook import config
-from kernel_workbook.textfit import fit
 
 mode = config.setup()
 
@@ -42,11 +41,12 @@ mode = config.setup()
 
 # %%
 # NBVAL_CHECK_OUTPUT
+from kernel_workbook.frames import Prose, Table
 from kernel_workbook.ui import sensitivity_charts as sc
 
 THREAD, TABLE = "2014-seqread-fairzone-cfq", "cfq600-seqread"
 cell = sc.df_published_cell(THREAD, TABLE, "Mean", "SeqRead-MB/sec-16", "3.16.0-rc1 cfq600")
-print(cell[["stat", "row", "baseline", "base_value", "kernel", "value", "pct"]].to_string(index=False))
+Table(cell[["stat", "row", "baseline", "base_value", "kernel", "value", "pct"]], better=True)
 
 # %% [markdown]
 # ## The model and its machine
@@ -61,7 +61,7 @@ print(cell[["stat", "row", "baseline", "base_value", "kernel", "value", "pct"]].
 from kernel_workbook.reproduce import seqread_2014
 
 fitted = seqread_2014.df_fitted()
-print(fitted[["parameter", "value", "unit", "fitted_to"]].to_string(index=False))
+Table(fitted[["parameter", "value", "unit", "fitted_to"]])
 
 # %% [markdown]
 # ## The sweep
@@ -90,8 +90,7 @@ NOISE_SEEDS = range(8 if mode.small else 32)
 
 one_at_a_time = sweep.one_at_a_time("cfq", sweep.around("cfq", CFQ_TUNABLES, variant="3.16"), seeds=SEEDS, **COMMON)
 noise = sweep.product("cfq", {}, seeds=NOISE_SEEDS, **COMMON)
-print(one_at_a_time.describe())
-print(noise.describe())
+Prose(f"* {one_at_a_time.describe()}\n* {noise.describe()}")
 
 # %% [markdown]
 # In CI mode the runs stay in this process; in the lab they go to a Dask
@@ -113,9 +112,9 @@ runs = sweep.run_sweep(one_at_a_time, **WHERE)
 # %%
 # NBVAL_CHECK_OUTPUT
 seeds = sc.df_seeds(noise_runs, "MB/s")
-print(seeds.round(2).to_string(index=False))
-print(f"seeds alone: {seeds['delta_pct'].min():+.2f} % .. {seeds['delta_pct'].max():+.2f} % around the mean "
-      f"of {len(seeds)} seeds")
+display(Table(seeds),
+        Prose(f"Seeds alone: **{seeds['delta_pct'].min():+.2f} % .. {seeds['delta_pct'].max():+.2f} %** around the "
+              f"mean of {len(seeds)} seeds."))
 
 # %% [markdown]
 # ## Which knobs move it
@@ -128,7 +127,7 @@ print(f"seeds alone: {seeds['delta_pct'].min():+.2f} % .. {seeds['delta_pct'].ma
 # %%
 # NBVAL_CHECK_OUTPUT
 tornado = sc.df_tornado(runs, "MB/s")
-print(tornado[["rank", "knob", "home", "value", "mean", "delta_pct"]].round(2).to_string(index=False))
+Table(tornado[["rank", "knob", "home", "value", "mean", "delta_pct"]], units={"mean": "MB/s"})
 
 # %%
 import pandas as pd
@@ -143,11 +142,11 @@ sc.plot_tornado(tornado, seeds=seeds, reference=published_change, output="SeqRea
 # NBVAL_CHECK_OUTPUT
 doubled = tornado[(tornado["knob"] == "cfq_target_latency") & (tornado["value"] == 600.0)]["delta_pct"].iloc[0]
 still = tornado.groupby("knob")["span_pct"].first()
-print(f"target_latency 300 -> 600: model {doubled:+.2f} %, published {cell['pct'][0]:+.2f} %")
-print(f"seeds alone move the cell by up to {seeds['delta_pct'].abs().max():.2f} %")
-print(fit("knobs that move it more than the seeds do: "
-          + ", ".join(k for k, s in still.items() if s > seeds["delta_pct"].abs().max())))
-print(fit("knobs that change no run at all: " + ", ".join(k for k, s in still.items() if s == 0)))
+Prose(f"* `target_latency` 300 → 600: model **{doubled:+.2f} %**, published **{cell['pct'][0]:+.2f} %**\n"
+      f"* seeds alone move the cell by up to {seeds['delta_pct'].abs().max():.2f} %\n"
+      "* knobs that move it more than the seeds do: "
+      + ", ".join(f"`{k}`" for k, s in still.items() if s > seeds["delta_pct"].abs().max()) + "\n"
+      "* knobs that change no run at all: " + ", ".join(f"`{k}`" for k, s in still.items() if s == 0))
 
 # %% [markdown]
 # * The patch's own knob moves the cell in the published direction and by most
@@ -176,7 +175,7 @@ sc.plot_heatmap(heat, title=f"SeqRead MB/s with 16 readers: cfq_target_latency a
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(heat.round(2).to_string(index=False))
+Table(heat)
 
 # %% [markdown]
 # ## Where the model misses
@@ -187,8 +186,8 @@ print(heat.round(2).to_string(index=False))
 # %%
 # NBVAL_CHECK_OUTPUT
 model_vanilla = float(seeds["mean"].iloc[0])
-print(f"SeqRead-MB/sec-16, 3.16 vanilla: model {model_vanilla:.2f} MB/s, published {cell['base_value'][0]:.2f} MB/s "
-      f"({(model_vanilla / cell['base_value'][0] - 1) * 100:+.1f} %)")
+Prose(f"SeqRead-MB/sec-16, 3.16 vanilla: model **{model_vanilla:.2f} MB/s**, published "
+      f"**{cell['base_value'][0]:.2f} MB/s** ({(model_vanilla / cell['base_value'][0] - 1) * 100:+.1f} %)")
 
 # %% [markdown]
 # The model loses less throughput between 1 and 16 readers than the real disk

@@ -90,17 +90,66 @@ def test_a_widget_shown_again_at_its_place_is_not_displayed_again(monkeypatch):
     assert len(box.children) == 1
 
 
-def test_a_control_with_a_width_floor_gets_a_row_of_its_own(lab):
+def test_every_control_sits_in_a_grid_of_columns_wide_enough_for_a_150px_track(lab):
+    """Labels above their controls in columns of at least 260 px: at 1280x720 a label beside a slider had left
+    its track 0-50 px (the browser test measures the tracks)."""
     import ipywidgets as w
 
-    wide = w.Dropdown(options=["pristine (3.1/3.16)"], description="deep-queue variant",
+    from kernel_workbook.ui.explorer import COLUMN_PX
+
+    menu = w.Dropdown(options=["pristine (3.1/3.16)"], description="deep-queue variant",
                       layout=w.Layout(width="auto", min_width="440px"))
-    narrow = w.Dropdown(options=["16"], description="readers up to")
-    box = explorer(P(), ["nr_alloc_batch_shift"], lambda p, **kw: None, controls={"variant": wide, "readers": narrow},
+    box = explorer(P(), ["numa_balancing_scan_period_min_ms"], lambda p, **kw: None, controls={"variant": menu},
                    columns=3)
-    rows = [c for c in box.children if isinstance(c, w.HBox)]
-    grid = [c for c in box.children if isinstance(c, w.GridBox)][0]
-    # a 440 px menu in a ~280 px grid column lay over its neighbour at 1280x720
-    assert [list(r.children) for r in rows] == [[wide]] and wide not in grid.children
-    assert grid.children[0] is narrow and rows[0].layout.flex_flow == "row wrap"
-    assert box.children.index(rows[0]) < box.children.index(grid)
+    head, grid, status, out = box.children
+    assert isinstance(grid, w.GridBox) and menu in grid.children and not menu.layout.min_width
+    assert f"minmax(max({COLUMN_PX}px" in grid.layout.grid_template_columns
+    assert all("kwb-knob" in c._dom_classes for c in grid.children)
+    assert "kwb-explorer" in box._dom_classes and "kwb-output" in out._dom_classes
+    assert ".kwb-knob" in status._css and "min-width: 150px" in status._css  # the stylesheet travels with it
+
+
+def test_a_float_slider_reaches_the_model_without_float_noise(lab):
+    """The browser's slider arithmetic gives 749.9999999999999 for 750: the model and the echo get 750.0."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class L(Knobs):
+        cfq_target_latency: float = knob(300.0, unit="ms", source="block/cfq-iosched.c", range=(0, 5000),
+                                         widget=(0, 1000, 0.1))
+
+    seen = []
+    box = explorer(L(), ["cfq_target_latency"], lambda p: seen.append(p))
+    slider = box.children[1].children[0]
+    slider.value = 749.9999999999999
+    assert seen[-1].cfq_target_latency == 750.0
+    assert "cfq_target_latency=750.0" in box.kwb_status.value and "749.99" not in box.kwb_status.value
+
+
+def test_the_status_names_every_knob_and_control_changed_and_a_link_redraws_once(lab):
+    """2011's status kept saying 'defaults' after the machine changed (a control, not a knob), and its machine
+    menu set the think time through a second redraw on the old machine."""
+    import ipywidgets as w
+
+    seen = []
+    machine = w.Dropdown(options=["raid", "hdd"], value="raid", description="machine")
+    usleep = w.IntSlider(value=1000, min=0, max=3000, step=250, description="usleep (us)")
+    box = explorer(P(), ["nr_alloc_batch_shift"], lambda p, machine, usleep: seen.append((machine, usleep)),
+                   controls={"machine": machine, "usleep": usleep},
+                   links={"machine": lambda m: {"usleep": 1000 if m == "raid" else 0}})
+    status = box.kwb_status
+    assert "the settings it started with" in status.value and "redrawn in" in status.value
+    n = len(seen)
+    machine.value = "hdd"
+    assert seen[n:] == [("hdd", 0)]  # one redraw, on the new machine with its think time
+    assert "machine='hdd'" in status.value and "usleep=0" in status.value
+    box.children[1].children[2].value = 5  # nr_alloc_batch_shift
+    assert "nr_alloc_batch_shift=5" in status.value and "machine='hdd'" in status.value
+    assert len(box.kwb_timings) == len(seen) and all(t["kernel_ms"] >= 0 for t in box.kwb_timings)
+
+
+def test_a_link_to_an_unknown_control_is_an_error_at_once(lab):
+    from kernel_workbook.errors import WorkbookParameterError
+
+    with pytest.raises(WorkbookParameterError, match="links"):
+        explorer(P(), ["nr_alloc_batch_shift"], lambda p: None, links={"machine": lambda m: {}})

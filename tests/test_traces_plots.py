@@ -115,3 +115,64 @@ def test_explorer_forgets_the_last_bundle_when_a_path_fails(tmp_path, monkeypatc
     pick.value = str(tmp_path / "empty")
     go.click()
     assert mon.options == () and counters.options == ()
+
+
+# --- issue 33: every format the explorer loads shows something (a chart, a table, or a sentence why not)
+
+def _fixture_files():
+    from kernel_workbook.paths import repo_root
+
+    root = repo_root() / "tests" / "fixtures"
+    for d in ("traces", "real-captures"):
+        yield from sorted(p for p in (root / d).iterdir() if p.is_file() and p.name != "README.md")
+
+
+def test_every_format_the_explorer_loads_shows_something_without_nan():
+    import re
+    import warnings
+
+    import altair as alt
+
+    from kernel_workbook import traces
+    from kernel_workbook.errors import WorkbookParseError
+    from kernel_workbook.frames import Prose, Table
+    from kernel_workbook.ui.trace_panels import counter_options, shown
+
+    formats, bad = {}, []
+    for f in _fixture_files():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                df = traces.load(f)
+            except WorkbookParseError:
+                continue  # a format the parsers refuse with a clear error (iostat -h): tested in test_traces_*
+            kind = df.attrs.get("format", "?")
+            out = shown(df, kind, title=f.name)
+            counter_options(df, kind)
+        got = [type(o).__name__ for o in out]
+        formats.setdefault(kind, set()).update(got)
+        if not any(isinstance(o, (Table, alt.TopLevelMixin)) for o in out):
+            bad.append((f.name, "no table or chart", got))
+        for o in out:
+            text = o.text() if isinstance(o, Table) else str(o) if isinstance(o, Prose) else ""
+            if re.search(r"\bnan\b", text, re.I):
+                bad.append((f.name, "NaN", text[:80]))
+    assert not bad, bad[:6]
+    # the formats a person brings, each drawn or tabled: perf stat as a table and a chart
+    assert {"perf-stat", "perf-script", "perf-report", "folded", "fio-json", "fio-terse", "vmstat", "vmstat-s",
+            "vmstat-D", "vmstat-d", "iostat", "proc-vmstat", "meminfo", "zoneinfo", "buddyinfo"} <= set(formats)
+    assert {"Table"} < formats["perf-stat"] and len(formats["perf-stat"]) >= 2
+
+
+def test_a_bundles_command_is_shown_without_the_recording_machines_paths():
+    """The shipped manifests were recorded in a checkout elsewhere (their ``cwd``); the notebook shows the
+    command relative to it, so the committed notebook names no path outside the repository."""
+    from kernel_workbook import traces
+    from kernel_workbook.ui.trace_panels import command_line, shipped
+
+    assert command_line({"command": ["fio", "--output=/x/y/data/out", "/x/y/run.sh", "/var/tmp/f"], "cwd": "/x/y"}) \
+        == "fio --output=data/out run.sh /var/tmp/f"
+    for b in shipped():
+        m = traces.load(b).manifest
+        line = command_line(m)
+        assert m["cwd"] + "/" not in line, (b, line)

@@ -28,9 +28,8 @@ p = problem(SEED)
 # %%
 # NBVAL_CHECK_OUTPUT
 p.show()
-print()
-print(p.solve())
+p.solve()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(p.check(p.answer()))
+p.check(p.answer())

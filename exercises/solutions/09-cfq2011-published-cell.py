@@ -29,10 +29,9 @@ p = PublishedCell2011(SEED)
 # %%
 # NBVAL_CHECK_OUTPUT
 p.show()
-print()
-print(p.solve())
+p.solve()
 
 # %%
 # NBVAL_CHECK_OUTPUT
 answer = p.answer()
-print(p.check(answer))
+p.check(answer)

@@ -219,6 +219,14 @@ JS_LAYOUT = """(root) => { const vw = window.innerWidth; const out = {charts: []
     const b = box(e); if (b.width === 0) return;
     if (b.right > vw + 0.5) out.wide.push({where: name(e), what: e.tagName + '.' + e.className, ...b});
   });
+  // a table wider than its output area is cut (the area scrolls it sideways, or the window ends first)
+  out.cut_tables = [];
+  scope.querySelectorAll('.jp-OutputArea-output table').forEach(t => {
+    const b = box(t); if (b.width === 0) return;
+    const area = t.closest('.jp-OutputArea-output').getBoundingClientRect();
+    if (b.right > Math.min(vw, area.right) + 0.5) out.cut_tables.push({where: name(t), width: Math.round(b.width),
+      room: Math.round(Math.min(vw, area.right) - b.left), head: t.innerText.slice(0, 60)});
+  });
   scope.querySelectorAll('.widget-label, .widget-label-basic, .widget-readout').forEach(e => {
     if (e.offsetParent && e.scrollWidth > e.clientWidth + 1) out.cut_widgets.push(name(e) + ': ' + e.textContent);
   });
@@ -252,7 +260,7 @@ JS_TEXT_FIT = """(all) => { const out = {cap: null, wrapped: []};
   const m = document.createElement('span'); m.style.position = 'absolute'; m.style.visibility = 'hidden';
   m.style.whiteSpace = 'pre'; m.textContent = 'x'.repeat(100); document.body.appendChild(m);
   document.querySelectorAll('.jp-OutputArea-output pre').forEach(p => {
-    if (!p.offsetParent) return;
+    if (!p.offsetParent || p.style.whiteSpace === 'pre-wrap') return;  // prose meant to wrap at its spaces
     m.style.font = getComputedStyle(p).font;
     const cap = Math.floor(p.clientWidth / (m.getBoundingClientRect().width / 100));
     out.cap = out.cap === null ? cap : Math.min(out.cap, cap);
@@ -294,6 +302,15 @@ class NotebookPage:
             if c["type"] == "code" and re.search(pattern, c["source"]):
                 return i
         raise AssertionError(f"{self.path}: no code cell matches {pattern!r}")
+
+    def set_source(self, index: int, source: str) -> None:
+        """Type ``source`` into the cell at ``index`` (its whole text replaced, as a person retypes it)."""
+        self.page.evaluate("([i, s]) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel"
+                           ".setSource(s)", [index, source])
+
+    def output_text(self, index: int) -> str:
+        """What the page shows as the outputs of the cell at ``index``."""
+        return self.page.locator(self.mark(index) + " .jp-OutputArea").inner_text()
 
     def mark(self, index: int) -> str:
         """A CSS selector for the cell at ``index`` (its node gets an id)."""
@@ -340,6 +357,7 @@ class NotebookPage:
         assert not lay["cut_labels"], f"{self.path}: chart labels cut: {lay['cut_labels'][:6]}"
         assert not lay["cut_widgets"], f"{self.path}: widget labels cut: {lay['cut_widgets'][:6]}"
         assert not lay["overlaps"], f"{self.path}: controls drawn over one another: {lay['overlaps'][:6]}"
+        assert not lay["cut_tables"], f"{self.path}: tables cut at 1280 px: {lay['cut_tables'][:4]}"
         return lay
 
 
@@ -377,3 +395,88 @@ def move_a_knob(nbp: NotebookPage, cell: int, timeout_s: float = 180) -> str:
     page.wait_for_function(f"(b) => ({JS_CHART_STATE})({cell}) !== b", arg=before,
                            timeout=int(timeout_s * 1000), polling=500)
     return what
+
+
+# Every slider of a cell's explorer as the page lays it out: its label, the width of its track (px).
+JS_SLIDERS = """(sel) => [...document.querySelector(sel).querySelectorAll('.widget-slider, .jupyter-widget-slider')]
+  .filter(e => e.offsetParent).map(e => {
+    const lab = e.querySelector('.widget-label'); const track = e.querySelector('.slider-container, .noUi-target');
+    return {label: lab ? lab.textContent : '', track: track ? Math.round(track.getBoundingClientRect().width) : 0}; })"""
+
+
+def slider_tracks(nbp: NotebookPage, cell: int) -> list[dict]:
+    """``[{label, track}]``: every visible slider of the explorer in ``cell``, its track's width in px."""
+    return nbp.page.evaluate(JS_SLIDERS, nbp.mark(cell))
+
+
+JS_REDRAWN = r"""(sel) => { const s = document.querySelector(sel).querySelector('.kwb-status .kwb-drawn');
+  if (!s) return null; const m = s.textContent.match(/redrawn ([\d.]+) (ms|s) after your change/);
+  return m ? parseFloat(m[1]) * (m[2] === 's' ? 1000 : 1) : null; }"""
+
+
+def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: bool = False) -> tuple[str, float, float]:
+    """Change one widget of the explorer in ``cell`` (as :func:`move_a_knob`; ``slider``: its first slider one
+    step, a model run), timing it as a person waits: ``(what, seen_ms, printed_ms)`` -- from the change to the
+    chart seen changed (polled every 50 ms; None when the chart drew the same picture), and what the explorer's
+    status line then says the redraw took."""
+    page = nbp.page
+    sel = nbp.mark(cell)
+    page.evaluate(f"(s) => {{ const x = document.querySelector(s).querySelector('.kwb-status .kwb-drawn'); "
+                  f"if (x) x.textContent = ''; }}", sel)  # the last redraw's time must not be read as this one's
+    page.wait_for_function(f"() => ({JS_CHART_STATE})({cell}).length > 0", timeout=int(timeout_s * 1000), polling=200)
+    before = page.evaluate(JS_CHART_STATE, cell)
+    t0 = page.evaluate("() => Date.now()")
+    cell_loc = page.locator(sel)
+    sel_el = cell_loc.locator(".widget-dropdown select")
+    if sel_el.count() and not slider:
+        s = sel_el.first
+        options = s.locator("option").all_inner_texts()
+        choice = options[(s.evaluate("x => x.selectedIndex") + 1) % len(options)]
+        s.select_option(label=choice)
+        what = f"menu -> {choice!r}"
+    else:
+        h = cell_loc.locator(".noUi-handle").first
+        h.focus()
+        h.press("ArrowRight")
+        what = "slider"
+    # the chart changed, or (a one-step change whose chart is the same: 2014a's cfq_target_latency 1050 -> 1100
+    # ms) the status printed its redraw: the new figure is what the person then sees
+    page.wait_for_function(f"(b) => ({JS_CHART_STATE})({cell}) !== b || ({JS_REDRAWN})({sel!r}) !== null",
+                           arg=before, timeout=int(timeout_s * 1000), polling=50)
+    seen = page.evaluate("() => Date.now()") - t0
+    if page.evaluate(JS_CHART_STATE, cell) == before:
+        seen = None  # nothing visible changed: the status's figure (after its 400 ms quiet wait) is the only one
+    page.wait_for_function(f"() => ({JS_REDRAWN})({sel!r}) !== null", timeout=60_000, polling=100)
+    return what, seen, page.evaluate(JS_REDRAWN, sel)
+
+
+def drag_first_slider(nbp: NotebookPage, cell: int, fraction: float = 1 / 3) -> dict:
+    """Drag the first slider's handle right by ``fraction`` of its track, as a mouse does; its readout before
+    and after, its range and step (``{before, after, min, max, step, track}``)."""
+    page = nbp.page
+    loc = page.locator(nbp.mark(cell)).locator(".widget-slider, .jupyter-widget-slider").first
+    track = loc.locator(".noUi-target").first.bounding_box()
+    handle = loc.locator(".noUi-handle").first.bounding_box()
+    info = loc.evaluate("""e => { const t = e.querySelector('.noUi-target');
+        const r = t && t.noUiSlider ? t.noUiSlider.options.range : null;
+        const ro = e.querySelector('.widget-readout');
+        return {before: parseFloat(ro.value !== undefined && ro.value !== '' ? ro.value : ro.textContent),
+                min: r ? r.min : null, max: r ? r.max : null,
+                step: t && t.noUiSlider ? t.noUiSlider.options.step : null}; }""")
+    x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    sel = nbp.mark(cell)
+    page.evaluate("(s) => { const x = document.querySelector(s).querySelector('.kwb-status .kwb-drawn'); "
+                  "if (x) x.textContent = ''; }", sel)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 11):
+        page.mouse.move(x0 + fraction * track["width"] * k / 10, y0)
+    page.mouse.up()
+    try:  # the redraw the drag started, before anything else is timed
+        page.wait_for_function(f"() => ({JS_REDRAWN})({sel!r}) !== null", timeout=300_000, polling=200)
+    except PlaywrightTimeout:
+        pass
+    info["after"] = loc.evaluate("""e => { const ro = e.querySelector('.widget-readout');
+        return parseFloat(ro.value !== undefined && ro.value !== '' ? ro.value : ro.textContent); }""")
+    info["track"] = track["width"]
+    return info

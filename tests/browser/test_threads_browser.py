@@ -1,5 +1,6 @@
-"""Every thread notebook in the lab: its committed outputs render, and its explorer, run live, fits 1280x720
-and redraws when a knob moves.  (Running a whole thread notebook takes minutes; the nbval run of
+"""Every thread notebook in the lab: its committed outputs render, and its explorer, run live, fits 1280x720,
+has sliders a person can drag (every track >= 150 px; a drag of a third of the track moves the value by a
+third of its range), and redraws when a knob moves, its status saying how long that took as the test saw it.  (Running a whole thread notebook takes minutes; the nbval run of
 ``make test`` executes every cell, so here only the explorer runs, with its defaults.)
 ``KWB_SCREENSHOTS=DIR`` also saves what the 1280x720 window shows of each explorer after its knob moved
 (its top and its end: ``DIR/<notebook>-explorer.png``, ``-explorer-end.png``)."""
@@ -11,10 +12,9 @@ import os
 import re
 
 import pytest
-from conftest import ROOT, NotebookPage, make_lab, move_a_knob
+from conftest import ROOT, NotebookPage, drag_first_slider, make_lab, slider_tracks, timed_knob
 
 from kernel_workbook.nbtools import trust
-from kernel_workbook.textfit import WIDTH
 
 SHOTS = os.environ.get("KWB_SCREENSHOTS")
 THREADS = sorted(p.name for p in (ROOT / "notebooks").glob("20*.ipynb"))
@@ -37,6 +37,31 @@ def explorer_call(nb: dict) -> str:
     return None
 
 
+# Tables still wider than the lab's output area at 1280 px with the file browser closed (1100 px; they scroll
+# sideways), measured 2026-11-28: known defects, listed by their first header cells, to be laid out narrower
+# (fewer or shorter columns). 2007's measured rows 1550 px, 2012's counters 1567 px, 2014a's disk presets
+# 1148 px and its other-machines block 1143 px.
+KNOWN_WIDE = {"2007-throttle-vm-writeout.ipynb": ("kernel\tworkload\tkswapd_cpu_pct",),
+              "2012-highalloc-compaction.ipynb": ("kernel\tcompact_stall\tcompact_success",),
+              "2014a-seqread-cfq.ipynb": ("name\trpm\tmedia_rate_mb_s", "table\trow\tpublished_vanilla")}
+
+
+def _record(name: str, file: str, what: dict) -> None:
+    """Merge ``what`` under ``name`` into ``build/browser-artifacts/<file>`` (figures a timed or visual check
+    reports rather than asserts)."""
+    from conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    f = ARTIFACTS / file
+    got = json.loads(f.read_text()) if f.exists() else {}
+    got.setdefault(name, {}).update(what)
+    f.write_text(json.dumps(got, indent=1))
+
+
+def _record_redraw(name: str, what: str, seen: float, printed: float) -> None:
+    _record(name, "redraw-times.json", {what: {"seen_ms": seen, "status_ms": printed}})
+
+
 @pytest.mark.parametrize("name", THREADS)
 def test_thread_notebook_and_its_explorer(page, lab, name):
     path = lab.dir / "notebooks" / name
@@ -56,12 +81,25 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     shown = page.evaluate("""() => [...document.querySelectorAll('.jp-OutputArea .jp-RenderedSVG, .jp-OutputArea .jp-RenderedImage')]
         .map(e => e.querySelector('img, svg')).filter(g => g && g.getBoundingClientRect().width > 0).length""")
     assert shown > 0, f"{name}: no committed chart shown"
-    text = nbp.text_fit()  # printed prose is laid out to textfit.WIDTH: the page must not wrap it into fragments
-    assert text["cap"] is None or text["cap"] >= WIDTH, f"{name}: a text output holds {text['cap']} < {WIDTH} chars"
+    # prose is Markdown since issue 33 (the lab wraps it at its spaces); what stays preformatted must not be
+    # wrapped into fragments: aligned lines with the file browser open, every line with it closed (below).
+    # (The narrowest <pre> is no longer held to textfit.WIDTH: no prose is laid out to it any more.)
+    text = nbp.text_fit()
     assert not text["wrapped"], f"{name}: prose wrapped at 1280x720: {text['wrapped'][:4]}"
+    if SHOTS:  # the reproduction as a person reads it: its first table (published beside model) at 1280x720
+        page.evaluate("""() => { const t = document.querySelector('.kwb-block .kwb-table, .kwb-table');
+            if (t) t.scrollIntoView({block: 'start'}); }""")
+        page.screenshot(path=str(ROOT / SHOTS / f"{path.stem}-table.png"))
+    # the tables, HTML since issue 33: beside the file browser a wide one scrolls sideways in its output area
+    # (recorded); with the file browser closed, as a presenter shows them, each fits but the known wide ones
+    cut_open = nbp.layout()["cut_tables"]
     nbp.toggle_left_area()  # a presenter closes the file browser: then the mmtests tables fit too
     text = nbp.text_fit(tables=True)
+    cut_closed = nbp.layout()["cut_tables"]
     nbp.toggle_left_area()
+    _record(name, "cut-tables.json", {"file browser open": cut_open, "file browser closed": cut_closed})
+    cut = [c for c in cut_closed if not c["head"].startswith(KNOWN_WIDE.get(name, ()))]
+    assert not cut, f"{name}: tables cut at 1280 px with the file browser closed: {cut[:4]}"
     assert not text["wrapped"], f"{name}: wrapped at 1280x720 with the file browser closed: {text['wrapped'][:4]}"
     if not call:
         return  # a thread without an explorer (yet): its committed outputs are what a person sees
@@ -73,7 +111,28 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     nbp.wait_charts()
     lay = nbp.assert_seen_whole(nbp.mark(last))
     assert lay["charts"], f"{name}: the explorer drew no chart"
-    what = move_a_knob(nbp, last, timeout_s=300)
+    tracks = slider_tracks(nbp, last)
+    assert tracks and all(t["track"] >= 150 for t in tracks), f"{name}: slider tracks under 150 px: {tracks}"
+    d = drag_first_slider(nbp, last)
+    if d["min"] is not None:
+        want = min(d["max"], d["before"] + (d["max"] - d["min"]) / 3)
+        slack = max(d["step"] or 0, 0.07 * (d["max"] - d["min"]))
+        assert abs(d["after"] - want) <= slack, f"{name}: a drag of a third of the track: {d}, expected ~{want}"
+    # a slider one step: a model run, the chart redrawn (issue 33: under 100 ms as a person waits; timed tests
+    # fail on a busy machine, so the figure is printed and written to build/browser-artifacts/redraw-times.json,
+    # and asserted only with KWB_STRICT_TIMING=1)
+    _, seen_s, printed_s = timed_knob(nbp, last, timeout_s=300, slider=True)
+    _record_redraw(name, "slider one step", seen_s, printed_s)
+    if seen_s is not None:  # (2014a: one step of cfq_target_latency may leave the chart as it was)
+        assert abs(printed_s - seen_s) <= max(600, 0.25 * seen_s), f"{name}: slider: saw {seen_s} ms, status {printed_s} ms"
+    if os.environ.get("KWB_STRICT_TIMING") == "1":
+        assert printed_s < 100, f"{name}: a slider step redrawn in {printed_s} ms"
+    what, seen, printed = timed_knob(nbp, last, timeout_s=300)
+    _record_redraw(name, what, seen, printed)
+    # the explorer's own figure is what the person waited: the change to the chart drawn (issue 33: it printed
+    # 128 ms for a 10.7 s wait)
+    assert seen is not None, f"{name}: {what}: the chart drew the same picture"
+    assert abs(printed - seen) <= max(600, 0.25 * seen), f"{name}: {what}: saw {seen} ms, status says {printed} ms"
     assert nbp.errors() == [], what
     nbp.assert_seen_whole(nbp.mark(last))
     if SHOTS:  # what a person sees at 1280x720: the explorer's top, then its end

@@ -20,8 +20,8 @@ import numpy as np
 from ..tables import compare, render
 from ..tables.significance import ci_significant, qnorm
 from ..tables.stats import calc_amean, calc_hmean, calc_stddev, pdiff, pndiff
-from ..textfit import fit
-from .base import Exercise
+from .base import Exercise, Verdict
+from .seeded import Flag, Number
 
 # (metric, unit, higher is better, typical value, run-to-run spread as a fraction)
 METRICS = [
@@ -37,7 +37,7 @@ class ReadingMmtests(Exercise):
     name = "reading-mmtests"
     level, minutes, thread, topic = "beginner", 15, "all (mmtests tables)", "statistics"
     questions = {
-        "pct": "the hidden percentage, as mmtests prints it",
+        "pct": "the hidden percentage, as mmtests prints it (a number, or a string such as \"-3.25%\")",
         "better": "is the new kernel better on that row (True/False)",
         "significant": "is the mean change significant by mmtests' CI test (True/False)",
     }
@@ -60,8 +60,16 @@ class ReadingMmtests(Exercise):
         self.mean_label = "Hmean" if self.hib else "Amean"
 
     def echo(self) -> str:
-        return fit(f"{self.name}: seed={self.seed} metric={self.metric} ({self.unit}, "
-                   f"{'higher' if self.hib else 'lower'} is better) runs={self.runs}", hang=4)
+        return (f"{self.name}: seed={self.seed} metric={self.metric} ({self.unit}, "
+                f"{'higher' if self.hib else 'lower'} is better) runs={self.runs}")
+
+    kinds = {"pct": Number(tol=0.011, unit="%"), "better": Flag(), "significant": Flag()}
+    hints = {
+        "pct": "mmtests compares the means (Hmean for higher-is-better, Amean otherwise) and arranges the sign so "
+               "that positive is better",
+        "better": "the sign of the printed percentage says it (positive means better)",
+        "significant": "mmtests' CI test: do the intervals mean +/- 1.96 x stddev of the two kernels overlap?",
+    }
 
     def text(self) -> str:
         """The table with the patched kernel's mean percentage hidden."""
@@ -74,13 +82,17 @@ class ReadingMmtests(Exercise):
             out.append(ln)
         return "\n".join(out)
 
+    def shown(self) -> list:
+        """The problem as a notebook shows it: the echo, the table (as mmtests prints it), the questions."""
+        from ..frames import Preformatted, Prose
+
+        questions = "\n".join(f"* `{k}`: {q}" for k, q in self.questions.items())
+        return [Prose(f"`{self.echo()}`"), Preformatted(self.text()), Prose(questions)]
+
     def show(self) -> None:
-        print(self.echo())
-        print()
-        print(fit(self.text()))
-        print()
-        for k, q in self.questions.items():
-            print(fit(f"  {k}: {q}", hang=4))
+        from IPython.display import display
+
+        display(*self.shown())
 
     # --- the hidden solver ---------------------------------------------------
     def _means(self):
@@ -95,45 +107,52 @@ class ReadingMmtests(Exercise):
         return {"pct": round(pct, 2), "better": pct > 0, "significant": ci_significant(mb, sb, mn, sn),
                 "means": (mb, mn), "sd": (sb, sn)}
 
-    def _explain(self, key, given, truth):
+    def _verdict(self, key, given, truth) -> Verdict:
+        kind = self.kinds[key]
+        try:
+            g = kind.parse(given)
+        except (TypeError, ValueError) as e:
+            return Verdict(False, f"expected {e}, got {given!r}", counts=False)
         mb, mn = truth["means"]
         sb, sn = truth["sd"]
         if key == "pct":
-            g = float(given)
             t = truth["pct"]
-            if abs(g - t) <= 0.011:
-                return True, f"{t:.2f}%"
-            if abs(g + t) <= 0.011:
+            if kind.close(g, t):
+                return Verdict(True, f"{t:.2f}%")
+            answer = f"{t:.2f}% (mean {mn:.2f} against {mb:.2f})"
+            if kind.close(g, -t):
                 # pdiff = -pndiff: the wrong formula and a flipped sign are the same number
                 fn, rule = (("pdiff", "new*100/base - 100") if self.hib else ("pndiff", "100 - new*100/base"))
-                return False, (f"sign flipped: this metric is {'higher' if self.hib else 'lower'}-is-better, so "
-                               f"mmtests prints {fn} = {rule} = {t:.2f}% (pdiff and pndiff differ only in sign, "
-                               f"chosen so that positive means better)")
-            if abs(g - (mn - mb)) <= 0.011 or abs(g - (mb - mn)) <= 0.011:
-                return False, f"that is the difference of the means, not a percentage: {t:.2f}%"
-            return False, f"mmtests prints {t:.2f}% (mean {mn:.2f} against {mb:.2f})"
+                return Verdict(False, f"sign flipped: this metric is {'higher' if self.hib else 'lower'}-is-better, "
+                                      f"so mmtests prints {fn} = {rule} (pdiff and pndiff differ only in sign, chosen "
+                                      "so that positive means better)", answer)
+            if kind.close(g, mn - mb) or kind.close(g, mb - mn):
+                return Verdict(False, "that is the difference of the means, not a percentage of the baseline's",
+                               answer)
+            return Verdict(False, f"{kind.hint(g, t)}; hint: {self.hints['pct']}", answer)
         if key == "better":
-            ok = bool(given) == truth["better"]
-            if ok:
-                return True, "yes" if truth["better"] else "no"
+            if g == truth["better"]:
+                return Verdict(True, "yes" if truth["better"] else "no")
             bigger = mn > mb
-            hint = (" — a bigger number is worse here: lower is better" if (bigger and not self.hib) else
-                    " — a smaller number is worse here: higher is better" if (not bigger and self.hib) else "")
-            return False, f"the printed percentage is {truth['pct']:+.2f}%; positive means better{hint}"
+            why = ("; a bigger number is worse here: lower is better" if (bigger and not self.hib) else
+                   "; a smaller number is worse here: higher is better" if (not bigger and self.hib) else "")
+            return Verdict(False, f"not {g}: {self.hints['better']}{why}",
+                           f"{'yes' if truth['better'] else 'no'} (the printed percentage is {truth['pct']:+.2f}%)")
         if key == "significant":
-            ok = bool(given) == truth["significant"]
             z = qnorm(0.975)
             gap, half = abs(mn - mb), z * (sb + sn)
-            if ok:
-                return True, f"|{mn:.2f} - {mb:.2f}| = {gap:.2f} against z*(sd_new + sd_base) = {half:.2f}"
+            if g == truth["significant"]:
+                return Verdict(True, f"|{mn:.2f} - {mb:.2f}| = {gap:.2f} against z*(sd_new + sd_base) = {half:.2f}")
             se_half = z * (sb + sn) / np.sqrt(self.runs)
-            why = ""
             if truth["significant"] is False and gap > se_half:
-                why = (" — with the standard error (stddev/sqrt(n)) it would look significant, but mmtests builds "
-                       "the interval from the standard deviation itself")
-            return False, (f"the intervals are mean +/- {z:.2f}*stddev: the gap {gap:.2f} is "
-                           f"{'larger' if gap > half else 'smaller'} than {half:.2f}{why}")
-        return False, "unknown question"
+                msg = ("likely mistake: with the standard error (stddev/sqrt(n)) it would look significant, but "
+                       "mmtests builds the interval from the standard deviation itself")
+            else:
+                msg = f"not {g}; hint: {self.hints['significant']}"
+            return Verdict(False, msg, f"{truth['significant']} (the gap {gap:.2f} is "
+                                       f"{'larger' if gap > half else 'smaller'} than {z:.2f} x (sd_new + sd_base) "
+                                       f"= {half:.2f})")
+        return Verdict(False, "unknown question", counts=False)
 
     def solve(self) -> str:
         t = self._truth()
@@ -141,12 +160,12 @@ class ReadingMmtests(Exercise):
         sb, sn = t["sd"]
         fn = "pdiff" if self.hib else "pndiff"
         z = qnorm(0.975)
-        return fit("\n".join([
+        return "\n".join([
             self.echo(),
             f"pct: {fn}({mn:.4f}, {mb:.4f}) = {t['pct']:.2f}%",
             f"better: {t['better']} (the percentage is {'positive' if t['pct'] > 0 else 'not positive'})",
             f"significant: {t['significant']} (gap {abs(mn - mb):.3f} vs {z:.2f}*({sb:.3f}+{sn:.3f}) = {z * (sb + sn):.3f})",
-        ]), hang=4)
+        ])
 
 
 def problem(seed: int = 0) -> ReadingMmtests:

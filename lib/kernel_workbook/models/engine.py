@@ -38,8 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import progress
 from ..errors import WorkbookParameterError
-from ..textfit import fit
 
 ENGINES = ("jit", "python", "reference")
 _PURE = "_pure"
@@ -245,14 +245,18 @@ def run_announced(fn, args: tuple, what: str, verbose: bool = True):
     Compiling a model's loop takes up to a minute, so a notebook cell that
     seems to hang tells the reader why.
     """
-    if getattr(fn, "signatures", None) or not verbose:
+    progress.tick(what)  # a long cell in the lab shows its runs (progress.py)
+    if getattr(fn, "signatures", None):
         return fn(*args)
-    print(fit(f"{what}: compiling with Numba (first call in this process; later processes load it from the "
-              "cache)..."), flush=True)
-    t0 = time.perf_counter()
-    out = fn(*args)
-    print(f"{what}: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)
-    return out
+    with progress.compiling(what) as shown:
+        if shown or not verbose:
+            return fn(*args)
+        print(f"{what}: compiling with Numba...\n  (the first call in this process; later processes load it "
+              "from the cache)", flush=True)
+        t0 = time.perf_counter()
+        out = fn(*args)
+        print(f"{what}: ready ({time.perf_counter() - t0:.1f} s including the first run).", flush=True)
+        return out
 
 
 def check_engine(engine: str) -> None:

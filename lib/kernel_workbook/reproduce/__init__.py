@@ -38,7 +38,6 @@ import pandas as pd
 from .. import config as _config
 from ..errors import WorkbookParameterError
 from ..tables import published, published_tables, render
-from ..textfit import beneath, fit, frame_text
 from ..threads import THREADS
 
 # thread id -> "module:function"; the modules are imported only when asked for,
@@ -57,15 +56,18 @@ CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pc
 class Block:
     """One printed block of a reproduction, rendered from its frame (never stored as text).
 
-    ``kind`` says how (``"list"``: one line per row, its last column a sentence):
-    ``"mmtests"`` -- a cells frame (``tables`` shape),
-    printed by :func:`kernel_workbook.tables.render` as the thread printed
-    it; ``"cells"`` -- cells of the reproduction (published beside model,
-    the changes and the error), printed by :func:`cells_text`; ``"frame"`` --
-    any other tidy frame, printed with ``to_string``; ``"text"`` -- prose
-    (notes), kept in ``text``.  ``key`` is stable, for notebooks:
-    ``"cfq600-seqread/published"``, ``"cfq600-seqread/model"``,
-    ``"cfq600-seqread/cells"``, ``"notes"``.
+    ``kind`` says how: ``"mmtests"`` -- a cells frame (``tables`` shape),
+    printed by :func:`kernel_workbook.tables.render` exactly as the thread
+    printed it; ``"cells"`` -- cells of the reproduction (published beside
+    model, the changes and the error, :func:`._side_by_side.delta_frame`);
+    ``"frame"`` -- any other tidy frame; ``"list"`` -- one entry per row, its
+    last column a sentence; ``"text"`` -- prose (notes), kept in ``text``.
+    In a notebook a block shows as an HTML table (``frames.Table``: one number
+    format per column, a dash with its meaning, ``na``, for a missing value,
+    ``notes`` under it) or, for mmtests tables, as preformatted text;
+    :meth:`render` is the same content as text (``kwb reproduce``, nbval).
+    ``key`` is stable, for notebooks: ``"cfq600-seqread/published"``,
+    ``"cfq600-seqread/model"``, ``"cfq600-seqread/cells"``, ``"notes"``.
     """
 
     key: str
@@ -73,26 +75,55 @@ class Block:
     kind: str = "frame"
     frame: pd.DataFrame | None = None
     text: str = ""
+    na: str | None = None  # what a missing value of the frame means (shown under the table)
+    notes: list = field(default_factory=list)  # lines under the table
+
+    def shown(self):
+        """What a notebook displays: a ``frames.Table``, ``Preformatted`` mmtests text or ``Prose``."""
+        from ..frames import Listing, Preformatted, Prose, Table
+
+        if self.kind == "text":
+            return Preformatted(self.text, wrap=True)
+        if self.kind == "mmtests":
+            return Preformatted(render(self.frame))
+        if self.kind == "list":
+            rows = [] if self.frame is None else list(self.frame.itertuples(index=False))
+            return Listing([(" / ".join(str(v) for v in r[:-1]), str(r[-1])) for r in rows])
+        frame = self.frame
+        na = self.na
+        if self.kind == "cells":
+            from ._side_by_side import delta_frame
+
+            frame = delta_frame(self.frame.to_dict("records") if frame is not None else [])
+            na = na or CELLS_NA
+        if frame is None or not len(frame.columns):
+            return Prose("(nothing)")
+        return Table(frame, na=na, notes=self.notes)
 
     def render(self) -> str:
-        """The block as text laid out to ``textfit.WIDTH`` (mmtests tables exactly as mmtests prints them)."""
-        head = fit(f"== {self.title}") + "\n" if self.title else ""
-        if self.kind == "text":
-            return head + fit(self.text)
-        if self.kind == "mmtests":
-            return head + render(self.frame)
-        if self.kind == "cells":
-            from ._side_by_side import delta_text
+        """The block as text: its title, then the same content the notebook shows (mmtests tables exactly as
+        mmtests prints them)."""
+        return (f"== {self.title}\n" if self.title else "") + str(self.shown())
 
-            return head + delta_text(self.frame.to_dict("records"))
-        if self.kind == "list":  # per row: its fields, then the last column (a sentence) wrapped beneath them
-            if self.frame is None or not len(self.frame):
-                return head + "  none"
-            return head + "\n".join(fit("  " + " / ".join(str(v) for v in r[:-1]) + " —") + "\n" + beneath(str(r[-1]))
-                                     for r in self.frame.itertuples(index=False))
-        if self.frame is None or not len(self.frame):
-            return head + "(nothing)"
-        return head + frame_text(self.frame)
+    def __repr__(self) -> str:
+        return self.render()
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(self.render())
+
+    def _repr_html_(self) -> str:
+        import html
+
+        shown = self.shown()
+        body = shown._repr_html_() if hasattr(shown, "_repr_html_") else f"<p>{html.escape(str(shown))}</p>"
+        from ..frames import NO_MATH
+
+        return (f"<div class='kwb-block {NO_MATH}'>" + (f"<b>{html.escape(self.title)}</b>" if self.title else "")
+                + body + "</div>")
+
+
+CELLS_NA = ("no value: the model gives none for this cell, or the cell is in the baseline column (no change to "
+            "predict)")
 
 
 @dataclass
@@ -117,8 +148,8 @@ class Reproduction:
 
     # ---- building
     def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
-            text: str = "") -> Block:
-        b = Block(key, title, kind, frame, text)
+            text: str = "", na: str | None = None, notes: list | None = None) -> Block:
+        b = Block(key, title, kind, frame, text, na, list(notes or []))
         self.blocks.append(b)
         return b
 
@@ -127,8 +158,27 @@ class Reproduction:
         """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
         out = [b.render() for b in self.blocks] + list(self.text)
         if self.notes and not any(t.startswith("== notes\n") for t in self.text):
-            out.append("== notes\n" + "\n".join(fit(f" * {n}") for n in self.notes))  # continues after "* "
+            out.append("== notes\n" + "\n".join(f" * {n}" for n in self.notes))
         return out
+
+    def __repr__(self) -> str:
+        return "\n\n".join(self.printed())
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(repr(self))
+
+    def _repr_html_(self) -> str:
+        """Every block as the notebook shows it (tables, mmtests text), the notes last."""
+        import html
+
+        parts = [b._repr_html_() for b in self.blocks]
+        parts += [f"<pre>{html.escape(t)}</pre>" for t in self.text]
+        if self.notes:
+            from ..frames import NO_MATH
+
+            parts.append(f"<div class='{NO_MATH}'><b>notes</b><ul>"
+                         + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul></div>")
+        return "\n".join(parts)
 
     def block(self, key: str) -> Block:
         """The block ``key`` (see :class:`Block`); an unknown key lists the known ones."""
@@ -576,26 +626,35 @@ def _cluster_pool(addr: str):
 
 
 def format_summary(rep: Reproduction) -> str:
-    """The fidelity lines ``kwb reproduce`` prints: strict score (over seeds), lenient score, per table."""
+    """The fidelity lines ``kwb reproduce`` prints: strict score (over seeds), lenient score, per table.
+
+    A ``frames.Text``: printed, it is those lines; displayed in a notebook, the same as Markdown (the
+    scores as sentences, the tables' scores as a table)."""
+    from ..frames import Text
+
     s = rep.summary()
     st, le, sd = s["strict"], s["lenient"], s["seeds"]
     if not st["scored"] and not le["predicted_cells"]:
-        return fit("fidelity: no predicted cells (" + "; ".join(rep.notes or ["no model"]) + ")")
+        line = "fidelity: no predicted cells (" + "; ".join(rep.notes or ["no model"]) + ")"
+        return Text(line)
     ex = ", ".join(f"{v} {k}" for k, v in st["excluded"].items()) or "none"
-    lines = [f"fidelity (strict): {st['hits']}/{st['scored']} scored cells hit = {_pct(st['score'])} "
-             f"(same sign, size within x2, beyond the thread's noise, repeats once); excluded: {ex}"]
-    if sd["n"] > 1:
-        lines.append(f"  over {sd['n']} seed bases: mean {_pct(sd['mean'])}, range {_pct(sd['min'])} .. {_pct(sd['max'])}")
-    else:
-        lines.append("  one seed base only")
-    if le["predicted_cells"]:
-        lines.append(f"fidelity (lenient, direction only): {le['predicted_cells']} predicted cells, direction agrees on "
-                     f"{100 * le['direction_agreement']:.1f}%, median |model - published| = "
-                     f"{le['median_abs_error_pts']:.2f} points")
-    for t in s["per_table"]:
-        if t["scored"]:
-            lines.append(f"  {t['table']:28s} {t['hits']:3d}/{t['scored']:<3d} {_pct(t['score'])}")
-    return fit("\n".join(lines))
+    strict = (f"{st['hits']}/{st['scored']} scored cells hit = {_pct(st['score'])} "
+              f"(same sign, size within x2, beyond the thread's noise, repeats once); excluded: {ex}")
+    seeds = (f"over {sd['n']} seed bases: mean {_pct(sd['mean'])}, range {_pct(sd['min'])} .. {_pct(sd['max'])}"
+             if sd["n"] > 1 else "one seed base only")
+    lenient = (f"{le['predicted_cells']} predicted cells, direction agrees on {100 * le['direction_agreement']:.1f}%, "
+               f"median |model - published| = {le['median_abs_error_pts']:.2f} points") if le["predicted_cells"] else ""
+    tables = [t for t in s["per_table"] if t["scored"]]
+    lines = [f"fidelity (strict): {strict}", f"  {seeds}"]
+    md = [f"**Fidelity (strict):** {strict}; {seeds}."]
+    if lenient:
+        lines.append(f"fidelity (lenient, direction only): {lenient}")
+        md.append(f"**Fidelity (lenient, direction only):** {lenient}.")
+    lines += [f"  {t['table']:28s} {t['hits']:3d}/{t['scored']:<3d} {_pct(t['score'])}" for t in tables]
+    if tables:
+        md += ["", "| table | hits / scored | score |", "|---|--:|--:|"]
+        md += [f"| {t['table']} | {t['hits']}/{t['scored']} | {_pct(t['score'])} |" for t in tables]
+    return Text("\n".join(lines), "\n\n".join(md[:2 if lenient else 1]) + "\n" + "\n".join(md[2 if lenient else 1:]))
 
 
 def _pct(v) -> str:

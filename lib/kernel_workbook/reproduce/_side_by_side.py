@@ -13,7 +13,6 @@ import weakref
 
 import pandas as pd
 
-from ..textfit import frame_text
 from . import delta_pct
 
 
@@ -44,39 +43,43 @@ def _r(v, nd: int = 4):
     return round(v, nd)
 
 
-def delta_text(cells: list[dict], title: str = "") -> str:
-    """A compact table: row, kernel, published and model values and changes, the error in points."""
+def delta_frame(cells: list[dict]) -> pd.DataFrame:
+    """Published beside model, one row per cell.  Columns: ``stat`` (when any cell has one), ``row, kernel,
+    published, model, published_delta_pct, model_delta_pct, |err| pts, sign agrees, use`` (``use``: fitted,
+    predicted, or reference -- a baseline-column cell shown for its value); a missing value is None."""
+    from . import _sign
+
     rows = []
     for c in cells:
         c = {k: _none(v) for k, v in c.items()}  # cells may come back from a frame, None as NaN
         pd_, md_ = c.get("published_delta_pct"), c.get("model_delta_pct")
-        err = abs(md_ - pd_) if (pd_ is not None and md_ is not None) else None
-        sign = ""
-        if pd_ is not None and md_ is not None and not c.get("calibrated"):
-            from . import _sign
-
-            sign = "yes" if _sign(pd_) == _sign(md_) else "NO"
+        both = pd_ is not None and md_ is not None
         rows.append({
-            "stat": c.get("stat", ""), "row": c["row"], "kernel": c["kernel"],
-            "published": _fmt(c["published"]), "model": _fmt(c["model"]),
-            "pub d%": _fmt(pd_, sign=True), "model d%": _fmt(md_, sign=True),
-            "|err| pts": _fmt(err), "sign agrees": sign,
-            "use": "fitted" if c.get("calibrated") else ("predicted" if (pd_ is not None and md_ is not None)
-                                                         else ("reference" if c.get("model") is not None else "-")),
+            "stat": c.get("stat") or "", "row": c["row"], "kernel": c["kernel"],
+            "published": c.get("published"), "model": c.get("model"),
+            "published_delta_pct": pd_, "model_delta_pct": md_, "|err| pts": abs(md_ - pd_) if both else None,
+            "sign agrees": ("yes" if _sign(pd_) == _sign(md_) else "NO") if both and not c.get("calibrated") else "",
+            "use": "fitted" if c.get("calibrated") else ("predicted" if both else
+                                                          ("reference" if c.get("model") is not None else "-")),
         })
-    df = pd.DataFrame(rows)
-    body = frame_text(df) if len(df) else "(no cells)"
+    cols = ["stat", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct", "|err| pts",
+            "sign agrees", "use"]
+    df = pd.DataFrame(rows, columns=cols)
+    for c in ("published", "model", "published_delta_pct", "model_delta_pct", "|err| pts"):
+        df[c] = pd.to_numeric(df[c], errors="coerce")
+    return df if df["stat"].astype(bool).any() else df.drop(columns="stat")
+
+
+def delta_text(cells: list[dict], title: str = "") -> str:
+    """:func:`delta_frame` as text."""
+    from ..frames import Table
+
+    body = Table(delta_frame(cells)).text() if cells else "(no cells)"
     return (title + "\n" if title else "") + body
 
 
 def _none(v):
     return None if isinstance(v, float) and math.isnan(v) else v
-
-
-def _fmt(v, sign: bool = False) -> str:
-    if v is None:
-        return "-"
-    return f"{v:+.2f}" if sign else f"{v:.2f}"
 
 
 def samples_frame(samples: dict) -> pd.DataFrame:

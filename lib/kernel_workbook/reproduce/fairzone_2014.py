@@ -622,7 +622,8 @@ def fairzone_part(small: bool | None = None) -> Part:
              f"tiobench at {SPREAD_FRACTION:.0%} of RAM for the spread, threads 1..16, {ITERATIONS} iterations "
              f"(assumed); the page cache simulated {PAGES_PER_UNIT} pages a unit; kswapd "
              + ("forced awake (what-if)" if KSWAPD_AWAKE else "as balance_pgdat() decides")
-             + f"; allocator prices a priori ({COSTS.zone_switch_ns:g} ns per zone switch assumed)", fit)
+             + f"; allocator prices a priori ({COSTS.zone_switch_ns:g} ns per zone switch assumed)",
+             fit).na = "fitted for each machine by the disk/CFQ model: its value is in the CFQ part's fitted table"
     sc, spread = spread_cells(small)
     bar.update()
     part.cells += sc

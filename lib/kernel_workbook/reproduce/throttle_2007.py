@@ -263,7 +263,11 @@ def _reproduction(seed_base: int) -> Reproduction:
     rep.add("fitted", f"what was fitted, and to which 'before' cells (nothing else is; akpm's test on a "
                       f"{w.machine_mb:g} MB i386 machine, {w.duration_s:g} s after the kill, fitted on seed {cal['seed']}, "
                       f"runs of seed {SEED0 + seed_base})",
-            df_fitted(seed_base))
+            df_fitted(seed_base),
+            notes=["disk_write_mb_s is not searched: it is set to the published pages freed rate, which Fengguang "
+                   "calls 'about the write throughput'. Its model column is what the model's kswapd then frees per "
+                   "second at that cell (pages freed MB/s, without congestion_wait): far below the published "
+                   "figure. The cell was used for the fit, so it is not scored."])
     for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency",
                   "fengguang-ratio-script"):
         rep.add(f"{table}/published", f"{table}, published", published(THREAD, table), kind="mmtests")

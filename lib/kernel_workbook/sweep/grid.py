@@ -33,7 +33,6 @@ import pandas as pd
 from ..errors import WorkbookParameterError
 from ..models.knobs import Knob
 from ..models.spec import ModelSpec, get_model
-from ..textfit import fit
 
 # columns of a sweep's table that are not knobs or outputs
 KEY_COLUMNS = ("variant", "workload", "seed")
@@ -89,12 +88,12 @@ class Grid:
         return pd.DataFrame(rows, columns=["variant", "workload", *self.knobs, "seed"])
 
     def describe(self) -> str:
-        """How many runs and what they are made of (one line, wrapped at ``textfit.WIDTH``)."""
+        """How many runs and what they are made of (one line)."""
         vs = sorted({r.variant for r in self.runs}, key=str)
         ws = sorted({r.workload for r in self.runs}, key=str)
         ss = sorted({r.seed for r in self.runs})
-        return fit(f"{len(self)} runs of {self.model.name} ({self.design}: {', '.join(self.knobs) or 'no knobs'}; "
-                   f"{len(vs)} kernel(s), {len(ws)} workload(s), {len(ss)} seed(s))")
+        return (f"{len(self)} runs of {self.model.name} ({self.design}: {', '.join(self.knobs) or 'no knobs'}; "
+                f"{len(vs)} kernel(s), {len(ws)} workload(s), {len(ss)} seed(s))")
 
 
 # --------------------------------------------------------------------------- the designs

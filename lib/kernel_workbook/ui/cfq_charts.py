@@ -30,7 +30,8 @@ from ..config import mode
 from ..models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
-from .charts import LiveChart, pre_html
+from ..frames import Preformatted, Table
+from .charts import LiveChart
 from .explorer import explorer
 
 READERS = (1, 2, 4, 8, 16)
@@ -394,15 +395,11 @@ def plot_capture_beside_model(df: pd.DataFrame, title: str = "iostat rkB/s: a ca
 # --------------------------------------------------------------------------- the explorers
 
 
-def _dropdown(options, value, description, wide: bool = True):
+def _dropdown(options, value, description):
     import ipywidgets as w
 
-    # a floor on the width of a menu of long choices: beside a long description it kept ~100 px and cut
-    # its choice at 1280x720 ("pristine (3.1/3..."); wider than a column of the explorer's grid, so the
-    # explorer sets it on a row of its own (the browser test measures both)
-    lay = w.Layout(width="auto", min_width="440px") if wide else w.Layout(width="98%")
     return w.Dropdown(options=list(options), value=value, description=description,
-                      style={"description_width": "initial"}, layout=lay)
+                      style={"description_width": "initial"}, layout=w.Layout(width="98%"))
 
 
 CFQ_KNOBS = ["scheduler", "cfq_target_latency", "cfq_slice_sync", "cfq_slice_idle", "cfq_quantum", "cfq_latency"]
@@ -419,8 +416,6 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
     Mel Gorman's patch, ``cfq_target_latency=600``), which is also what a
     static export (``WORKBOOK_MODE=ci``) shows.
     """
-    from IPython.display import HTML
-
     base = base or IOParams(cfq=cfq_for_kernel("3.16"))
     start = {"cfq_target_latency": 600.0} if start is None else start
     machines = [base.disk.name] + [k for k in PRESETS if k != base.disk.name]
@@ -428,7 +423,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
     controls = {
         "machine": _dropdown(machines, base.disk.name, "machine"),
         "variant": _dropdown(DEEP_VARIANTS, "pristine (3.1/3.16)", "deep-queue variant (2011 thread)"),
-        "readers_max": _dropdown(counts, max(readers), "readers up to", wide=False),
+        "readers_max": _dropdown(counts, max(readers), "readers up to"),
     }
     cache: dict = {}
 
@@ -445,7 +440,7 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         (long,), lat = _await_parts(sw, "read latency (await), percentiles")
         chart = live.show(d, p_, long, throughput=tp, latency=lat)
         shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
-        return HTML(pre_html(shown["table"])), chart
+        return Preformatted(shown["table"]), chart
 
     shown: dict = {}
     live = LiveChart(_sweep_charts)  # the Altair chart is built once per machine and reader list
@@ -488,7 +483,7 @@ def deep_idle_explorer(small: bool | None = True):
             c = r.counters
             rows.append({"variant": v, "MB/s": round(r.throughput_mb_s, 2), "preempt": c["preempt"],
                          "arm_idle": c["arm_idle"], "mark_deep": c["mark_deep"], "clear_deep": c["clear_deep"]})
-        return explorer(base, DEEP_KNOBS, lambda p: HTML(pre_html(pd.DataFrame(rows).to_string(index=False))))
+        return explorer(base, DEEP_KNOBS, lambda p: Table(pd.DataFrame(rows)))
     import ipywidgets as w
 
     machine = _dropdown(d11.MACHINES, "aio-stress-fast-raid", "machine")
@@ -498,14 +493,10 @@ def deep_idle_explorer(small: bool | None = True):
                          continuous_update=False,
                          tooltip="aio-stress patched with usleep() after run_built(): the RAID runs of the thread")
 
-    def on_machine(change):
-        # the thread ran the RAID with usleep(1000) and the slow disk without
-        usleep.value = 1000 if change["new"] == "aio-stress-fast-raid" else 0
-
-    machine.observe(on_machine, names="value")
-
     def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
-        # the main run's compiled loop releases the GIL: the timeline is run and framed beside it
+        # the machine's fit first, through the pool: one fitted in the background (below) is waited for, not
+        # fitted twice; then the main run's compiled loop releases the GIL: the timeline is run beside it
+        pool.submit(d11.machine_params, machine, small=small).result()
         main = pool.submit(machine_run, machine, variant, usleep, p)
         tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
         frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
@@ -520,9 +511,14 @@ def deep_idle_explorer(small: bool | None = True):
     shown: dict = {}
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-deep-idle")
     live = LiveChart(_timeline_chart)  # the Altair chart is built once per title and number of queues
+    # the thread ran the RAID with usleep(1000) and the slow disk without: a machine sets its think time, then
+    # the one redraw runs (two redraws, the first on the old machine, had doubled the wait)
     box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
-                   title="The 2011 experiment: idling on deep seeky queues", columns=3)
+                   title="The 2011 experiment: idling on deep seeky queues", columns=3,
+                   links={"machine": lambda m: {"usleep": 1000 if m == "aio-stress-fast-raid" else 0}})
     box.kwb_shown = shown  # what the last redraw showed
+    for other in d11.MACHINES:  # fit the other machine while the person reads: its first switch took ~10 s
+        pool.submit(d11.machine_params, other, small=small)
     return box
 
 

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import html
-
 import altair as alt
 import pandas as pd
 
 from ..config import mode
 from ..tables.cells import table_meta
-from ..textfit import fit
-
-
-def pre_html(text: str) -> str:
-    """``text`` as an HTML ``<pre>`` for an explorer or panel: prose laid out by ``textfit.fit``, a table
-    kept whole and scrolled sideways if the area is narrower (the lab's own text outputs wrap it instead),
-    the font a size below the charts' (larger in slides mode)."""
-    size = max(11, mode().font_size - 2)
-    return (f"<pre style='font-size:{size}px;line-height:1.25;white-space:pre;overflow-x:auto'>"
-            f"{html.escape(fit(text))}</pre>")
 
 
 def df_pct_change(cells: pd.DataFrame, table=None) -> pd.DataFrame:

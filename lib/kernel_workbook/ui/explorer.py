@@ -7,19 +7,164 @@ source in the tooltip, its range from the declaration -- above the live
 output.  Controls that are not knobs (a machine preset, a reader count) are
 passed as ready-made widgets and reach ``draw`` by name.
 
-The layout is a grid of controls above the output, so a chart may use the
-whole width of a 1280x720 projector; sliders redraw when released.  In
-``WORKBOOK_MODE=ci`` there is no widget JavaScript: the default settings are
-drawn once, statically, and nothing is returned.
+What a person at a 1280x720 projector needs of it, and how it is met:
+
+* **Sliders long enough to drag.**  Each control's label sits above it, whole,
+  and the grid has as many columns as fit 260 px each (three beside the lab's
+  file browser, four without it), so every slider's track is wider than
+  150 px whatever the length of the kernel name (a label beside the track had
+  left it 0-50 px).  The stylesheet travels with the status line
+  (:class:`Status`), the explorer's own small widget.
+* **One redraw per change.**  A control that sets others (the kernel menu sets
+  every knob, 2011's machine sets its ``usleep``: ``links``) sets them first,
+  then the chart is drawn once.
+* **The wait a person sees.**  The status line says which knobs and controls
+  differ from where the explorer started, and how long the redraw took from
+  the moment the change left the browser to the moment the chart was drawn
+  again -- measured in the browser, where both happen (the kernel alone
+  cannot see the queue in front of it, nor the drawing).  Beyond one second a
+  spinner counts the time.
+* **No float noise**: a slider's value is rounded to its step before it
+  reaches the model and the echo (``cfq_target_latency=750.0``, not
+  ``749.9999999999999``).
+
+In ``WORKBOOK_MODE=ci`` there is no widget JavaScript: the default settings
+are drawn once, statically, and nothing is returned.
 """
 
 from __future__ import annotations
 
+import html
+import math
 import time
 from typing import Any, Callable, Sequence
 
 from ..config import mode
 from ..errors import WorkbookParameterError
+
+COLUMN_PX = 260
+"""The narrowest column of the controls' grid: a slider's track keeps >= 150 px beside its readout."""
+
+_CSS = """
+.kwb-explorer .kwb-knob.widget-inline-hbox { flex-wrap: wrap; height: auto; align-items: center; }
+.kwb-explorer .kwb-knob.widget-inline-hbox > .widget-label {
+  flex: 0 0 100%; width: auto !important; max-width: none; text-align: left; white-space: normal;
+  overflow: visible; text-overflow: clip; line-height: 18px; height: auto; margin: 0; padding: 0; }
+.kwb-explorer .kwb-knob .slider-container { flex: 1 1 150px; min-width: 150px; }
+.kwb-explorer .kwb-knob.widget-dropdown > select { flex: 1 1 auto; }
+.kwb-status { font-size: 12px; line-height: 18px; min-height: 18px; color: var(--jp-ui-font-color1, #333); }
+.kwb-status .kwb-busy { display: none; }
+.kwb-status .kwb-busy.kwb-show { display: inline; font-weight: bold; }
+.kwb-status .kwb-busy::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 6px;
+  border: 2px solid #999; border-top-color: transparent; border-radius: 50%; vertical-align: -1px;
+  animation: kwb-spin 0.8s linear infinite; }
+.kwb-status .kwb-stale { opacity: 0.5; }
+.kwb-status .kwb-error { color: #b00; }
+@keyframes kwb-spin { to { transform: rotate(360deg); } }
+"""
+
+# The status line's view: shows ``value`` (HTML written by the kernel); while the kernel is busy, a spinner
+# with the seconds since the change (after one second); once a redraw is sent (``generation``), the time from
+# the change (``started``: the date the browser stamped on the message that carried it) to the last change of
+# the explorer's chart area, written into the ``.kwb-drawn`` span and sent back as ``drawn_ms``.
+_ESM = r"""
+const QUIET_MS = 400;
+function fmt(ms) { return ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(1) + " s"; }
+function render({ model, el }) {
+  el.classList.add("kwb-status");
+  const body = document.createElement("div");
+  el.appendChild(body);
+  let timer = null;
+  const since = () => { const s = Date.parse(model.get("started")); return isNaN(s) ? null : Date.now() - s; };
+  const show = () => { body.innerHTML = model.get("value"); tick(); };
+  const tick = () => {
+    const b = body.querySelector(".kwb-busy"); const ms = since();
+    if (!b || !model.get("busy") || ms === null || ms < 1000) return;
+    b.classList.add("kwb-show");
+    const e = b.querySelector(".kwb-elapsed"); if (e) e.textContent = fmt(ms);
+  };
+  const onBusy = () => {
+    clearInterval(timer); timer = null;
+    if (model.get("busy")) { timer = setInterval(tick, 200); tick(); }
+  };
+  const onDrawn = () => {
+    const root = el.closest(".kwb-explorer");
+    const out = root && root.querySelector(".kwb-output");
+    const t0 = Date.now(); let last = t0;
+    const obs = new MutationObserver(() => { last = Date.now(); });
+    if (out) obs.observe(out, { subtree: true, childList: true, attributes: true, characterData: true });
+    const settle = () => {
+      if (Date.now() - last < QUIET_MS && Date.now() - t0 < 60000) { setTimeout(settle, 50); return; }
+      obs.disconnect();
+      const s = Date.parse(model.get("started"));
+      if (isNaN(s)) return;
+      const ms = Math.max(0, last - s);
+      const span = body.querySelector(".kwb-drawn");
+      if (span) {
+        span.textContent = "redrawn " + fmt(ms) + " after your change (" + span.dataset.kernel +
+                           " of it the model and the chart in the kernel)";
+        span.title = "from the change leaving the browser to the chart drawn again";
+      }
+      model.set("drawn_ms", ms); model.save_changes();
+    };
+    setTimeout(settle, 50);
+  };
+  model.on("change:value", show);
+  model.on("change:busy", onBusy);
+  model.on("change:generation", onDrawn);
+  show(); onBusy();
+  return () => { clearInterval(timer); };
+}
+export default { render };
+"""
+
+
+def _status_class():
+    """:class:`Status`, made on first use (anywidget and ipywidgets are imported only in the lab)."""
+    global Status
+    if isinstance(Status, type):
+        return Status
+    import anywidget
+    import ipywidgets as w
+    import traitlets as t
+
+    class _Status(anywidget.AnyWidget, w.HTML):
+        """The explorer's status line: an HTML widget (``value``) drawn by the explorer's own view, which
+        times the redraw as a person waits for it (module docstring) and carries the explorer's stylesheet."""
+
+        _esm = _ESM
+        _css = _CSS
+        started = t.Unicode("").tag(sync=True)  # the browser's date of the change being drawn (ISO 8601)
+        busy = t.Bool(False).tag(sync=True)
+        generation = t.Int(0).tag(sync=True)  # +1 per redraw sent
+        drawn_ms = t.Float(-1.0).tag(sync=True)  # written by the browser: change -> chart drawn
+
+    Status = _Status
+    return Status
+
+
+Status: Any = None
+
+
+def _event_date() -> str:
+    """The date the front end stamped on the message being handled (a widget's change, a cell's execution):
+    the browser's clock, which is also the clock that sees the chart drawn.  Empty outside a kernel."""
+    try:
+        from IPython import get_ipython
+
+        kernel = getattr(get_ipython(), "kernel", None)
+        date = kernel.get_parent().get("header", {}).get("date") if kernel is not None else None
+    except Exception:  # noqa: BLE001 - a timing aid must never break a redraw
+        return ""
+    if date is None:
+        return ""
+    return date.isoformat() if hasattr(date, "isoformat") else str(date)
+
+
+def _decimals(step: float) -> int:
+    """How many decimals a slider's step has (0.05 -> 2, 1.0 -> 0)."""
+    s = f"{float(step):.10f}".rstrip("0")
+    return len(s.split(".")[1]) if "." in s else 0
 
 
 def knob_widget(params, name: str):
@@ -39,9 +184,24 @@ def knob_widget(params, name: str):
         if v is None:
             raise WorkbookParameterError(name, v, "a value to start the slider at (this knob is None)")
         lo, hi = min(lo, v), max(hi, v)
-        cls = w.IntSlider if k.kind == "int" else w.FloatSlider
-        return cls(value=v, min=lo, max=hi, step=step, continuous_update=False, **common)
+        if k.kind == "int":
+            return w.IntSlider(value=v, min=lo, max=hi, step=step, continuous_update=False, **common)
+        return w.FloatSlider(value=v, min=lo, max=hi, step=step, continuous_update=False,
+                             readout_format=f".{min(_decimals(step), 3)}f", **common)
     raise WorkbookParameterError(name, v, "a knob with a widget (bool, int, float or choice)")
+
+
+def widget_value(wd):
+    """A widget's value as a person set it: a float slider's rounded to its step (the browser's arithmetic
+    gives 749.9999999999999 for 750), a checkbox's as a bool."""
+    import ipywidgets as w
+
+    v = wd.value
+    if isinstance(wd, w.FloatSlider) and isinstance(v, float) and math.isfinite(v):
+        return round(v, _decimals(wd.step) + 1) if wd.step else v
+    if isinstance(wd, w.Checkbox):
+        return bool(v)
+    return v
 
 
 def widgets_in(box, cls) -> list:
@@ -89,9 +249,13 @@ def _redisplay(box, shown, last: list) -> list:
     return items
 
 
+def _fmt_value(v) -> str:
+    return repr(v) if isinstance(v, (bool, float, str)) else str(v)
+
+
 def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
-             title: str = "", columns: int = 2, presets: dict | None = None, preset: str | None = None,
-             enabled_when: dict | None = None):
+             title: str = "", columns: int | None = None, presets: dict | None = None, preset: str | None = None,
+             enabled_when: dict | None = None, links: dict | None = None):
     """Widgets for ``knobs`` of ``params`` (and extra ``controls``) above ``draw(params, **controls)``.
 
     ``draw`` returns what to show: an Altair chart, an HTML object, a frame,
@@ -99,80 +263,148 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     kernels) adds a "kernel" menu that sets every knob widget to that
     kernel's values; ``enabled_when`` (``{knob: predicate(params)}``) greys a
     knob out while it has no effect (a shift that only one batch formula
-    reads).  Returns the widget box (``None`` in CI mode, where the defaults
-    are drawn statically).
+    reads); ``links`` (``{control: fn(value) -> {other control: value}}``)
+    lets a control set others before the one redraw (2011's machine sets the
+    think time its runs used).  ``columns`` is the most columns the grid may
+    have (it has as many 260 px columns as fit).  Returns the widget box
+    (``None`` in CI mode, where the defaults are drawn statically);
+    ``box.kwb_status`` is the status line, ``box.kwb_timings`` the redraws'
+    times (``kernel_ms``, and ``drawn_ms`` once the browser has measured it).
     """
     controls = dict(controls or {})
     enabled_when = dict(enabled_when or {})
+    links = dict(links or {})
     if presets:
         preset = preset if preset is not None else next(iter(presets))
         params = presets[preset]
     for n in list(knobs) + list(enabled_when):
         type(params).knob(n)  # an unknown knob is an error now, not at the first redraw
+    for n in links:
+        if n not in controls:
+            raise WorkbookParameterError("links", n, "the name of one of the explorer's controls: " + ", ".join(controls))
     if mode().name == "ci":
         _show(draw(params, **{k: c.value for k, c in controls.items()}))
         return None
     import ipywidgets as w
 
     widgets = {n: knob_widget(params, n) for n in knobs}
-    status = w.HTML()
+    status = _status_class()()
     out = w.VBox([w.Output()], layout=w.Layout(width="100%"))
+    out.add_class("kwb-output")
     base = {"params": params}
     last: list = []
     holding = {"on": False}
+    timings: list = []
+
+    menu = None
+    if presets:
+        menu = w.Dropdown(options=list(presets), value=preset, description="kernel",
+                          tooltip="set every knob below to this kernel's values", style={"description_width": "initial"},
+                          layout=w.Layout(width="98%"))
+    named = ({"kernel": menu} if menu is not None else {}) | controls
+    start = {n: widget_value(c) for n, c in named.items()}
 
     def current():
-        kw = {n: (bool(wd.value) if type(params).knob(n).kind == "bool" else wd.value) for n, wd in widgets.items()}
-        return base["params"].with_(**kw)
+        return base["params"].with_(**{n: widget_value(wd) for n, wd in widgets.items()})
+
+    def changes(p) -> str:
+        moved = [f"{n}={_fmt_value(widget_value(c))}" for n, c in named.items() if widget_value(c) != start[n]]
+        knobs_moved = p.echo(base["params"])
+        if knobs_moved != "defaults":
+            moved.append(knobs_moved)
+        if not moved:
+            return "the settings it started with"
+        against = f" (knobs against {menu.value}'s)" if menu is not None and knobs_moved != "defaults" else ""
+        return "changed: " + ", ".join(moved) + against
 
     def update(_=None):
         if holding["on"]:
             return
         t0 = time.perf_counter()
+        status.started = _event_date()
+        status.value = ("<span class='kwb-busy'>redrawing… <span class='kwb-elapsed'></span></span> "
+                        f"<span class='kwb-stale'>{_strip_busy(status.value)}</span>")
+        status.busy = True
         try:
             p = current()
             for n, pred in enabled_when.items():
                 if n in widgets:
                     widgets[n].disabled = not pred(p)
-            shown = draw(p, **{k: c.value for k, c in controls.items()})
+            shown = draw(p, **{k: widget_value(c) for k, c in controls.items()})
+            last[:] = _redisplay(out, shown, last)
         except WorkbookParameterError as e:  # a combination the kernel refuses: say which knob, keep the old chart
-            status.value = f"<span style='color:#b00'>{e}</span>"
+            status.value = f"<span class='kwb-error'>{html.escape(str(e))}</span>"
             return
-        last[:] = _redisplay(out, shown, last)
-        status.value = f"<small>redrawn in {1000 * (time.perf_counter() - t0):.0f} ms; {p.echo(base['params'])}</small>"
+        finally:
+            status.busy = False
+        ms = 1000 * (time.perf_counter() - t0)
+        timings.append({"kernel_ms": ms, "drawn_ms": None, "started": status.started})
+        status.value = (f"<span class='kwb-drawn' data-kernel='{ms:.0f} ms'>redrawn in {ms:.0f} ms</span>; "
+                        f"{html.escape(changes(p), quote=False)}")
+        status.generation += 1
 
-    head_widgets = []
-    if presets:
-        menu = w.Dropdown(options=list(presets), value=preset, description="kernel",
-                          tooltip="set every knob below to this kernel's values", style={"description_width": "initial"},
-                          layout=w.Layout(width="98%"))
+    def on_drawn(change):
+        if timings and change["new"] >= 0:
+            timings[-1]["drawn_ms"] = change["new"]
 
+    status.observe(on_drawn, names="drawn_ms")
+
+    def set_held(values: dict) -> None:
+        holding["on"] = True
+        try:
+            for n, v in values.items():
+                wd = widgets.get(n) or controls.get(n)
+                if wd is not None and v is not None:
+                    wd.value = v
+        finally:
+            holding["on"] = False
+
+    if menu is not None:
         def on_preset(change):
             base["params"] = presets[change["new"]]
-            holding["on"] = True
-            try:
-                for n, wd in widgets.items():
-                    v = base["params"].value(n)
-                    if v is not None:
-                        wd.value = v
-            finally:
-                holding["on"] = False
+            set_held({n: base["params"].value(n) for n in widgets})
             update()
 
         menu.observe(on_preset, names="value")
-        head_widgets.append(menu)
-    for wd in [*widgets.values(), *controls.values()]:
+    for n, c in controls.items():
+        if n in links:
+            def on_linked(change, fn=links[n]):
+                if holding["on"]:
+                    return
+                set_held(fn(change["new"]))
+                update()
+
+            c.observe(on_linked, names="value")
+        else:
+            c.observe(update, names="value")
+    for wd in widgets.values():
         wd.observe(update, names="value")
     update()
-    # a control with a floor on its width (a menu of long choices) is wider than a column at 1280x720 and
-    # would lie over its neighbour: those go on a wrapping row above the grid
-    wide = [c for c in controls.values() if c.layout.min_width]
-    grid = w.GridBox(head_widgets + [c for c in controls.values() if c not in wide] + list(widgets.values()),
-                     layout=w.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))", width="100%",
-                                     grid_gap="2px 16px"))
-    rows = [w.HBox(wide, layout=w.Layout(flex_flow="row wrap", width="100%", grid_gap="2px 16px"))] if wide else []
-    head = [w.HTML(f"<b>{title}</b>")] if title else []
-    return w.VBox([*head, *rows, grid, status, out], layout=w.Layout(width="100%"))
+    every = [*named.values(), *widgets.values()]
+    for c in every:
+        c.add_class("kwb-knob")
+        c.layout.min_width = None  # its label above it, a menu's choice fits a column whole
+        if c.layout.width in (None, "", "auto"):
+            c.layout.width = "98%"
+    most = f"minmax(max({COLUMN_PX}px, calc((100% - {16 * (columns - 1)}px) / {columns})), 1fr)" if columns else \
+        f"minmax({COLUMN_PX}px, 1fr)"
+    grid = w.GridBox(every, layout=w.Layout(grid_template_columns=f"repeat(auto-fill, {most})", width="100%",
+                                            grid_gap="4px 16px"))
+    head = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")
+    box = w.VBox([head, grid, status, out], layout=w.Layout(width="100%"))
+    box.add_class("kwb-explorer")
+    box.kwb_status = status
+    box.kwb_timings = timings
+    return box
 
 
-__all__ = ["explorer", "knob_widget", "widgets_in"]
+def _strip_busy(value: str) -> str:
+    """The last status without its busy and stale wrappers (what stays shown, greyed, while redrawing)."""
+    import re
+
+    value = re.sub(r"<span class='kwb-busy'>.*?</span></span> ", "", value)
+    m = re.fullmatch(r"<span class='kwb-stale'>(.*)</span>", value, re.S)
+    return m.group(1) if m else value
+
+
+__all__ = ["explorer", "knob_widget", "widget_value", "widgets_in", "COLUMN_PX"]

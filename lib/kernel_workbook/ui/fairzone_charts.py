@@ -25,7 +25,7 @@ from ..models.fairzone import simulate, variant_params, zone_setup
 from ..models.fairzone import MACHINES, PAGES_PER_MB, VARIANTS, Machine
 from ..tables import render
 from ..workloads.pagecache import stream_read, tiobench
-from .charts import pre_html
+from ..frames import Table
 
 ZONE_COLORS = alt.Scale(domain=["DMA32", "Normal"], range=["#e45756", "#4c78a8"])
 
@@ -328,7 +328,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
         chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
-        return (chart, HTML(pre_html(df.set_index("kernel").T.to_string())), HTML(caption))
+        return (chart, Table(df.set_index("kernel").T, index=True, rows=True), HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import mode
-from .charts import pre_html
+from ..frames import Preformatted
 
 
 def df_scan_period(result, task: int = 0) -> pd.DataFrame:
@@ -215,8 +215,6 @@ def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
     ``live``: two :class:`~kernel_workbook.ui.charts.LiveChart` (scan period, faults) that keep their
     chart between redraws (the explorer's); without, the charts are built from scratch.
     """
-    from IPython.display import HTML
-
     from ..tables import compare, render
 
     r = df.attrs["run"]
@@ -227,7 +225,7 @@ def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
     else:
         (f1, o1), (f2, o2) = _scan_period_parts(r, 0), _faults_parts(r)
         charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
-    return HTML(pre_html(r.caption())), HTML(pre_html(render(table))), *charts
+    return Preformatted(r.caption(), wrap=True), Preformatted(render(table)), *charts
 
 
 def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):

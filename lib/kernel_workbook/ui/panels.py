@@ -8,10 +8,11 @@ import ipywidgets as w
 import pandas as pd
 from IPython.display import HTML, display
 
-from ..tables import published, published_tables, render
 from ..config import mode
+from ..frames import Preformatted
+from ..tables import published, published_tables, render
 from ..threads import THREADS
-from .charts import plot_pct_change, pre_html
+from .charts import plot_pct_change
 
 
 def provenance(meta: dict) -> str:
@@ -35,7 +36,7 @@ def table_html(thread: str, table: str) -> str:
     if not meta.get("has_header", True):
         parts.append(f"<small>(printed without a header; columns: {html.escape(', '.join(meta['kernels']))})</small>")
     body = "<br>".join(parts)
-    return body + pre_html(render(cells))
+    return body + Preformatted(render(cells))._repr_html_()
 
 
 def show_table(thread: str, table: str, chart: bool = True) -> None:

@@ -58,6 +58,68 @@ def plot_timeseries(df: pd.DataFrame, counters: list[str], x: str = "elapsed", t
     return ch.properties(title=title)
 
 
+def df_perf_counters(df: pd.DataFrame) -> pd.DataFrame:
+    """The counters of a ``perf stat`` capture (one total per event, summed over its intervals with ``-I``).
+
+    Columns: ``event, value, unit, per_second, variance_pct, counted, metric`` -- ``per_second`` is the total
+    over the run's seconds (perf's own ``time elapsed`` line, else the last interval's time; None when the
+    capture gives neither), ``metric`` what perf printed after ``#`` (``2.00 CPUs utilized``), ``counted``
+    perf's word for an event it could not count (``not counted``, ``not supported``); the ``time elapsed``
+    line itself is not a counter and is left out.
+    """
+    cols = ["event", "value", "unit", "per_second", "variance_pct", "counted", "metric"]
+    if df is None or not len(df) or "event" not in df.columns:
+        return pd.DataFrame(columns=cols)
+    elapsed = df.loc[df["event"] == "time elapsed", "value"]
+    seconds = float(elapsed.iloc[-1]) if len(elapsed) and elapsed.iloc[-1] == elapsed.iloc[-1] else (
+        float(df["time"].max()) if "time" in df.columns and df["time"].notna().any() else None)
+    rows = []
+    for ev, g in df[df["event"] != "time elapsed"].groupby("event", sort=False):
+        ok = g[g["counted"] == "counted"] if "counted" in g.columns else g
+        total = float(ok["value"].sum()) if len(ok) else None
+        unit = str(g["unit"].iloc[0] or "") if "unit" in g.columns else ""
+        per = total / seconds if total is not None and seconds else None
+        mv = g["metric_value"].iloc[-1] if "metric_value" in g.columns else None
+        mu = g["metric_unit"].iloc[-1] if "metric_unit" in g.columns else ""
+        rows.append({"event": ev, "value": total, "unit": unit, "per_second": per,
+                     "variance_pct": g["variance_pct"].iloc[-1] if "variance_pct" in g.columns else None,
+                     "counted": "counted" if len(ok) == len(g) else
+                     (str(g["counted"].iloc[-1]) if not len(ok) else f"{len(g) - len(ok)} of {len(g)} intervals not counted"),
+                     # a -I capture's metric is its last interval's: only a single count's is the run's
+                     "metric": f"{mv:g} {mu}".strip() if len(g) == 1 and mv is not None and mv == mv else ""})
+    out = pd.DataFrame(rows, columns=cols)
+    out.attrs["seconds"] = seconds
+    return out
+
+
+def plot_perf_counters(counters: pd.DataFrame, title: str = "perf stat") -> alt.Chart:
+    """Each counted event's total per second of the run (a dot per event on a log scale: counters differ by
+    orders of magnitude, and a bar has no zero to start from there), the value and perf's own metric in the
+    tooltip; events not drawn (not counted, or zero) are named in the subtitle.  A capture with no run time
+    (``perf stat -x`` prints no ``time elapsed``) draws each event's total instead, and says so."""
+    m = mode()
+    rate = counters["per_second"].notna().any()
+    x = "per_second" if rate else "value"
+    d = counters[counters[x].notna() & (counters[x] > 0)].copy()
+    d["label"] = d["event"] + np.where(d["unit"].astype(str) != "", " (" + d["unit"].astype(str) + ")", "")
+    left = [e for e in counters["event"] if e not in set(d["event"])]
+    sub = ([f"not drawn (nothing counted, or zero): {', '.join(left)}"] if left else [])
+    secs = counters.attrs.get("seconds")
+    if secs:
+        sub.insert(0, f"totals over {secs:.3g} s of the run")
+    elif not rate:
+        sub.insert(0, "totals: the capture gives no run time to divide by")
+    tips = ["event", alt.Tooltip("value:Q", format=",.2f"), "unit", alt.Tooltip("per_second:Q", format=",.2f")]
+    if "metric" in d.columns:
+        tips.append("metric")
+    return alt.Chart(d).mark_point(filled=True, size=90, color="#4c78a8").encode(
+        y=alt.Y("label:N", sort=list(d["label"]), title=None),
+        x=alt.X(f"{x}:Q", scale=alt.Scale(type="log"),
+                title="per second of the run (log scale)" if rate else "total counted (log scale)"),
+        tooltip=tips,
+    ).properties(width=m.width, height=max(60, 22 * len(d)), title=alt.TitleParams(title, subtitle=sub))
+
+
 def plot_reclaim_2007(r: pd.DataFrame, title: str = "Reclaim efficiency (the 2007 loop, per interval)") -> alt.Chart:
     """Pages scanned and stolen per interval (bars) over the ratio the loop prints (line, right axis)."""
     m = mode()
