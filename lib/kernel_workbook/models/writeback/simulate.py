@@ -113,6 +113,17 @@ def derive(params: WritebackParams, w: WritebackLoad, audit: bool = False) -> di
     )
 
 
+def congestion_thresholds(params: WritebackParams) -> tuple[int, int]:
+    """``blk_queue_congestion_threshold()`` of the queue: ``(on, off)`` in requests (113 and 103 of 128), as the
+    block layer's own kernels compute them from ``nr_requests`` (``models/cfq/blk_core_kernel``)."""
+    from ..cfq.simulate import KERNELS as BLOCK_KERNELS
+
+    blk = BLOCK_KERNELS.module("blk_core_kernel", "python")
+    P = np.zeros(len(BLOCK_LAYOUT.I), np.int64)
+    P[BLOCK_LAYOUT.I.nr_requests] = params.value("nr_requests")
+    return int(blk.congestion_on_threshold(P)), int(blk.congestion_off_threshold(P))
+
+
 def pack(params: WritebackParams, workload: WritebackLoad, audit: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's int and float parameter arrays (what ``simulate`` passes; ``MODEL.pack``)."""
     if not isinstance(params, WritebackParams):
@@ -249,5 +260,5 @@ def simulate(params: WritebackParams, workload: WritebackLoad | None = None, see
                   arrays=a, events=int(events), derived=derive(params, workload))
 
 
-__all__ = ["simulate", "pack", "derive", "arrays", "block_arrays", "disk", "request_rows", "zone_pages", "watermarks",
+__all__ = ["simulate", "pack", "derive", "congestion_thresholds", "arrays", "block_arrays", "disk", "request_rows", "zone_pages", "watermarks",
            "min_free_kbytes", "KERNELS", "ARG_ORDER"]
