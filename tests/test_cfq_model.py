@@ -59,7 +59,7 @@ def test_the_kernels_compile_without_reference_counting():
     assert KERNELS.function("jit").targetoptions.get("_nrt") is False
     for mod, fn in (("cfq_kernel", "cfq_dispatch_requests"), ("disk_kernel", "dev_next_event")):
         assert getattr(KERNELS.module(mod, "jit"), fn).targetoptions.get("_nrt") is False
-    assert KERNELS.module("event_loop", "jit").elv_dispatch.targetoptions.get("inline") == "always"
+    assert KERNELS.module("blk_core_kernel", "jit").elv_dispatch.targetoptions.get("inline") == "always"
 
 def test_engines_seeds_and_the_spec():
     w = tiobench.seqread(2, mb_total=4)

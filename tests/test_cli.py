@@ -61,7 +61,7 @@ def test_kwb_reproduce_json_schema(capsys):
         assert set(c) - {"baseline_kernel"} == {"table", "stat", "row", "kernel", "published", "model",
                                                 "published_delta_pct", "model_delta_pct", "calibrated", "status",
                                                 "reason", "noise_pts", "ratio"}
-    assert any("baseline_kernel" in c for c in doc["cells"])  # 2007's desktop cells are measured against akpm's test
+    assert any("baseline_kernel" in c for c in doc["cells"])  # 2007's rules of thumb are read against akpm's desktop
 
 
 def test_kwb_reproduce_all_prints_every_thread(capsys):

@@ -104,3 +104,11 @@ def test_a_cell_may_name_its_own_baseline_column():
     c["baseline_kernel"] = "3.6.0-rc1 revert-v5"
     s = score_cells("2012-highalloc-compaction", [c])
     assert s["status"].iloc[0] == "hit"
+
+
+def test_an_estimate_in_prose_is_excluded_with_its_quotation():
+    c = cell("cfq600-seqread", "SeqRead-MB/sec-2", "3.16.0-rc1 cfq600", -85.0, 58.0)  # would be a sign miss
+    c["exclude"] = 'estimate: a guess in prose -- "maybe 150MB/s"; "Something like that."'
+    s = score_cells(T, [c])
+    assert s["status"].iloc[0] == "excluded" and s["reason"].iloc[0] == c["exclude"]
+    assert strict(s)["scored"] == 0 and strict(s)["excluded"] == {"estimate": 1}

@@ -7,8 +7,9 @@ import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.writeback import KERNELS, VARIANTS, WritebackLoad, params_for, simulate
-from kernel_workbook.models.writeback.layout import AC, ACTOR, I, S
-from kernel_workbook.models.writeback.simulate import arrays, derive
+from kernel_workbook.models.writeback.layout import AC, ACTOR, S
+from kernel_workbook.models.cfq.layout import S_ as BS_
+from kernel_workbook.models.writeback.simulate import arrays, congestion_thresholds
 from kernel_workbook.traces.derived import df_reclaim_2007
 from kernel_workbook.workloads.writeback_2007 import akpm_test, desktop_light
 
@@ -40,10 +41,14 @@ def test_the_kernels_compile_without_reference_counting():
     this test would notice."""
     assert KERNELS.function("jit").targetoptions.get("_nrt") is False
     assert KERNELS.module("loop_kernel", "jit").run_actor.targetoptions.get("_nrt") is False
-    for mod, fn in (("page_alloc_kernel", "lru_add"), ("blk_kernel", "end_request"),
-                    ("page_writeback_kernel", "write_pages"), ("vmscan_kernel", "shrink_inactive_list")):
+    # the leaves are inlined; the functions that run the block layer's (end_request, write_pages,
+    # shrink_inactive_list) are compiled once and called, still without reference counting
+    for mod, fn, inline in (("page_alloc_kernel", "lru_add", True), ("blk_kernel", "chain_add", True),
+                            ("vmscan_kernel", "pageout", True), ("blk_kernel", "end_request", False),
+                            ("page_writeback_kernel", "write_pages", False),
+                            ("vmscan_kernel", "shrink_inactive_list", False)):
         opts = getattr(KERNELS.module(mod, "jit"), fn).targetoptions
-        assert opts.get("_nrt") is False and opts.get("inline") == "always", (mod, fn)
+        assert opts.get("_nrt") is False and (opts.get("inline") == "always") == inline, (mod, fn)
 
 
 def test_the_audit_can_fail():
@@ -53,12 +58,12 @@ def test_the_audit_can_fail():
     L.setup(a["pg"], a["lh"], a["zs"], a["fstk"], a["fpfn"], a["s"])
 
     def audit():
-        return L.audit(a["pg"], a["zs"], a["rq"], a["ac"], a["s"], a["pi"])
+        return L.audit(a["pg"], a["zs"], a["rqw"], a["ac"], a["s"], a["pi"], a["P"], a["BS"], a["R"])
 
     assert audit() == 0
-    a["s"][S.q_count] = a["pi"][I.nr_requests] + 1
+    a["BS"][BS_.rl_count_async] = 3 * 128 // 2 + 1  # past what batching allows (3/2 of nr_requests)
     assert audit() == 40
-    a["s"][S.q_count] = 0
+    a["BS"][BS_.rl_count_async] = 0
     a["s"][S.nr_writeback] = 1
     assert audit() == 50
     a["s"][S.nr_writeback] = 0
@@ -70,8 +75,9 @@ def test_queue_never_exceeds_nr_requests_and_pages_are_conserved_in_every_sample
     r = simulate(params_for("after c4e2d7dd", nr_requests=8), _small(), seed=2, verbose=False, audit=True)
     assert r.audit() == "ok"
     q = r.queue()
-    assert q.groupby("elapsed")["slots"].sum().max() <= 8
-    assert q.groupby("elapsed")["slots"].sum().max() == 8  # and kswapd does fill it (it may block on it)
+    # get_request(): the process that filled the list may take up to 3/2 of nr_requests while it batches
+    assert q.groupby("elapsed")["slots"].sum().max() <= 3 * 8 // 2
+    assert q.groupby("elapsed")["slots"].sum().max() >= 8  # and kswapd does fill it (it may block on it)
     z = r.zones()
     free = z[z["state"] == "free"].groupby("elapsed")["pages"].sum()
     assert (free >= 0).all()
@@ -124,10 +130,9 @@ def test_throttle_vm_writeout_only_waits_when_writeback_exceeds_the_limit():
 
 
 def test_thresholds_follow_blk_queue_congestion_threshold():
-    d = derive(params_for("2.6.23"), _small())
-    assert (d["congestion_on"], d["congestion_off"]) == (113, 103)
-    d = derive(params_for("2.6.23", nr_requests=4), _small())
-    assert d["congestion_on"] == 4 and d["congestion_off"] >= 1
+    assert congestion_thresholds(params_for("2.6.23")) == (113, 103)
+    on, off = congestion_thresholds(params_for("2.6.23", nr_requests=4))
+    assert on == 4 and off >= 1
 
 
 def test_same_seed_same_run_and_variants_are_flag_sets():

@@ -13,8 +13,7 @@ disagree.
 
 from __future__ import annotations
 
-from ..models.writeback import derive, params_for
-from ..workloads.writeback_2007 import akpm_test
+from ..models.writeback import congestion_thresholds, params_for
 from .seeded import Choice, Flag, Number, Seeded
 
 THREAD = "2007-throttle-vm-writeout"
@@ -22,8 +21,7 @@ THREAD = "2007-throttle-vm-writeout"
 
 def thresholds(nr_requests: int) -> tuple[int, int]:
     """(on, off) of a queue of ``nr_requests`` slots, as the writeback model computes them."""
-    d = derive(params_for("2.6.23", nr_requests=int(nr_requests)), akpm_test(machine_mb=64.0, duration_s=1.0))
-    return int(d["congestion_on"]), int(d["congestion_off"])
+    return congestion_thresholds(params_for("2.6.23", nr_requests=int(nr_requests)))
 
 
 class CongestionThresholds(Seeded):

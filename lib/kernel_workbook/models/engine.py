@@ -133,9 +133,16 @@ def sibling(caller: str, name: str):
     """The kernel module ``name`` of ``caller``'s package, in the same mode (compiled or Python)."""
     pkg = caller[: -len(_PURE)] if caller.endswith(_PURE) else caller
     pkg = pkg.rsplit(".", 1)[0]
+    return kernel_module(caller, f"{pkg}.{name}")
+
+
+def kernel_module(caller: str, full: str):
+    """The kernel module ``full`` (of any model's package) in ``caller``'s mode: how one model's kernels call
+    another's (the writeback model runs its I/O through the disk/CFQ model's block layer).  The caller's
+    :class:`KernelGroup` names that package in ``shares``, so that a change there drops its compiled cache."""
     if _is_pure(caller):
-        return _load_pure(f"{pkg}.{name}")
-    return importlib.import_module(f"{pkg}.{name}")
+        return _load_pure(full)
+    return importlib.import_module(full)
 
 
 def _load_pure(full: str):
@@ -161,11 +168,14 @@ class KernelGroup:
     ``KernelGroup("kernel_workbook.models.cfq", modules=("disk_kernel", "sched_kernel", "loop_kernel"),
     entry="loop_kernel:run", what="disk/CFQ event loop")``.  ``reference`` is
     ``"module:function"`` of an independent implementation, if the model has
-    one.
+    one; ``shares`` names other models' kernel packages its kernels call
+    (:func:`kernel_module`).
     """
 
-    def __init__(self, package: str, modules: tuple, entry: str, what: str, reference: str | None = None):
+    def __init__(self, package: str, modules: tuple, entry: str, what: str, reference: str | None = None,
+                 shares: tuple = ()):
         self.package = package
+        self.shares = tuple(shares)  # other models' kernel packages this one calls (their sources key its cache)
         self.modules = tuple(modules)
         self.entry_module, self.entry_name = entry.split(":")
         self.what = what
@@ -207,8 +217,10 @@ class KernelGroup:
 
     # ---- the on-disk cache
     def sources(self) -> list[Path]:
-        pkg_dir = Path(importlib.util.find_spec(self.package).origin).parent
-        return sorted(pkg_dir.glob("*.py")) + _FRAMEWORK
+        out = []
+        for pkg in (self.package,) + self.shares:
+            out += sorted(Path(importlib.util.find_spec(pkg).origin).parent.glob("*.py"))
+        return out + _FRAMEWORK
 
     def _drop_stale_cache(self) -> None:
         """Remove Numba's cache files of this package when any of its sources changed."""
@@ -273,5 +285,5 @@ def rng(seed) -> np.random.Generator:
     return np.random.default_rng(int(seed))
 
 
-__all__ = ["ENGINES", "KernelGroup", "kernel", "leaf", "borrowed", "sibling", "run_announced", "check_engine",
-           "rng", "drop_stale_cache"]
+__all__ = ["ENGINES", "KernelGroup", "kernel", "leaf", "borrowed", "sibling", "kernel_module", "run_announced",
+           "check_engine", "rng", "drop_stale_cache"]

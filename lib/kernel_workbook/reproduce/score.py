@@ -17,6 +17,9 @@ reason, in this order:
                  quoted;
 ``not modelled`` the model gives no value, or the published change is undefined
                  (a baseline of 0); the reproduction says why in ``why``;
+``estimate``     the thread gives the number as a guess in prose, not a
+                 measurement; the reproduction puts the quotation in the
+                 cell's ``exclude`` (``"estimate: ..."``);
 ``repeat``       the same published number (stat, row, kernel, value and change)
                  already scored in an earlier table of the thread, or a row the
                  reproduction names as the same measurement printed again
@@ -44,7 +47,7 @@ from ..tables import published
 
 DEFAULT_NOISE_PTS = 2.0  # single runs cannot resolve a change below this (points of percentage change)
 HIT_FACTOR = 2.0  # a hit's size is within this factor of the published change
-EXCLUSION_ORDER = ("baseline", "calibrated", "not modelled", "repeat", "noise")
+EXCLUSION_ORDER = ("baseline", "calibrated", "not modelled", "estimate", "repeat", "noise")
 
 
 def cell_key(c: dict) -> str:
@@ -144,6 +147,8 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
                                                                 "is 0 or missing), so no change can be scored")
         elif not _num(c.get("model")) or not _num(md_) or not _num(pd_):
             row["reason"] = "not modelled: " + (c.get("why") or "the model gives no value for this cell")
+        elif c.get("exclude"):  # "estimate: <the thread's words>"
+            row["reason"] = c["exclude"]
         elif key in seen:
             row["reason"] = f"repeat: the same published number is scored in {seen[key]}"
         elif c.get("repeat_of"):

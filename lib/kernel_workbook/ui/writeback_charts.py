@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..config import mode
 from ..models.writeback import VARIANTS, params_for, simulate
-from ..models.writeback.simulate import derive
+from ..models.writeback.simulate import congestion_thresholds
 from ..traces.derived import df_reclaim_2007
 from ..workloads.writeback_2007 import akpm_test
 
@@ -47,9 +47,7 @@ def df_queue(result) -> pd.DataFrame:
     names = dict(zip(result.zone_names, ("dma", "normal", "high")))
     q = q[q["slots"] > 0].copy()
     q["holder"] = q["holder"] + " / " + q["zone"].map(names)
-    d = derive(result.params, result.workload)
-    q["congestion_on"] = d["congestion_on"]
-    q["congestion_off"] = d["congestion_off"]
+    q["congestion_on"], q["congestion_off"] = congestion_thresholds(result.params)
     return q[["elapsed", "holder", "slots", "nr_requests", "congestion_on", "congestion_off"]].reset_index(drop=True)
 
 
@@ -65,8 +63,8 @@ def plot_queue(result, title: str | None = None):
         color=alt.Color("holder:N", scale=HOLDER_COLORS, title="queued by / zone"),
         order=alt.Order("holder:N"),
         tooltip=["elapsed", "holder", "slots"])
-    p = derive(result.params, result.workload)
-    lines = pd.DataFrame({"y": [result.params.nr_requests, p["congestion_on"], p["congestion_off"]],
+    on, off = congestion_thresholds(result.params)
+    lines = pd.DataFrame({"y": [result.params.value("nr_requests"), on, off],
                           "what": ["nr_requests", "congested at", "uncongested below"]})
     rules = alt.Chart(lines).mark_rule(strokeDash=[4, 3], color="#555").encode(y="y:Q", tooltip=["what", "y"])
     title = title or f"One queue shared by every zone: {result.caption()[:90]}"

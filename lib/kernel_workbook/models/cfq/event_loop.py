@@ -18,7 +18,9 @@ timer, then processes, lowest index first):
 
 Page-cache hits (random reads of a file partly in memory) complete at once
 and never reach the elevator.  The elevators are in ``elevator_kernel``
-(noop, deadline) and ``cfq_kernel``; the device in ``disk_kernel``.
+(noop, deadline) and ``cfq_kernel``; the request list and the elevator
+interface in ``blk_core_kernel`` (shared with the writeback model); the
+device in ``disk_kernel``.
 """
 
 from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
@@ -27,56 +29,21 @@ from .layout import (DS, EVT, FI_, I, NEXT, PR_, PS, Q_, R_, RS, S_, SCHED, SP_,
 _dk = sibling(__name__, "disk_kernel")
 _el = sibling(__name__, "elevator_kernel")
 _cfq = sibling(__name__, "cfq_kernel")
-dev_submit = _dk.dev_submit
-dev_remove = _dk.dev_remove
+_blk = sibling(__name__, "blk_core_kernel")
 dev_next_event = _dk.dev_next_event
 spin_op_end = _dk.spin_op_end
 cfq_idle_slice_timer = _cfq.cfq_idle_slice_timer
-cfq_insert_request = _cfq.cfq_insert_request
-cfq_dispatch_requests = _cfq.cfq_dispatch_requests
-cfq_completed_request = _cfq.cfq_completed_request
-cfq_may_queue = _cfq.cfq_may_queue
-noop_add_request = _el.noop_add_request
-noop_dispatch = _el.noop_dispatch
-deadline_add_request = _el.deadline_add_request
-deadline_dispatch_requests = _el.deadline_dispatch_requests
 log_ev = _el.log_ev
 jiffies = _el.jiffies
+run_queue = _blk.run_queue
+get_request = _blk.get_request
+freed_request = _blk.freed_request
+ioc_set_batching = _blk.ioc_set_batching
+rq_sleep = _blk.rq_sleep
+admit = _blk.admit
+blk_finish_request = _blk.blk_finish_request
 PAGE_SECTORS = 8  # PAGE_SIZE / 512
-BLK_BATCH_REQ = 32  # q->nr_batching: requests a batching process may take past a full list
 N_TREES = len(WL)
-
-
-# ------------------------------------------------------------------ the elevator interface (block/elevator.c)
-# Leaves: each is a switch on the scheduler that hands its eight arrays on.  Compiled as functions,
-# every call spelled out each array's fields a second time (the arguments of a Numba function) for
-# a single comparison -- about a twentieth of the compiled loop on the benchmark.
-
-@leaf
-def elv_add_request(P, S, R, Q, QR, ST, EL, EV, rid):
-    sched = P[I.scheduler]
-    if sched == SCHED.noop:
-        noop_add_request(S, EL, rid)
-    elif sched == SCHED.deadline:
-        deadline_add_request(P, S, R, EL, rid)
-    else:
-        cfq_insert_request(P, S, R, Q, QR, ST, EV, rid)
-
-
-@leaf
-def elv_dispatch(P, S, R, Q, QR, ST, EL, EV):
-    sched = P[I.scheduler]
-    if sched == SCHED.noop:
-        return noop_dispatch(S, EL)
-    if sched == SCHED.deadline:
-        return deadline_dispatch_requests(P, S, R, EL)
-    return cfq_dispatch_requests(P, S, R, Q, QR, ST, EV)
-
-
-@leaf
-def elv_completed(P, S, R, Q, QR, ST, EV, rid):
-    if P[I.scheduler] == SCHED.cfq:
-        cfq_completed_request(P, S, R, Q, QR, ST, EV, rid)
 
 
 # ------------------------------------------------------------------ processes and the loop
@@ -116,20 +83,6 @@ def think_ns(P, PR, FI, U, p):
         pages = FI[PR[p, PR_.f0], FI_.req] // PAGE_SECTORS
         t += pages * PR[p, PR_.page_ns]
     return t
-
-
-@kernel
-def run_queue(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK):
-    """__blk_run_queue(): move requests from the elevator to the device while it has free tags."""
-    while S[S_.dev_n] < P[I.ncq_depth]:
-        rid = elv_dispatch(P, S, R, Q, QR, ST, EL, EV)
-        if rid < 0:
-            break
-        R[rid, R_.state] = RS.device
-        R[rid, R_.t_dispatch] = S[S_.now]
-        if P[I.scheduler] != SCHED.cfq:
-            log_ev(P, S, EV, EVT.dispatch, R[rid, R_.proc], rid, R[rid, R_.sect])
-        dev_submit(P, S, R, SP, RA, WC, WW, DC, SEEK, rid, S[S_.now])
 
 
 @kernel
@@ -189,91 +142,6 @@ def proc_can_go(PR, FI, p):
     if need == 0:
         return PR[p, PR_.inflight] == 0
     return PR[p, PR_.pool] - PR[p, PR_.inflight] >= need
-
-
-# ------------------------------------------------------------------ request allocation (block/blk-core.c)
-
-@leaf
-def ioc_batching(P, S, PR, p):
-    """ioc_batching(): may the process still allocate past a full list (BLK_BATCH_REQ requests, BLK_BATCH_TIME)?"""
-    n = PR[p, PR_.nr_batch_requests]
-    return n == BLK_BATCH_REQ or (n > 0 and jiffies(P, S) < PR[p, PR_.last_waited] + P[I.HZ] // 50)
-
-
-@leaf
-def ioc_set_batching(P, S, PR, p):
-    if not ioc_batching(P, S, PR, p):
-        PR[p, PR_.nr_batch_requests] = BLK_BATCH_REQ
-        PR[p, PR_.last_waited] = jiffies(P, S)
-
-
-@kernel
-def get_request(P, S, Q, PR, p, sync, q):
-    """__get_request(): may process ``p`` have a request of direction ``sync`` (for queue ``q``)?
-
-    The list holds ``P[I.nr_requests]`` requests of a direction; the one who
-    fills it becomes a "batcher", others fail unless batching or exempted
-    by the elevator (CFQ's ELV_MQUEUE_MUST), and nobody passes 3/2 of the
-    limit.  The congestion marks (for writeback) are not modelled.
-    """
-    must = P[I.scheduler] == SCHED.cfq and cfq_may_queue(Q, q)
-    cnt = S[S_.rl_count_async + sync]
-    nr = P[I.nr_requests]
-    if cnt + 1 >= nr:
-        if S[S_.rl_full_async + sync] == 0:
-            ioc_set_batching(P, S, PR, p)
-            S[S_.rl_full_async + sync] = 1
-        elif not must and not ioc_batching(P, S, PR, p):
-            return False
-    if cnt >= 3 * nr // 2:
-        return False
-    S[S_.rl_count_async + sync] = cnt + 1
-    if cnt + 1 > S[S_.rl_count_max]:
-        S[S_.rl_count_max] = cnt + 1
-    if ioc_batching(P, S, PR, p):
-        PR[p, PR_.nr_batch_requests] -= 1
-    return True
-
-
-@leaf
-def rq_sleep(S, PR, p, rid, sync):
-    """get_request(): prepare_to_wait_exclusive() at the tail of the direction's wait queue, io_schedule()."""
-    PR[p, PR_.state] = PS.rqwait
-    PR[p, PR_.wait_rid] = rid
-    PR[p, PR_.wait_sync] = sync
-    S[S_.wait_seq] += 1
-    PR[p, PR_.wait_seq] = S[S_.wait_seq]
-    S[S_.rl_waiters_async + sync] += 1
-    S[S_.c_sleeprq] += 1
-
-
-@kernel
-def freed_request(P, S, PR, sync):
-    """freed_request(): one request of ``sync`` is back; wake the first process waiting for one."""
-    S[S_.rl_count_async + sync] -= 1
-    if S[S_.rl_count_async + sync] + 1 <= P[I.nr_requests]:
-        if S[S_.rl_waiters_async + sync] > 0:
-            best = -1
-            for p in range(PR.shape[0]):
-                if PR[p, PR_.state] == PS.rqwait and PR[p, PR_.wait_sync] == sync and (
-                        best < 0 or PR[p, PR_.wait_seq] < PR[best, PR_.wait_seq]):
-                    best = p
-            S[S_.rl_waiters_async + sync] -= 1
-            PR[best, PR_.state] = PS.rqwoken
-            PR[best, PR_.t] = S[S_.now] + PR[best, PR_.think]  # the wake-up, as after a completion
-        S[S_.rl_full_async + sync] = 0
-
-
-@leaf
-def admit(P, S, R, Q, QR, ST, EL, EV, p, rid):
-    """The request has its struct: into the elevator (iostat counts it from here).
-
-    A leaf, like the elevator interface it calls (two callers, three statements of its own)."""
-    R[rid, R_.state] = RS.elevator
-    R[rid, R_.t_insert] = S[S_.now]
-    if P[I.scheduler] != SCHED.cfq:
-        log_ev(P, S, EV, EVT.insert, p, rid, R[rid, R_.sect])
-    elv_add_request(P, S, R, Q, QR, ST, EL, EV, rid)
 
 
 @kernel
@@ -496,13 +364,7 @@ def proc_event(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, 
 def host_complete(P, S, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR, FI, U, rid):
     """The device completed ``rid``: elevator hook, the request freed, the process, the next dispatch."""
     now = S[S_.now]
-    dev_remove(S, DC, rid)
-    R[rid, R_.state] = RS.done
-    R[rid, R_.t_complete] = now
-    if P[I.scheduler] != SCHED.cfq:
-        log_ev(P, S, EV, EVT.complete, R[rid, R_.proc], rid, 0)
-    elv_completed(P, S, R, Q, QR, ST, EV, rid)
-    freed_request(P, S, PR, R[rid, R_.sync])
+    blk_finish_request(P, S, R, Q, QR, ST, EV, PR, DC, rid)
     p = R[rid, R_.proc]
     f = R[rid, R_.file]
     FI[f, FI_.inflight] -= 1

@@ -55,6 +55,8 @@ S_ = slots("S", """
     idle_armed_at c_destage c_cache_hit c_media_ops c_wc_full audit audit_code wc_live
     rl_count_async rl_count_sync rl_full_async rl_full_sync rl_waiters_async rl_waiters_sync rl_count_max
     wait_seq c_sleeprq
+    rl_congested_async rl_congested_sync c_congestion_clear last_merge dl_last_sector
+    c_back_merge c_front_merge c_rq_merge
 """)
 """``active``: the active queue (-1 none); ``active_cic``: the process of the active cic;
 ``last_pos``: ``last_position``; ``serving_type``: ``serving_wl_type``; ``bq_avg``:
@@ -65,7 +67,12 @@ FIFO length; ``dl_*``: deadline's FIFO lengths, ``next_rq[]``, batching and star
 ``audit``/``audit_code``: invariant violations seen (``P[I.audit]``) and the first one's code;
 ``rl_*``: the request list of blk-core (``rl->count[]``, ``blk_rl_full()``, processes asleep in
 ``get_request()`` per direction, the high-water mark of the count); ``c_sleeprq``: sleeps in
-``get_request()`` (blktrace's ``block_sleeprq``)."""
+``get_request()`` (blktrace's ``block_sleeprq``);
+``rl_congested_*``: the queue's congestion bit per direction (``blk_set_queue_congested()``, set at
+``blk_queue_congestion_threshold()``'s "on" mark, cleared below its "off" mark); ``c_congestion_clear``:
+calls of ``clear_bdi_congested()`` (each wakes every ``congestion_wait()`` sleeper);
+``last_merge``: ``q->last_merge`` (-1 none); ``dl_last_sector``: the 2.5 deadline's ``last_sector``;
+``c_*_merge``: bios merged at the back or front of a request, and requests merged into a neighbour."""
 
 WL = enum("wl_type_t", "ASYNC_WORKLOAD SYNC_NOIDLE_WORKLOAD SYNC_WORKLOAD")
 """``enum wl_type_t``: the service trees of the best-effort class (rows of ``ST``)."""
@@ -73,16 +80,19 @@ WL = enum("wl_type_t", "ASYNC_WORKLOAD SYNC_NOIDLE_WORKLOAD SYNC_WORKLOAD")
 # ---------------------------------------------------------------- R: requests
 R_ = slots("R", """
     proc file sect nsect write sync t_issue t_insert t_dispatch t_complete state queue fifo start_j
-    dstate done_t spin mlba t_dev cached cyl ang xfer ra_seen
+    dstate done_t spin mlba t_dev cached cyl ang xfer ra_seen nomerge
 """)
 """``t_issue``: the process submitted it; ``t_insert``: it entered the elevator (iostat's
 start); ``fifo``: ``fifo_time`` (jiffies); ``start_j``: ``rq->start_time`` (jiffies);
 ``dstate``: :data:`DS`; ``done_t``: the device's completion time; ``mlba``: the member
 disk's sector (RAID); ``cyl``/``ang``: cylinder and angle (ns into a revolution) of
-``mlba``; ``xfer``: ns of media transfer; ``ra_seen``: read segments already checked."""
+``mlba``; ``xfer``: ns of media transfer; ``ra_seen``: read segments already checked;
+``nomerge``: ``REQ_NOMERGE`` (a bio did not fit under ``max_sectors``: the request takes no more)."""
 
 RS = enum("request_state", "free elevator device done page_cache alloc_wait")
 """``alloc_wait``: a bio whose process sleeps in ``get_request()`` for a request (``nr_requests``)."""
+MERGE = enum("elv_merge", "ELEVATOR_NO_MERGE ELEVATOR_FRONT_MERGE ELEVATOR_BACK_MERGE")
+"""What ``elv_merge()`` found for a bio (``include/linux/elevator.h``)."""
 DS = enum("device_state", "none wait media done wcwait")
 """A command in the device: waiting for the media, in a media op, completing, waiting for
 write-cache room."""
@@ -154,5 +164,5 @@ EVT = enum("cfq_log", """
 NEXT = enum("next_event", "spindle_op_end cmd_done idle_timer process")
 """What the event loop's next event is."""
 
-__all__ = ["LAYOUT", "I", "SCHED", "S_", "WL", "R_", "RS", "DS", "Q_", "ST_", "FIFO", "DIR", "SP_", "SPOP", "RA_", "WC_",
+__all__ = ["LAYOUT", "I", "SCHED", "S_", "WL", "R_", "RS", "MERGE", "DS", "Q_", "ST_", "FIFO", "DIR", "SP_", "SPOP", "RA_", "WC_",
            "WCS", "PR_", "PS", "FI_", "EV_", "EVT", "NEXT"]

@@ -174,6 +174,13 @@ class DeadlineParams(Knobs):
     fifo_batch: int = knob(
         16, unit="requests", source=f"{DL_SRC} deadline_dispatch_requests()", range=(1, None), widget=(1, 64, 1),
         doc="requests dispatched in sector order as one batch")
+    deadline_rbtree_2002: bool = knob(
+        False, kernel="deadline_dispatch_requests(), deadline_move_requests() of late 2002",
+        source="drivers/block/deadline-iosched.c of 2.5.46-BK with Jens Axboe's rbtree patch (lkml 'Re: 2.5.46-mm2', "
+               "2002-11-10), carried as rbtree-iosched.patch in 2.5.52-mm2",
+        doc="the deadline of the 2002 thread's kernels: only reads have a deadline (read_fifo); every batch starts at "
+            "the lowest-sector request (rb_first) and ends at the first seek (seek_cost 16 of fifo_batch 16; one per "
+            "stream_unit 256 KiB of contiguous data); off: the 2.6 deadline (write_expire, batches continuing upward)")
 
 
 # --------------------------------------------------------------------------- the device
@@ -402,6 +409,12 @@ class IOParams(Knobs):
         doc="requests of one direction (sync or async) the queue may hold, in the elevator and the driver; "
             "a process that needs one more sleeps in get_request() unless it is batching (BLKDEV_MAX_RQ = 128; "
             "the sysfs store raises values below BLKDEV_MIN_RQ = 4)")
+    max_sectors_kb: int = knob(
+        512, unit="KiB", kernel="q->max_sectors (/sys/block/<dev>/queue/max_sectors_kb)",
+        source="block/ll_rw_blk.c (2.6.23) blk_queue_max_sectors() BLK_DEF_MAX_SECTORS, ll_back_merge_fn()",
+        range=(4, 65536), widget=(4, 1024, 4), to_kernel=kib_to_sectors, packed="int",
+        doc="the largest request bios merge into (BLK_DEF_MAX_SECTORS = 1024 sectors); the threads' readers issue "
+            "requests that never merge, the writeback model's pages do")
     cfq: CFQParams = nested(CFQParams(), source=CFQ_SRC, doc="CFQ's tunables and the threads' variants")
     deadline: DeadlineParams = nested(DeadlineParams(), source=DL_SRC, doc="deadline's tunables")
     disk: DiskParams = nested(DESKTOP_2014, source=DEV, doc="the device")

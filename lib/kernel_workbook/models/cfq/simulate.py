@@ -26,7 +26,7 @@ from .workload import IOWorkload
 NU = 4096  # uniforms per process (used cyclically)
 
 KERNELS = KernelGroup("kernel_workbook.models.cfq",
-                      modules=("elevator_kernel", "cfq_kernel", "disk_kernel", "event_loop"),
+                      modules=("elevator_kernel", "cfq_kernel", "disk_kernel", "blk_core_kernel", "event_loop"),
                       entry="event_loop:run", what="disk/CFQ model, event loop")
 """The kernel source files of the model and their entry (``engine`` runs them compiled or as Python)."""
 

@@ -24,7 +24,7 @@ from ..spec import ModelSpec
 from .layout import PARAMS
 from .params import DEFAULT_VARIANT, VARIANT_NOTES, VARIANTS, WritebackParams, params_for
 from .result import AUDIT_NAMES, OWNER_NAMES, Result
-from .simulate import KERNELS, derive, disk, min_free_kbytes, pack, simulate, watermarks, zone_pages
+from .simulate import KERNELS, congestion_thresholds, derive, disk, min_free_kbytes, pack, simulate, watermarks, zone_pages
 from .workload import ZONE_NAMES, WritebackLoad
 
 
@@ -49,5 +49,5 @@ MODEL = ModelSpec(
 )
 
 __all__ = ["simulate", "params_for", "WritebackParams", "WritebackLoad", "Result", "VARIANTS", "VARIANT_NOTES",
-           "DEFAULT_VARIANT", "ZONE_NAMES", "OWNER_NAMES", "AUDIT_NAMES", "derive", "disk", "pack", "watermarks",
+           "DEFAULT_VARIANT", "ZONE_NAMES", "OWNER_NAMES", "AUDIT_NAMES", "congestion_thresholds", "derive", "disk", "pack", "watermarks",
            "zone_pages", "min_free_kbytes", "KERNELS", "MODEL"]

@@ -1,95 +1,92 @@
-"""The one request queue every zone writes through: ``block/ll_rw_blk.c`` of 2.6.23 and a disk behind it.
+"""Pages to requests and back: ``submit_bio()`` and ``end_page_writeback()`` over the disk/CFQ model's block layer.
 
-* :func:`get_request` -- a free slot of the ``nr_requests``, or none (the
-  caller then blocks in ``get_request_wait()`` or, writing nonblocking,
-  gives up); the queue is marked write-congested when
-  ``count >= blk_queue_congestion_threshold()`` ("on": ``nr - nr/8 + 1``);
-* :func:`submit_page` -- ``submit_bio()`` of one page: merged at the back of
-  the last queued request when it continues it (``ll_back_merge_fn()``, up to
-  ``max_sectors``), else a new request;
-* :func:`end_request` -- the disk finished the request at the head:
-  ``end_page_writeback()`` on its pages (``rotate_reclaimable_page()`` for the
-  ones reclaim wrote), the slot is freed, ``clear_bdi_congested()`` below the
-  "off" threshold (``nr - nr/8 - nr/16 - 1``) wakes every ``congestion_wait()``
-  sleeper, and the oldest task in ``get_request_wait()`` gets the slot;
-* :func:`start_head` -- the disk serves the queue in order; a request that
-  does not continue the previous one pays a seek (the time of a random 4 KiB
-  write of the cfq model's disk, computed in ``simulate.py``).
+The request queue -- the request list of ``nr_requests``, the elevator that
+sorts and merges, the disk -- is ``models/cfq/blk_core_kernel`` and the
+kernels it calls (2.6.23's ``block/ll_rw_blk.c``, ``block/elevator.c``,
+``block/cfq-iosched.c``; 2.5.52-mm's deadline).  This module is the
+writeback side of it:
+
+* :func:`submit_page` -- ``submit_bio()`` of one page: a bio of 8 sectors at
+  the page's place in the file (page-cache index x 8), through
+  ``__make_request()`` (:func:`~kernel_workbook.models.cfq.blk_core_kernel.make_request`):
+  merged into a queued request or in a new one, or, when the list has no
+  request for the task, nothing (the caller sleeps in ``get_request_wait()``
+  holding it: :func:`block_on_request`).  The request's pages are chained
+  through ``PG.rq_next``; when two requests merge their chains join;
+* :func:`end_request` -- the disk completed a request:
+  ``end_page_writeback()`` on its pages (``rotate_reclaimable_page()`` for
+  the ones reclaim wrote), the request back to the list
+  (``blk_finish_request()``), every ``congestion_wait()`` sleeper woken when
+  the queue fell below its "off" mark (``clear_bdi_congested()``), the task
+  the list woke takes its request;
+* :func:`queue_congested` -- ``bdi_write_congested()``.
+
+Every request the writeback tasks queue is an async write of the one shared
+async queue (``cfq_async_queue_prio()``: kswapd and pdflush are both
+best-effort priority 4), so CFQ merges and sorts them all together.
 """
 
-from ..engine import leaf_no_nrt as leaf, sibling
-from .layout import AC, ACTOR, I, NA, PG, PGF, RQ, S, STATE, VM, ZN
+from ..cfq.layout import PR_, PS, S_ as BS_
+from ..engine import kernel_module, kernel_no_nrt as kernel, leaf_no_nrt as leaf, sibling
+from .layout import AC, ACTOR, I, NA, PAGE_SECTORS, PG, PGF, RQW, S, STATE, VM, ZN
 
 _pa = sibling(__name__, "page_alloc_kernel")
+_blk = kernel_module(__name__, "kernel_workbook.models.cfq.blk_core_kernel")
+NO_REQUEST = -1
 
 
 @leaf
-def queue_slot_free(rq, nrq):
-    for k in range(nrq):
-        if rq[k, RQ.npages] == 0:
-            return k
-    return -1
+def queue_congested(BS):
+    """bdi_write_congested(): the queue's write (async) congestion bit."""
+    return BS[BS_.rl_congested_async] != 0
 
 
 @leaf
-def set_congestion(s, pi):
-    if s[S.q_count] >= pi[I.congestion_on]:
-        s[S.q_congested] = 1
-    s[S.q_full] = 1 if s[S.q_count] >= pi[I.nr_requests] else 0
+def chain_add(pg, rqw, rid, pfn):
+    """The page's bio joins request ``rid``'s chain."""
+    pg[pfn, PG.rq_next] = -1
+    if rqw[rid, RQW.npages] == 0:
+        rqw[rid, RQW.head] = pfn
+    else:
+        pg[rqw[rid, RQW.tail], PG.rq_next] = pfn
+    rqw[rid, RQW.tail] = pfn
+    rqw[rid, RQW.npages] += 1
 
 
 @leaf
-def get_request(rq, qr, s, pi, owner, zone):
-    """A new request in the queue, or -1 when all ``nr_requests`` slots are taken."""
-    nrq = pi[I.nr_requests]
-    if s[S.q_count] >= nrq:
-        return -1
-    k = queue_slot_free(rq, nrq)
-    rq[k, RQ.owner] = owner
-    rq[k, RQ.zone] = zone
-    rq[k, RQ.npages] = 0
-    rq[k, RQ.start_ns] = -1
-    rq[k, RQ.done_ns] = -1
-    qr[(s[S.q_head] + s[S.q_count]) % nrq] = k
-    s[S.q_count] += 1
-    set_congestion(s, pi)
-    return k
+def chain_join(pg, rqw, rid, other):
+    """attempt_merge(): request ``other`` merged into ``rid``; its pages join ``rid``'s chain."""
+    if rqw[other, RQW.npages] == 0:
+        return
+    if rqw[rid, RQW.npages] == 0:
+        rqw[rid, RQW.head] = rqw[other, RQW.head]
+    else:
+        pg[rqw[rid, RQW.tail], PG.rq_next] = rqw[other, RQW.head]
+    rqw[rid, RQW.tail] = rqw[other, RQW.tail]
+    rqw[rid, RQW.npages] += rqw[other, RQW.npages]
+    rqw[other, RQW.npages] = 0
 
 
-@leaf
-def add_page(pg, rq, rqp, k, pfn):
-    n = rq[k, RQ.npages]
-    rqp[k, n] = pfn
-    if n == 0:
-        rq[k, RQ.first_index] = pg[pfn, PG.index]
-    rq[k, RQ.last_index] = pg[pfn, PG.index]
-    rq[k, RQ.npages] = n + 1
-
-
-@leaf
-def try_back_merge(pg, rq, rqp, qr, s, pi, owner, pfn):
-    """``ll_back_merge_fn()``: the page continues the last queued request (not yet on the disk)."""
-    if s[S.q_count] == 0:
+@kernel
+def submit_page(pg, rqw, rfree, s, pi, a, pfn, may_merge,
+                P, BS, R, Q, QR, ST, EL, EV, PR):
+    """``submit_bio()`` of page ``pfn`` (already under writeback) by task ``a``; False when no request was
+    left for it (nothing done: the caller sleeps holding the page)."""
+    new_rid = rfree[s[S.rfree_n] - 1]
+    holder, freed = _blk.make_request(P, BS, R, Q, QR, ST, EL, EV, PR, a, new_rid, pg[pfn, PG.index] * PAGE_SECTORS,
+                                      PAGE_SECTORS, 1, 0, pi[I.async_queue], may_merge)
+    if holder == NO_REQUEST:
         return False
-    nrq = pi[I.nr_requests]
-    k = qr[(s[S.q_head] + s[S.q_count] - 1) % nrq]
-    if rq[k, RQ.start_ns] >= 0 or rq[k, RQ.owner] != owner or rq[k, RQ.npages] >= pi[I.max_sectors_kb]:
-        return False
-    if rq[k, RQ.last_index] + 1 != pg[pfn, PG.index] or pg[pfn, PG.index] < 0:
-        return False
-    add_page(pg, rq, rqp, k, pfn)
-    return True
-
-
-@leaf
-def submit_page(pg, rq, rqp, qr, s, pi, owner, pfn):
-    """Queue the write of one page under writeback; False when the queue is full (nothing done)."""
-    if try_back_merge(pg, rq, rqp, qr, s, pi, owner, pfn):
-        return True
-    k = get_request(rq, qr, s, pi, owner, pg[pfn, PG.zone])
-    if k < 0:
-        return False
-    add_page(pg, rq, rqp, k, pfn)
+    if holder == new_rid:
+        s[S.rfree_n] -= 1
+        rqw[new_rid, RQW.owner] = a
+        rqw[new_rid, RQW.zone] = pg[pfn, PG.zone]
+        rqw[new_rid, RQW.npages] = 0
+    chain_add(pg, rqw, holder, pfn)
+    if freed >= 0:
+        chain_join(pg, rqw, holder, freed)
+        rfree[s[S.rfree_n]] = freed
+        s[S.rfree_n] += 1
     return True
 
 
@@ -109,27 +106,47 @@ def set_page_writeback(pg, zs, s, vm, pfn):
 
 
 @leaf
-def start_head(pg, rq, qr, s, pi, now):
-    """If the disk is idle and a request waits, the disk starts it: when will it be done?"""
-    if s[S.disk_done_at] >= 0 or s[S.q_count] == 0:
-        return
-    k = qr[s[S.q_head]]
-    t = rq[k, RQ.npages] * pi[I.seq_page_ns]
-    if rq[k, RQ.first_index] != s[S.disk_last_index] + 1:
-        t += pi[I.seek_ns]
-    rq[k, RQ.start_ns] = now
-    rq[k, RQ.done_ns] = now + t
-    s[S.disk_done_at] = now + t
+def block_on_request(ac, acp, BS, PR, a, pfn, now):
+    """``get_request_wait()``: task ``a`` sleeps holding the page it could not queue (first in, first woken)."""
+    acp[a, ac[a, AC.pend_n]] = pfn
+    ac[a, AC.pend_n] += 1
+    ac[a, AC.state] = STATE.REQUEST_WAIT
+    ac[a, AC.since] = now
+    _blk.rq_sleep(BS, PR, a, -1, 0)
 
 
 @leaf
-def end_request(pg, lh, zs, rq, rqp, qr, ac, acp, s, vm, pi, now):
-    """The head request is done: end its pages' writeback, free its slot, wake whoever waits."""
-    nrq = pi[I.nr_requests]
-    k = qr[s[S.q_head]]
-    n = rq[k, RQ.npages]
-    for j in range(n):
-        pfn = rqp[k, j]
+def run_queue(P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK):
+    """``__generic_unplug_device()``: the elevator hands requests to the disk while it takes them."""
+    _blk.run_queue(P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
+
+
+@leaf
+def wake_request_waiters(pg, rqw, rfree, ac, acp, s, pi, now, P, BS, R, Q, QR, ST, EL, EV, PR):
+    """The task ``freed_request()`` woke becomes a batcher and queues the page it held (2.6.23's
+    get_request_wait() does not look for a merge again); the list may put it back to sleep."""
+    for a in range(NA):
+        if PR[a, PR_.state] != PS.rqwoken:
+            continue
+        _blk.ioc_set_batching(P, BS, PR, a)
+        PR[a, PR_.state] = PS.ready
+        pfn = acp[a, 0]
+        if not submit_page(pg, rqw, rfree, s, pi, a, pfn, False, P, BS, R, Q, QR, ST, EL, EV, PR):
+            _blk.rq_sleep(BS, PR, a, -1, 0)
+            continue
+        ac[a, AC.pend_n] = 0
+        ac[a, AC.rqw_ns] += max(0, now - ac[a, AC.since])
+        ac[a, AC.state] = STATE.RUNNING
+        ac[a, AC.wake_at] = max(now, ac[a, AC.since])  # not before its CPU time of the step is spent
+
+
+@kernel
+def end_request(pg, lh, zs, rqw, rfree, ac, acp, s, vm, pi, rid, now,
+                P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR):
+    """The disk completed request ``rid``: end its pages' writeback, free it, wake whoever waits."""
+    n = rqw[rid, RQW.npages]
+    pfn = rqw[rid, RQW.head]
+    for _ in range(n):
         z = pg[pfn, PG.zone]
         f = pg[pfn, PG.flags]
         if (f & PGF.PG_writeback) == 0:
@@ -140,43 +157,20 @@ def end_request(pg, lh, zs, rq, rqp, qr, ac, acp, s, vm, pi, now):
         if (f & PGF.PG_reclaim) != 0:  # end_page_writeback(): TestClearPageReclaim -> rotate
             pg[pfn, PG.flags] &= ~PGF.PG_reclaim
             _pa.rotate_reclaimable_page(pg, lh, zs, VM.pgrotated, vm, pfn)
+        pfn = pg[pfn, PG.rq_next]
     vm[VM.pgpgout] += 4 * n
-    s[S.disk_last_index] = rq[k, RQ.last_index]
-    rq[k, RQ.npages] = 0
-    s[S.q_head] = (s[S.q_head] + 1) % nrq
-    s[S.q_count] -= 1
-    s[S.disk_done_at] = -1
-    s[S.q_full] = 1 if s[S.q_count] >= nrq else 0
-    if s[S.q_congested] == 1 and s[S.q_count] < pi[I.congestion_off]:
-        s[S.q_congested] = 0  # clear_bdi_congested(): wake every congestion_wait() sleeper
-        for a in range(NA):
+    rqw[rid, RQW.npages] = 0
+    _blk.blk_finish_request(P, BS, R, Q, QR, ST, EV, PR, DC, rid)
+    rfree[s[S.rfree_n]] = rid
+    s[S.rfree_n] += 1
+    if BS[BS_.c_congestion_clear] != s[S.congestion_clear_seen]:
+        s[S.congestion_clear_seen] = BS[BS_.c_congestion_clear]
+        for a in range(NA):  # clear_bdi_congested(): wake every congestion_wait() sleeper
             if ac[a, AC.state] == STATE.CONGESTION_WAIT:
                 ac[a, AC.wake_at] = now
-    # the oldest task sleeping in get_request_wait() takes the slot for the request it holds
-    w = -1
-    for a in range(NA):
-        if ac[a, AC.state] == STATE.REQUEST_WAIT and (w < 0 or ac[a, AC.wait_seq] < ac[w, AC.wait_seq]):
-            w = a
-    if w >= 0:
-        for j in range(ac[w, AC.pend_n]):
-            submit_page(pg, rq, rqp, qr, s, pi, w, acp[w, j])
-        ac[w, AC.pend_n] = 0
-        ac[w, AC.rqw_ns] += max(0, now - ac[w, AC.since])
-        ac[w, AC.state] = STATE.RUNNING
-        ac[w, AC.wake_at] = max(now, ac[w, AC.since])  # not before its CPU time of the step is spent
-    start_head(pg, rq, qr, s, pi, now)
+    wake_request_waiters(pg, rqw, rfree, ac, acp, s, pi, now, P, BS, R, Q, QR, ST, EL, EV, PR)
+    run_queue(P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
 
 
-@leaf
-def block_on_request(ac, acp, s, a, pfn, now):
-    """``get_request_wait()``: task ``a`` sleeps holding the page it could not queue."""
-    acp[a, ac[a, AC.pend_n]] = pfn
-    ac[a, AC.pend_n] += 1
-    ac[a, AC.state] = STATE.REQUEST_WAIT
-    s[S.wait_seq] += 1
-    ac[a, AC.wait_seq] = s[S.wait_seq]
-    ac[a, AC.since] = now
-
-
-__all__ = ["get_request", "submit_page", "start_head", "end_request", "set_page_writeback", "block_on_request",
+__all__ = ["submit_page", "set_page_writeback", "block_on_request", "end_request", "run_queue", "queue_congested",
            "ACTOR"]

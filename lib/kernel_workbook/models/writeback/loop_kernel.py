@@ -2,10 +2,12 @@
 
 :func:`run` sets up the zones (free stacks, LRU lists in fault order) from
 the page table ``simulate.py`` fills, then takes the earliest of: the disk
-finishing its head request (``blk_kernel.end_request``), a sample of the
-counters, or a task's wake-up, until the end of the run.  On equal times the
-disk goes first, then the sample, then the tasks in ``ACTOR`` order, so a
-run is the same for a given seed.
+(a media operation ending, or a request completing: ``blk_kernel.end_request``),
+CFQ's idle timer, a sample of the counters, or a task's wake-up, until the end
+of the run.  On equal times the disk goes first, then the timer, the sample,
+the tasks in ``ACTOR`` order, so a run is the same for a given seed.  After a
+task's step the block layer hands what it queued to the disk
+(``__generic_unplug_device()``).
 
 The load (``ACTOR.LOAD``) allocates ``alloc_batch`` pages every
 ``alloc_interval_ns``: ``__alloc_pages()`` tries each zone of its zonelist
@@ -24,17 +26,22 @@ with them, 0.5 ms without).
 
 import numpy as np
 
-from ..engine import kernel_no_nrt as kernel, sibling
-from .layout import AC, ACTOR, F, I, MODE, NA, NR_RND, NZ, PG, PGF, RQ, S, SMP, STATE, VM, ZN, ZONE
+from ..cfq.layout import I as BI, NEXT, R_, RS, S_ as BS_, SP_
+from ..engine import kernel_module, kernel_no_nrt as kernel, sibling
+from .layout import AC, ACTOR, F, I, MODE, NA, NR_RND, NZ, PG, PGF, RQW, S, SMP, STATE, VM, ZN, ZONE
 
 _pa = sibling(__name__, "page_alloc_kernel")
 _blk = sibling(__name__, "blk_kernel")
 _wb = sibling(__name__, "page_writeback_kernel")
 _vm = sibling(__name__, "vmscan_kernel")
+_dk = kernel_module(__name__, "kernel_workbook.models.cfq.disk_kernel")
+_cfq = kernel_module(__name__, "kernel_workbook.models.cfq.cfq_kernel")
+_cfqloop = kernel_module(__name__, "kernel_workbook.models.cfq.event_loop")
 
 NEVER = np.int64(1) << np.int64(62)
 WHO_DISK = -2
 WHO_SAMPLE = -3
+WHO_IDLE_TIMER = -4
 
 
 @kernel
@@ -70,7 +77,7 @@ def setup(pg, lh, zs, fstk, fpfn, s):
 
 
 @kernel
-def audit(pg, zs, rq, ac, s, pi):
+def audit(pg, zs, rqw, ac, s, pi, P, BS, R):
     """0 when the state is consistent; else a code naming what is wrong."""
     tot = 0
     for z in range(NZ):
@@ -81,11 +88,19 @@ def audit(pg, zs, rq, ac, s, pi):
         tot += zs[z, ZN.present]
     if tot != pg.shape[0]:
         return 30
-    if s[S.q_count] > pi[I.nr_requests] or s[S.q_count] < 0:
-        return 40  # the queue never holds more than nr_requests
+    if BS[BS_.rl_count_async] > 3 * P[BI.nr_requests] // 2 or BS[BS_.rl_count_async] < 0 or s[S.rfree_n] <= 0:
+        return 40  # the request list within 3/2 of nr_requests (batching), and a request row always free
     inq = 0
-    for k in range(pi[I.nr_requests]):
-        inq += rq[k, RQ.npages]
+    nreq = 0
+    for k in range(R.shape[0]):
+        st = R[k, R_.state]
+        if st == RS.elevator or st == RS.device:
+            inq += rqw[k, RQW.npages]
+            nreq += 1
+        elif rqw[k, RQW.npages] != 0:
+            return 51  # a finished request still holding pages
+    if nreq != BS[BS_.rl_count_async]:
+        return 41  # every allocated request is in the elevator or the device
     for a in range(NA):
         inq += ac[a, AC.pend_n]
     if inq != s[S.nr_writeback]:
@@ -180,7 +195,8 @@ def load_allocate(pg, lh, zs, fstk, fpfn, ac, s, vm, pi, rnd, now):
 
 
 @kernel
-def run_actor(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, tmp, a, now):
+def run_actor(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, rnd, tmp, a, now,
+              P, BS, R, Q, QR, ST, EL, EV, PR):
     if ac[a, AC.state] == STATE.CONGESTION_WAIT:
         ac[a, AC.cw_ns] += now - ac[a, AC.since]
         ac[a, AC.state] = STATE.RUNNING
@@ -192,23 +208,24 @@ def run_actor(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, 
         return
     if a == ACTOR.PDFLUSH:
         ac[a, AC.state] = STATE.RUNNING
-        _wb.background_writeout_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, now)
+        _wb.background_writeout_step(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, now, P, BS, R, Q, QR, ST, EL, EV, PR)
         return
     cost = 0
     if a == ACTOR.KSWAPD:
-        cost = _vm.balance_pgdat_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, tmp, now)
+        cost = _vm.balance_pgdat_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, now,
+                                      P, BS, R, Q, QR, ST, EL, EV, PR)
     else:
         m = ac[a, AC.mode]
         if m == MODE.TRY_TO_FREE_PAGES:
-            cost, res = _vm.try_to_free_pages_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf,
-                                                   tmp, a, now)
+            cost, res = _vm.try_to_free_pages_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf,
+                                                   tmp, a, now, P, BS, R, Q, QR, ST, EL, EV, PR)
             if res != 0:
                 ac[a, AC.mode] = MODE.ALLOCATE
                 if res < 0:  # out of memory: the model counts the allocations it drops
                     s[S.alloc_fail] += ac[a, AC.need]
                     ac[a, AC.need] = 0
         elif m == MODE.BALANCE_DIRTY_PAGES:
-            if _wb.balance_dirty_pages_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, now):
+            if _wb.balance_dirty_pages_step(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a, now, P, BS, R, Q, QR, ST, EL, EV, PR):
                 ac[a, AC.mode] = MODE.ALLOCATE
                 ac[a, AC.wake_at] = now
             return
@@ -227,7 +244,7 @@ def run_actor(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, 
 
 
 @kernel
-def sample(pg, zs, rq, qr, ac, s, vm, pi, smp, qs, vms, now):
+def sample(zs, rqw, ac, s, smp, qs, vms, vm, now, BS, R, SP):
     k = s[S.sample_n]
     if k >= smp.shape[0]:
         return
@@ -237,27 +254,33 @@ def sample(pg, zs, rq, qr, ac, s, vm, pi, smp, qs, vms, now):
         smp[k, SMP.nr_free + z] = zs[z, ZN.nr_free]
         smp[k, SMP.nr_dirty + z] = zs[z, ZN.nr_dirty]
         smp[k, SMP.nr_writeback + z] = zs[z, ZN.nr_writeback]
-    smp[k, SMP.q_count] = s[S.q_count]
-    smp[k, SMP.q_congested] = s[S.q_congested]
+    smp[k, SMP.q_count] = BS[BS_.rl_count_async]
+    smp[k, SMP.q_congested] = BS[BS_.rl_congested_async]
     smp[k, SMP.load_cw_ns] = ac[ACTOR.LOAD, AC.cw_ns]
     smp[k, SMP.kswapd_cw_ns] = ac[ACTOR.KSWAPD, AC.cw_ns]
     smp[k, SMP.kswapd_rqw_ns] = ac[ACTOR.KSWAPD, AC.rqw_ns]
-    nrq = pi[I.nr_requests]
-    for j in range(s[S.q_count]):  # who holds the queue's slots: owner x zone
-        r = qr[(s[S.q_head] + j) % nrq]
-        qs[k, rq[r, RQ.owner] * NZ + rq[r, RQ.zone]] += 1
+    busy = 0
+    for sp in range(SP.shape[0]):
+        busy += SP[sp, SP_.busy_ns]
+    smp[k, SMP.disk_busy_ns] = busy
+    for r in range(R.shape[0]):  # who holds the queue's requests: owner x zone of the first page
+        st = R[r, R_.state]
+        if st == RS.elevator or st == RS.device:
+            qs[k, rqw[r, RQW.owner] * NZ + rqw[r, RQW.zone]] += 1
     for v in range(vms.shape[1]):
         vms[k, v] = vm[v]
     s[S.sample_n] = k + 1
 
 
 @kernel
-def run(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, tmp, smp, qs, vms):
+def run(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, rnd, tmp, smp, qs, vms,
+        P, BS, R, Q, QR, ST, EL, EV, PR, SP, RA, WC, WW, DC, SEEK):
     """The whole run; returns the number of events processed."""
     setup(pg, lh, zs, fstk, fpfn, s)
+    _cfqloop.init_state(P, BS, Q, PR)
+    BS[BS_.last_merge] = -1
+    BS[BS_.dl_last_sector] = -1
     s[S.end] = pi[I.end_ns]
-    s[S.disk_done_at] = -1
-    s[S.disk_last_index] = -10
     s[S.next_kupdate] = pi[I.dirty_writeback_centisecs] * 1000000
     for a in range(NA):
         ac[a, AC.state] = STATE.RUNNING
@@ -272,9 +295,14 @@ def run(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, tmp, s
     while True:
         t = NEVER
         who = -1
-        if s[S.disk_done_at] >= 0:
-            t = s[S.disk_done_at]
+        td, kind, idx = _dk.dev_next_event(P, BS, R, SP, DC)
+        if td >= 0:
+            t = td
             who = WHO_DISK
+        tt = BS[BS_.idle_timer]
+        if tt >= 0 and tt < t:
+            t = tt
+            who = WHO_IDLE_TIMER
         if s[S.next_sample] < t:
             t = s[S.next_sample]
             who = WHO_SAMPLE
@@ -288,16 +316,25 @@ def run(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, tmp, s
             break
         now = t
         s[S.now] = now
+        BS[BS_.now] = now
         events += 1
         if who == WHO_DISK:
-            _blk.end_request(pg, lh, zs, rq, rqp, qr, ac, acp, s, vm, pi, now)
+            if kind == NEXT.spindle_op_end:
+                _dk.spin_op_end(P, BS, R, SP, RA, WC, WW, DC, SEEK, idx, now)
+            else:
+                _blk.end_request(pg, lh, zs, rqw, rfree, ac, acp, s, vm, pi, idx, now,
+                                 P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK, PR)
+        elif who == WHO_IDLE_TIMER:
+            if _cfq.cfq_idle_slice_timer(P, BS, Q, ST, EV):
+                _blk.run_queue(P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
         elif who == WHO_SAMPLE:
-            sample(pg, zs, rq, qr, ac, s, vm, pi, smp, qs, vms, now)
+            sample(zs, rqw, ac, s, smp, qs, vms, vm, now, BS, R, SP)
             s[S.next_sample] += pi[I.sample_ns]
         else:
-            run_actor(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, rnd, tmp, who, now)
+            run_actor(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, rnd, tmp, who, now, P, BS, R, Q, QR, ST, EL, EV, PR)
+            _blk.run_queue(P, BS, R, Q, QR, ST, EL, EV, SP, RA, WC, WW, DC, SEEK)
         if pi[I.audit] != 0 and s[S.audit_fail] == 0:
-            r = audit(pg, zs, rq, ac, s, pi)
+            r = audit(pg, zs, rqw, ac, s, pi, P, BS, R)
             if r != 0:
                 s[S.audit_fail] = r
                 break

@@ -4,9 +4,10 @@
   congestion, or ``HZ/10``;
 * :func:`write_pages` -- ``writeback_inodes()`` -> ``mpage_writepages()`` of
   the one big file: dirty pages in page-cache order from the inode's
-  ``writeback_index`` (``range_cyclic``); a nonblocking writer stops at a
-  congested queue (``wbc->encountered_congestion``), a blocking one sleeps in
-  ``get_request_wait()`` when the queue is full;
+  ``writeback_index`` (``range_cyclic``), each a bio the block layer merges
+  into the request before it; a nonblocking writer stops at a congested queue
+  (``wbc->encountered_congestion``), a blocking one sleeps in
+  ``get_request_wait()`` when the request list is full;
 * :func:`background_writeout_step` -- pdflush: ``background_writeout()``
   chunks of ``MAX_WRITEBACK_PAGES`` while dirty pages exceed the background
   threshold (or reclaim asked for pages: ``wakeup_pdflush(nr)``), and
@@ -23,7 +24,7 @@ mapped pages after the mappers died; the mapping may use highmem), so
 ``simulate.py`` computes both thresholds once.
 """
 
-from ..engine import leaf_no_nrt as leaf, sibling
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf, sibling
 from .layout import AC, ACTOR, F, I, MAX_WRITEBACK_PAGES, MODE, PG, PGF, S, STATE, VM
 
 _blk = sibling(__name__, "blk_kernel")
@@ -47,8 +48,9 @@ def wakeup_pdflush(ac, nr, now):
         ac[ACTOR.PDFLUSH, AC.wake_at] = now
 
 
-@leaf
-def write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, nr_to_write, nonblocking, older_than_ms, now):
+@kernel
+def write_pages(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a, nr_to_write, nonblocking, older_than_ms, now,
+                P, BS, R, Q, QR, ST, EL, EV, PR):
     """Write up to ``nr_to_write`` dirty pages from the writeback cursor.
 
     Returns ``(written, why)``: why 0 = nothing more to write, 1 = stopped at a
@@ -73,7 +75,7 @@ def write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, nr_to_write, n
         if older_than_ms >= 0 and pg[pfn, PG.dirtied_ms] > older_than_ms:
             s[S.pd_cursor] = (idx + 1) % n_idx
             continue
-        if nonblocking and s[S.q_congested] == 1:
+        if nonblocking and _blk.queue_congested(BS):
             return written, 1
         s[S.pd_cursor] = (idx + 1) % n_idx
         _blk.set_page_writeback(pg, zs, s, vm, pfn)
@@ -82,15 +84,14 @@ def write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, nr_to_write, n
             vm[VM.pdflush_writes] += 1
         else:
             vm[VM.bdp_writes] += 1
-        if not _blk.submit_page(pg, rq, rqp, qr, s, pi, a, pfn):
-            _blk.block_on_request(ac, acp, s, a, pfn, now)
+        if not _blk.submit_page(pg, rqw, rfree, s, pi, a, pfn, True, P, BS, R, Q, QR, ST, EL, EV, PR):
+            _blk.block_on_request(ac, acp, BS, PR, a, pfn, now)
             return written, 2
-        _blk.start_head(pg, rq, qr, s, pi, now)
     return written, 0
 
 
 @leaf
-def background_writeout_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, now):
+def background_writeout_step(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """One chunk of pdflush's work; it then naps, sleeps, or goes on at once."""
     a = ACTOR.PDFLUSH
     if now >= s[S.next_kupdate]:  # wb_timer_fn(): the kupdate pass is due
@@ -98,8 +99,8 @@ def background_writeout_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, now)
         while s[S.next_kupdate] <= now:
             s[S.next_kupdate] += pi[I.dirty_writeback_centisecs] * 1000000
     if s[S.nr_dirty] > pi[I.background_thresh] or ac[a, AC.kick] > 0:
-        written, why = write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, MAX_WRITEBACK_PAGES, True, -1,
-                                   now)
+        written, why = write_pages(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a, MAX_WRITEBACK_PAGES, True, -1,
+                                   now, P, BS, R, Q, QR, ST, EL, EV, PR)
         ac[a, AC.kick] = max(0, ac[a, AC.kick] - written)
         if why == 1:
             congestion_wait(ac, pi, a, now)
@@ -110,8 +111,8 @@ def background_writeout_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, now)
         ac[a, AC.kick] = 0
     if s[S.kupdate_due] == 1:
         older = now // 1000000 - pi[I.dirty_expire_centisecs]
-        written, why = write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, MAX_WRITEBACK_PAGES, True,
-                                   older, now)
+        written, why = write_pages(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a, MAX_WRITEBACK_PAGES, True,
+                                   older, now, P, BS, R, Q, QR, ST, EL, EV, PR)
         if why == 1:
             congestion_wait(ac, pi, a, now)
             return
@@ -124,7 +125,7 @@ def background_writeout_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, now)
 
 
 @leaf
-def balance_dirty_pages_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, now):
+def balance_dirty_pages_step(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """One turn of ``balance_dirty_pages()``'s loop; returns True when the writer may go on dirtying."""
     over = s[S.nr_dirty] + s[S.nr_writeback] > pi[I.dirty_thresh]
     if not over:
@@ -135,8 +136,8 @@ def balance_dirty_pages_step(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a, n
     s[S.dirty_exceeded] = 1
     chunk = pi[I.ratelimit_pages] + pi[I.ratelimit_pages] // 2  # sync_writeback_pages()
     if s[S.nr_dirty] > 0:
-        written, why = write_pages(pg, zs, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, a,
-                                   chunk - ac[a, AC.pages_written], pi[I.bdp_nonblocking] != 0, -1, now)
+        written, why = write_pages(pg, zs, fpfn, rqw, rfree, ac, acp, s, vm, pi, a,
+                                   chunk - ac[a, AC.pages_written], pi[I.bdp_nonblocking] != 0, -1, now, P, BS, R, Q, QR, ST, EL, EV, PR)
         ac[a, AC.pages_written] += written
         if why == 2:
             return False  # asleep in get_request_wait(); the loop resumes here

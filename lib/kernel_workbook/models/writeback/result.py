@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..cfq.layout import S_ as BS_
 from .layout import AC, ACTOR, NZ, S, SMP, VM
 
 OWNER_NAMES = {ACTOR.KSWAPD: "kswapd", ACTOR.PDFLUSH: "pdflush", ACTOR.LOAD: "load"}
@@ -30,7 +31,9 @@ AUDIT_NAMES = {0: "ok", 1: "a page put under writeback twice", 2: "writeback end
                10: "pages not conserved in zone 0", 11: "pages not conserved in zone 1",
                12: "pages not conserved in zone 2", 20: "a negative count in zone 0", 21: "a negative count in zone 1",
                22: "a negative count in zone 2", 30: "zones do not add up to the machine",
-               40: "the queue holds more than nr_requests", 50: "a page under writeback in no request"}
+               40: "the request list beyond 3/2 of nr_requests, or no request row free",
+               41: "an allocated request neither in the elevator nor in the device",
+               50: "a page under writeback in no request", 51: "a finished request still holding pages"}
 
 
 def _vm_names(zone_names) -> list[str]:
@@ -60,6 +63,14 @@ class Result:
     @property
     def elapsed_s(self) -> float:
         return self.derived["end_ns"] / 1e9
+
+    @property
+    def elevator(self) -> str:
+        """The I/O scheduler of the run: ``cfq``, ``noop``, ``deadline`` (2.6) or ``deadline (2.5 rbtree)``."""
+        v = self.params.values()
+        if v["scheduler"] == "deadline" and v["deadline_rbtree_2002"]:
+            return "deadline (2.5 rbtree)"
+        return v["scheduler"]
 
     def audit(self) -> str:
         """What ``simulate(..., audit=True)`` found: ``"ok"`` or the first violation."""
@@ -106,6 +117,7 @@ class Result:
         c = self.counters()
         t = self.elapsed_s
         ac = self.arrays["ac"]
+        bs = self.arrays["BS"]
         ks = sum(c[f"pgscan_kswapd_{z}"] for z in self.zone_names)
         ds = sum(c[f"pgscan_direct_{z}"] for z in self.zone_names)
         steal = sum(c[f"pgsteal_{z}"] for z in self.zone_names)
@@ -123,6 +135,9 @@ class Result:
             load_congestion_wait_s=ac[ACTOR.LOAD, AC.cw_ns] / 1e9,
             allocated_mb=int(self.arrays["s"][S.alloc_done]) / 256.0,
             alloc_failed=int(self.arrays["s"][S.alloc_fail]), elapsed_s=t, events=self.events,
+            disk_write_mb_s=c["pgpgout"] / 1024.0 / t, elevator=self.elevator,
+            bio_back_merges=int(bs[BS_.c_back_merge]), bio_front_merges=int(bs[BS_.c_front_merge]),
+            request_merges=int(bs[BS_.c_rq_merge]), get_request_sleeps=int(bs[BS_.c_sleeprq]),
         )
         return out
 
@@ -147,7 +162,7 @@ class Result:
                     rows.append((smp[k, SMP.t_ns] / 1e9, name, zn, int(qs[k, a * NZ + z]),
                                  int(smp[k, SMP.q_congested])))
         df = pd.DataFrame(rows, columns=["elapsed", "holder", "zone", "slots", "congested"])
-        df["nr_requests"] = self.params.nr_requests
+        df["nr_requests"] = self.params.value("nr_requests")
         return df[["elapsed", "holder", "zone", "slots", "nr_requests", "congested"]]
 
     def zones(self) -> pd.DataFrame:

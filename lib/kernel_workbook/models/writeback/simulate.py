@@ -1,18 +1,19 @@
 """``simulate(params, workload, seed=0, engine="jit")``: one run of one kernel on one machine and load.
 
 Validates both knob sets (a bad knob raises ``WorkbookParameterError``
-naming it), derives the zones, watermarks, dirty limits and disk times
-(:func:`derive`), packs the kernel's parameter arrays with the generated
-layout (:func:`pack`, the function ``MODEL.pack`` points to), sets up the
-page table and draws every random number from the seed (``engine.rng``)
-before the kernel runs, runs the kernel group in the chosen engine and wraps
-the arrays in a :class:`~.result.Result`.
+naming it), derives the zones, watermarks and dirty limits (:func:`derive`),
+packs the kernel's parameter arrays with the generated layout (:func:`pack`,
+the function ``MODEL.pack`` points to) and the block layer's with the
+disk/CFQ model's (:func:`block_arrays`), sets up the page table and draws
+every random number from the seed (``engine.rng``) before the kernel runs,
+runs the kernel group in the chosen engine and wraps the arrays in a
+:class:`~.result.Result`.
 
-The disk is the cfq model's (``models.cfq``): a 7200 rpm SATA disk whose
-media rate is ``disk_write_mb_s``; a page written in file order costs its
-transfer time, a request that does not continue the previous one costs
-``random_op_ms`` of a seek over the file's span (what a reclaim write, one
-page out of LRU order, pays).
+The request queue is the disk/CFQ model's block layer (``models.cfq``): its
+request list, its elevators (2.6.23's CFQ, 2.5.52-mm's deadline, noop) and
+its disk (seek table, rotation, write-back cache) under the knobs of
+``params.block``.  A page of the file is 8 sectors at its page-cache index:
+the file lies at the start of the disk in page-cache order.
 """
 
 from __future__ import annotations
@@ -22,25 +23,34 @@ import math
 import numpy as np
 
 from ...errors import WorkbookParameterError
-from ..cfq import SERVER_SATA_2011, random_op_ms, sequential_rate_mb_s
+from ..cfq import LAYOUT as BLOCK_LAYOUT
+from ..cfq.layout import EV_, FIFO, PR_, Q_, R_, RA_, S_ as BS_, SP_, ST_, WC_, WL
+from ..cfq.simulate import _seek
 from ..engine import KernelGroup, check_engine, rng
 from ..layout import width
-from .layout import AC, NA, NR_RND, NZ, PARAMS, PG, PGF, RQ, S, SMP, VM, ZN, ZONE
+from .layout import AC, NA, NR_RND, NZ, PAGE_SECTORS, PARAMS, PG, PGF, RQW, S, SMP, VM, ZN, ZONE
 from .params import WritebackParams
 from .result import Result
 from .workload import DMA_MB, WritebackLoad
 
 KERNELS = KernelGroup("kernel_workbook.models.writeback",
                       ("page_alloc_kernel", "blk_kernel", "page_writeback_kernel", "vmscan_kernel", "loop_kernel"),
-                      entry="loop_kernel:run", what="writeback model (2.6.23 reclaim and writeback)")
+                      entry="loop_kernel:run", what="writeback model (2.6.23 reclaim and writeback)",
+                      shares=("kernel_workbook.models.cfq",))
 PAGE_KB = 4
 ALLOC_BATCH = 32  # pages the load asks for at a time (its pace is alloc_mb_s)
 MILLI = 10 ** 3  # percentages travel to the kernel in thousandths of a percent
 
 
 def disk(params: WritebackParams):
-    """The cfq model's disk with the media rate of ``disk_write_mb_s``."""
-    return SERVER_SATA_2011.with_(media_rate_mb_s=float(params.disk_write_mb_s))
+    """The disk of the run (the cfq model's ``DiskParams`` in ``params.block``)."""
+    return params.block.disk
+
+
+def request_rows(params: WritebackParams) -> int:
+    """Rows of the block layer's request table: the list's limit for a batching task (3/2 of
+    ``nr_requests``), plus one always free to offer ``make_request()``."""
+    return 3 * params.block.nr_requests // 2 + 2
 
 
 def zone_pages(w: WritebackLoad) -> list[int]:
@@ -86,14 +96,6 @@ def derive(params: WritebackParams, w: WritebackLoad, audit: bool = False) -> di
     if bg_ratio >= dirty_ratio:
         bg_ratio = dirty_ratio // 2
     ratelimit = min(max(total // (w.nr_cpus * 32), 16), 1024)  # 2.6.23 writeback_set_ratelimit()
-    nrq = params.nr_requests
-    on = min(nrq - nrq // 8 + 1, nrq)  # blk_queue_congestion_threshold()
-    off = max(nrq - nrq // 8 - nrq // 16 - 1, 1)
-    d = disk(params)
-    seq_page_ns = int(round(PAGE_KB * 1024 / (sequential_rate_mb_s(d) * 1e6) * 1e9))
-    # a write out of file order: seek over a third of the file's span, half a turn (cfq's random_op_ms)
-    span_cyl = d.cylinders * min(1.0, w.machine_mb / (d.cylinders * d.heads * d.sectors_per_track * 512 / 2 ** 20))
-    seek_ns = int(round((random_op_ms(d, max(1.0, span_cyl / 3.0), PAGE_KB) * 1e6))) - seq_page_ns
     pages_per_s = w.alloc_mb_s * 256.0
     interval_ns = int(round(ALLOC_BATCH / pages_per_s * 1e9)) if pages_per_s > 0 else int(w.duration_s * 2e9) + 1
     refs = w.refs_per_s * interval_ns / 1e9 * (100.0 / w.hot_pct) if w.hot_pct > 0 else 0.0
@@ -101,14 +103,25 @@ def derive(params: WritebackParams, w: WritebackLoad, audit: bool = False) -> di
     sample_ns = int(round(w.sample_ms * 1e6))
     max_index = n + int(pages_per_s * w.duration_s) + 2 * ALLOC_BATCH + 16
     return dict(
-        nr_pages=n, end_ns=end_ns, sample_ns=sample_ns, seq_page_ns=seq_page_ns, seek_ns=max(0, seek_ns),
+        nr_pages=n, end_ns=end_ns, sample_ns=sample_ns,
         dirty_thresh=dirty_ratio * total // 100, background_thresh=bg_ratio * total // 100,
         ratelimit_pages=ratelimit, nr_cpus=w.nr_cpus, alloc_batch=ALLOC_BATCH, alloc_interval_ns=interval_ns,
         lowmem_pct_milli=int(round(w.lowmem_pct * MILLI)), write_pct_milli=int(round(w.write_pct * MILLI)),
-        hot_pct=int(round(w.hot_pct)), refs_per_batch=int(round(refs)), congestion_on=on, congestion_off=off,
-        audit=int(audit), nr_samples=end_ns // sample_ns + 2, max_index=max_index,
+        hot_pct=int(round(w.hot_pct)), refs_per_batch=int(round(refs)),
+        audit=int(audit), nr_samples=end_ns // sample_ns + 2, max_index=max_index, async_queue=NA,
         _sizes=sizes, _watermarks=watermarks(params, w),
     )
+
+
+def congestion_thresholds(params: WritebackParams) -> tuple[int, int]:
+    """``blk_queue_congestion_threshold()`` of the queue: ``(on, off)`` in requests (113 and 103 of 128), as the
+    block layer's own kernels compute them from ``nr_requests`` (``models/cfq/blk_core_kernel``)."""
+    from ..cfq.simulate import KERNELS as BLOCK_KERNELS
+
+    blk = BLOCK_KERNELS.module("blk_core_kernel", "python")
+    P = np.zeros(len(BLOCK_LAYOUT.I), np.int64)
+    P[BLOCK_LAYOUT.I.nr_requests] = params.value("nr_requests")
+    return int(blk.congestion_on_threshold(P)), int(blk.congestion_off_threshold(P))
 
 
 def pack(params: WritebackParams, workload: WritebackLoad, audit: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -119,6 +132,34 @@ def pack(params: WritebackParams, workload: WritebackLoad, audit: bool = False) 
         raise WorkbookParameterError("workload", type(workload).__name__, "a WritebackLoad")
     d = {k: v for k, v in derive(params, workload, audit).items() if not k.startswith("_")}
     return PARAMS.pack(params, **d)
+
+
+def block_arrays(params: WritebackParams, w: WritebackLoad, audit: bool = False) -> dict:
+    """The block layer's arrays in the disk/CFQ model's layout: its parameters ``P`` packed from
+    ``params.block``, its state ``BS``, one request table of :func:`request_rows`, one CFQ queue per
+    task and the async queue they share (``Q`` row ``NA``), one ``PR`` row per task (its request
+    batching and its place in the request list's wait queue), and the disk's arrays."""
+    b = params.block
+    d = b.disk
+    d_max = max(d.capacity_sectors, 1)
+    need = (derive(params, w)["max_index"] + 1) * PAGE_SECTORS
+    if need > d_max:
+        raise WorkbookParameterError("highmem_mb", w.highmem_mb, f"a machine whose page cache fits on the disk "
+                                                                 f"({d.capacity_gb:.0f} GB)")
+    rows = request_rows(params)
+    P, _ = BLOCK_LAYOUT.pack(b, jiffy_ns=10**9 // b.HZ, rot_ns=d.rot_ns, sectors_per_track=d.sectors_per_track,
+                             if_ps_per_sector=d.if_ps_per_sector, t_max_ns=int(round(w.duration_s * 1e9)),
+                             log_cap=0, nproc=NA, nreq=rows, nu=1, audit=int(bool(audit)))
+    i64 = np.int64
+    SP = np.zeros((d.spindles, len(SP_)), i64)
+    SP[:, SP_.busy_until] = -1
+    R = np.zeros((rows, len(R_)), i64)
+    return dict(P=P, BS=np.zeros(len(BS_), i64), R=R, Q=np.zeros((NA + 1, len(Q_)), i64),
+                QR=np.zeros((NA + 1, rows), i64), ST=np.zeros((len(WL), len(ST_)), i64),
+                EL=np.zeros((len(FIFO), rows), i64), EV=np.zeros((1, len(EV_)), i64), SP=SP,
+                RA=np.zeros((d.spindles, max(1, d.read_segments), len(RA_)), i64),
+                WC=np.zeros((d.write_cache_extents, len(WC_)), i64), WW=np.zeros(rows, i64),
+                DC=np.zeros(d.ncq_depth + 1, i64), SEEK=_seek(d), PR=np.zeros((NA, len(PR_)), i64))
 
 
 def _smallest(u: np.ndarray, k: int) -> np.ndarray:
@@ -180,19 +221,22 @@ def arrays(params: WritebackParams, w: WritebackLoad, seed=0, audit: bool = Fals
     pg[file_pfns, PG.flags] = flags
     expire_ms = params.dirty_expire_centisecs * 10
     pg[file_pfns, PG.dirtied_ms] = -(u_age[file_pfns] * expire_ms).astype(i64) - 1
-    nrq, maxp = params.nr_requests, max(1, params.max_sectors_kb // PAGE_KB)
     ns = d["nr_samples"]
-    return dict(
+    rows = request_rows(params)
+    out = dict(
         pg=pg, lh=np.full(NZ * 2, -1, i64), zs=zs, fstk=np.full(n, -1, i64), fpfn=fpfn,
-        rq=np.zeros((nrq, len(RQ)), i64), rqp=np.full((nrq, maxp), -1, i64), qr=np.full(nrq, -1, i64),
+        rqw=np.zeros((rows, len(RQW)), i64), rfree=np.arange(rows, dtype=i64)[::-1].copy(),
         ac=np.zeros((NA, len(AC)), i64), acp=np.full((NA, 4), -1, i64), s=s, vm=np.zeros(width(VM), i64),
         pi=pi, pf=pf, rnd=g.random(NR_RND), tmp=np.zeros(64, i64),
         smp=np.zeros((ns, width(SMP)), i64), qs=np.zeros((ns, NA * NZ), i64), vms=np.zeros((ns, width(VM)), i64),
     )
+    s[S.rfree_n] = rows
+    out.update(block_arrays(params, w, audit))
+    return out
 
 
-ARG_ORDER = ("pg", "lh", "zs", "fstk", "fpfn", "rq", "rqp", "qr", "ac", "acp", "s", "vm", "pi", "pf", "rnd", "tmp",
-             "smp", "qs", "vms")
+ARG_ORDER = ("pg", "lh", "zs", "fstk", "fpfn", "rqw", "rfree", "ac", "acp", "s", "vm", "pi", "pf", "rnd", "tmp",
+             "smp", "qs", "vms", "P", "BS", "R", "Q", "QR", "ST", "EL", "EV", "PR", "SP", "RA", "WC", "WW", "DC", "SEEK")
 
 
 def simulate(params: WritebackParams, workload: WritebackLoad | None = None, seed=0, engine: str = "jit",
@@ -216,5 +260,5 @@ def simulate(params: WritebackParams, workload: WritebackLoad | None = None, see
                   arrays=a, events=int(events), derived=derive(params, workload))
 
 
-__all__ = ["simulate", "pack", "derive", "arrays", "disk", "zone_pages", "watermarks", "min_free_kbytes", "KERNELS",
-           "ARG_ORDER"]
+__all__ = ["simulate", "pack", "derive", "congestion_thresholds", "arrays", "block_arrays", "disk", "request_rows", "zone_pages", "watermarks",
+           "min_free_kbytes", "KERNELS", "ARG_ORDER"]

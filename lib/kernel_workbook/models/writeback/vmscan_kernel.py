@@ -3,9 +3,10 @@
 * :func:`may_write_to_queue` -- kswapd with ``PF_SWAPWRITE`` (c4e2d7dd) may
   write to a congested queue; anyone may write to an uncongested one;
 * :func:`pageout` -- ``clear_page_dirty_for_io()``, ``SetPageReclaim()`` and
-  ``writepage()`` of one page, as a one-page request; when the queue is full
-  the writer sleeps in ``get_request_wait()`` (only kswapd gets there: the
-  others saw the congestion first);
+  ``writepage()`` of one page, a one-page bio the block layer merges into a
+  queued request or queues anew; when the request list is full the writer
+  sleeps in ``get_request_wait()`` (only kswapd gets there: the others saw the
+  congestion first);
 * :func:`shrink_inactive_list` -- ``isolate_lru_pages()`` from the tail
   (``pgscan_kswapd_<zone>`` / ``pgscan_direct_<zone>``) and
   ``shrink_page_list()``: a page under writeback is kept, a referenced one
@@ -25,7 +26,7 @@ there: the pages it had not looked at go back to the tail of the list
 uncounted (the kernel would look at them after waking).
 """
 
-from ..engine import leaf_no_nrt as leaf, sibling
+from ..engine import kernel_no_nrt as kernel, leaf_no_nrt as leaf, sibling
 from .layout import (AC, ACTOR, DEF_PRIORITY, F, I, LRU, MODE, NZ, PG, PGF, S, STATE, SWAP_CLUSTER_MAX, VM,
                      ZN)
 
@@ -39,25 +40,24 @@ PAGE_BLOCKED = 2
 
 
 @leaf
-def may_write_to_queue(s, pi, a):
+def may_write_to_queue(BS, pi, a):
     if a == ACTOR.KSWAPD and pi[I.kswapd_swapwrite] != 0:
         return True  # current->flags & PF_SWAPWRITE
-    return s[S.q_congested] == 0  # !bdi_write_congested(bdi)
+    return not _blk.queue_congested(BS)  # !bdi_write_congested(bdi)
 
 
 @leaf
-def pageout(pg, zs, rq, rqp, qr, ac, acp, s, vm, pi, a, pfn, now):
-    if not may_write_to_queue(s, pi, a):
+def pageout(pg, zs, rqw, rfree, ac, acp, s, vm, pi, a, pfn, now, P, BS, R, Q, QR, ST, EL, EV, PR):
+    if not may_write_to_queue(BS, pi, a):
         return PAGE_KEEP
     _blk.set_page_writeback(pg, zs, s, vm, pfn)
     pg[pfn, PG.flags] |= PGF.PG_reclaim
     vm[VM.nr_vmscan_write] += 1
     if a == ACTOR.KSWAPD:
         vm[VM.kswapd_writes] += 1
-    if not _blk.submit_page(pg, rq, rqp, qr, s, pi, a, pfn):
-        _blk.block_on_request(ac, acp, s, a, pfn, now)
+    if not _blk.submit_page(pg, rqw, rfree, s, pi, a, pfn, True, P, BS, R, Q, QR, ST, EL, EV, PR):
+        _blk.block_on_request(ac, acp, BS, PR, a, pfn, now)
         return PAGE_BLOCKED
-    _blk.start_head(pg, rq, qr, s, pi, now)
     return PAGE_SUCCESS
 
 
@@ -81,8 +81,8 @@ def shrink_active_list(pg, lh, zs, vm, z, nr_to_scan):
     return n
 
 
-@leaf
-def shrink_inactive_list(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a, z, nr_to_scan, now):
+@kernel
+def shrink_inactive_list(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, nr_to_scan, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """Returns ``(scanned, reclaimed)``; the task may be left asleep in ``get_request_wait()``."""
     n = 0
     for _ in range(nr_to_scan):  # isolate_lru_pages()
@@ -109,7 +109,7 @@ def shrink_inactive_list(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi
             continue
         elif (f & PGF.PG_dirty) != 0:
             if ac[a, AC.may_writepage] != 0:
-                r = pageout(pg, zs, rq, rqp, qr, ac, acp, s, vm, pi, a, pfn, now)
+                r = pageout(pg, zs, rqw, rfree, ac, acp, s, vm, pi, a, pfn, now, P, BS, R, Q, QR, ST, EL, EV, PR)
                 if r == PAGE_BLOCKED:
                     _pa.lru_add(pg, lh, zs, pfn, False, False)
                     for k in range(n - 1, j - 1, -1):  # the rest, unlooked-at, back to the tail
@@ -133,8 +133,8 @@ def shrink_inactive_list(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi
     return scanned, reclaimed
 
 
-@leaf
-def shrink_zone(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a, z, priority, now):
+@kernel
+def shrink_zone(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, priority, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """Returns ``(pages looked at, scanned, reclaimed)``."""
     zs[z, ZN.nr_scan_active] += (zs[z, ZN.nr_active] >> priority) + 1
     nr_active = zs[z, ZN.nr_scan_active]
@@ -159,12 +159,38 @@ def shrink_zone(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a,
         if nr_inactive > 0:
             k = min(nr_inactive, SWAP_CLUSTER_MAX)
             nr_inactive -= k
-            sc, rc = shrink_inactive_list(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a, z, k, now)
+            sc, rc = shrink_inactive_list(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, k, now,
+                                          P, BS, R, Q, QR, ST, EL, EV, PR)
             looked += sc
             scanned += sc
             reclaimed += rc
             if ac[a, AC.state] == STATE.REQUEST_WAIT:
                 break
+    return looked, scanned, reclaimed
+
+
+@kernel
+def shrink_zone_2002(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, max_scan, to_reclaim, now,
+                     P, BS, R, Q, QR, ST, EL, EV, PR):
+    """2.5's shrink_zone(zone, max_scan, gfp_mask, to_reclaim): refill the inactive list in proportion to the
+    active one (``to_reclaim * nr_active / (2 * nr_inactive)`` + 1 into the refill counter, SWAP_CLUSTER_MAX
+    at a time), then shrink_cache(): batches of SWAP_CLUSTER_MAX from the inactive tail until ``max_scan``
+    pages were looked at or ``to_reclaim`` freed.  Returns ``(pages looked at, scanned, reclaimed)``."""
+    zs[z, ZN.nr_scan_active] += to_reclaim * zs[z, ZN.nr_active] // (2 * (zs[z, ZN.nr_inactive] | 1)) + 1
+    looked = 0
+    if zs[z, ZN.nr_scan_active] > SWAP_CLUSTER_MAX:
+        zs[z, ZN.nr_scan_active] -= SWAP_CLUSTER_MAX
+        looked += shrink_active_list(pg, lh, zs, vm, z, SWAP_CLUSTER_MAX)
+    scanned = 0
+    reclaimed = 0
+    while scanned < max_scan and reclaimed < to_reclaim:
+        sc, rc = shrink_inactive_list(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z,
+                                      min(SWAP_CLUSTER_MAX, max_scan - scanned), now, P, BS, R, Q, QR, ST, EL, EV, PR)
+        looked += sc
+        scanned += sc
+        reclaimed += rc
+        if sc == 0 or ac[a, AC.state] == STATE.REQUEST_WAIT:
+            break
     return looked, scanned, reclaimed
 
 
@@ -198,9 +224,56 @@ def end_zone_of(zs, priority):
 
 
 @leaf
-def balance_pgdat_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, tmp, now):
+def balance_pgdat_2002_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, now, P, BS, R, Q, QR, ST, EL, EV, PR):
+    """One zone of 2.5's ``balance_pgdat()`` (2.5.36 .. 2.5.70): for priority 12 down to 1, every zone below
+    ``pages_high`` is shrunk (``max_scan = max(nr_inactive >> priority, 2 * to_reclaim)``, stopping once
+    ``to_reclaim = pages_high - free`` pages are freed), and after every pass that left a zone short kswapd
+    naps (``blk_congestion_wait(WRITE, HZ/10)``); after priority 1, or once every zone is balanced, kswapd
+    sleeps until an allocator wakes it.  Returns the CPU time of the step (ns)."""
+    a = ACTOR.KSWAPD
+    if ac[a, AC.mode] == MODE.IDLE:  # balance_pgdat() returned after priority 1's nap: kswapd sleeps
+        ac[a, AC.state] = STATE.SLEEPING
+        ac[a, AC.wake_at] = s[S.end]
+        return 0
+    if ac[a, AC.zone] < 0:  # the start of a priority pass
+        ac[a, AC.zone] = 0
+        ac[a, AC.all_zones_ok] = 1
+    z = ac[a, AC.zone]
+    pr = ac[a, AC.priority]
+    cost = 0
+    to_reclaim = zs[z, ZN.pages_high] - zs[z, ZN.nr_free]
+    if zs[z, ZN.present] > 0 and to_reclaim > 0:
+        ac[a, AC.all_zones_ok] = 0
+        max_scan = max(zs[z, ZN.nr_inactive] >> pr, 2 * to_reclaim)
+        looked, sc, rc = shrink_zone_2002(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, max_scan,
+                                          to_reclaim, now, P, BS, R, Q, QR, ST, EL, EV, PR)
+        cost = int(looked * pf[F.scan_page_ns])
+        ac[a, AC.total_scanned] += sc
+        ac[a, AC.nr_reclaimed] += rc
+    ac[a, AC.zone] = z + 1
+    if ac[a, AC.zone] >= NZ:  # the end of a priority pass
+        ac[a, AC.zone] = -1
+        if ac[a, AC.all_zones_ok] == 1:
+            ac[a, AC.mode] = MODE.IDLE  # balanced: kswapd sleeps
+            ac[a, AC.state] = STATE.SLEEPING
+            ac[a, AC.wake_at] = s[S.end]
+            return cost
+        if pr > 1:
+            ac[a, AC.priority] = pr - 1
+        if ac[a, AC.state] == STATE.RUNNING:
+            if pi[I.kswapd_congestion_wait] != 0:
+                _wb.congestion_wait(ac, pi, a, now + cost)
+            if pr == 1:  # the priority loop is done: after the nap kswapd sleeps until woken
+                ac[a, AC.mode] = MODE.IDLE
+    return cost
+
+
+@kernel
+def balance_pgdat_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """One zone of ``balance_pgdat()``; returns the CPU time it took (ns)."""
     a = ACTOR.KSWAPD
+    if pi[I.balance_pgdat_2002] != 0:
+        return balance_pgdat_2002_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, now, P, BS, R, Q, QR, ST, EL, EV, PR)
     if ac[a, AC.zone] < 0:  # the start of a priority pass
         ez = end_zone_of(zs, ac[a, AC.priority])
         if ez < 0:  # every zone at pages_high: kswapd sleeps until an allocator wakes it
@@ -217,7 +290,8 @@ def balance_pgdat_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, 
     if zs[z, ZN.present] > 0 and not (zs[z, ZN.all_unreclaimable] != 0 and pr != DEF_PRIORITY):
         if not zone_balanced(zs, z):
             ac[a, AC.all_zones_ok] = 0
-        looked, sc, rc = shrink_zone(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a, z, pr, now)
+        looked, sc, rc = shrink_zone(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, pr, now,
+                                     P, BS, R, Q, QR, ST, EL, EV, PR)
         cost = int(looked * pf[F.scan_page_ns])
         ac[a, AC.total_scanned] += sc
         ac[a, AC.nr_reclaimed] += rc
@@ -244,8 +318,50 @@ def balance_pgdat_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, 
 
 
 @leaf
-def try_to_free_pages_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, pf, tmp, a, now):
+def try_to_free_pages_2002_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, a, now, P, BS, R, Q, QR, ST, EL, EV, PR):
+    """One zone of 2.5's ``try_to_free_pages()`` / ``shrink_caches()``: for priority 12 down to 1, the zones
+    from the allocation's down are shrunk for ``SWAP_CLUSTER_MAX`` pages (``max_scan = max(nr_inactive >>
+    priority, 2 * SWAP_CLUSTER_MAX)``) until that many are freed; after a pass that failed,
+    ``wakeup_bdflush(scanned)`` and a nap (``blk_congestion_wait(WRITE, HZ/10)``); after priority 1 the
+    allocation fails.  Returns ``(cost ns, 1 done / 0 go on / -1 failed)``."""
+    z = ac[a, AC.zone]
+    pr = ac[a, AC.priority]
+    cost = 0
+    if z < 0:
+        z = ac[a, AC.zonelist]
+    if zs[z, ZN.present] > 0 and zs[z, ZN.pages_high] - zs[z, ZN.nr_free] >= 0:
+        max_scan = max(zs[z, ZN.nr_inactive] >> pr, 2 * SWAP_CLUSTER_MAX)
+        looked, sc, rc = shrink_zone_2002(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, max_scan,
+                                          SWAP_CLUSTER_MAX, now, P, BS, R, Q, QR, ST, EL, EV, PR)
+        cost = int(looked * pf[F.scan_page_ns])
+        ac[a, AC.total_scanned] += max_scan  # 2.5 counts the pages it meant to scan
+        ac[a, AC.nr_reclaimed] += rc
+        if ac[a, AC.nr_reclaimed] >= SWAP_CLUSTER_MAX:
+            ac[a, AC.zone] = -1
+            return cost, 1
+    ac[a, AC.zone] = z - 1
+    if z - 1 >= 0:
+        return cost, 0
+    ac[a, AC.zone] = -1  # the end of a pass over the zonelist
+    ts = ac[a, AC.total_scanned]
+    if ts == 0:
+        return cost, 1  # "All zones had enough free memory"
+    _wb.wakeup_pdflush(ac, ts, now + cost)
+    if pr == 1:
+        return cost, (1 if ac[a, AC.nr_reclaimed] > 0 else -1)
+    ac[a, AC.priority] = pr - 1
+    ac[a, AC.total_scanned] = 0
+    if pi[I.kswapd_congestion_wait] != 0 and ac[a, AC.state] == STATE.RUNNING:
+        _wb.congestion_wait(ac, pi, a, now + cost)
+    return cost, 0
+
+
+@kernel
+def try_to_free_pages_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, a, now, P, BS, R, Q, QR, ST, EL, EV, PR):
     """One zone of direct reclaim's priority loop; returns ``(cost ns, 1 done / 0 go on / -1 failed)``."""
+    if pi[I.balance_pgdat_2002] != 0:
+        return try_to_free_pages_2002_step(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, tmp, a, now,
+                                           P, BS, R, Q, QR, ST, EL, EV, PR)
     z = ac[a, AC.zone]
     pr = ac[a, AC.priority]
     top = ac[a, AC.zonelist]  # the highest zone this allocation may use
@@ -253,7 +369,8 @@ def try_to_free_pages_step(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, 
     if z < 0:
         z = top
     if zs[z, ZN.present] > 0 and not (zs[z, ZN.all_unreclaimable] != 0 and pr != DEF_PRIORITY):
-        looked, sc, rc = shrink_zone(pg, lh, zs, fstk, fpfn, rq, rqp, qr, ac, acp, s, vm, pi, tmp, a, z, pr, now)
+        looked, sc, rc = shrink_zone(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, tmp, a, z, pr, now,
+                                     P, BS, R, Q, QR, ST, EL, EV, PR)
         cost = int(looked * pf[F.scan_page_ns])
         ac[a, AC.total_scanned] += sc
         ac[a, AC.nr_reclaimed] += rc
