@@ -18,7 +18,10 @@ reason, in this order:
                  cell: from the ``CoeffVar``/``Stddev`` rows of its table or the
                  ``( +- x% )`` of a perf stat line where the thread prints them,
                  combined for the two columns (``sqrt(a**2 + b**2)``), else
-                 :data:`DEFAULT_NOISE_PTS`.
+                 :data:`DEFAULT_NOISE_PTS`; or the thread's authors call the
+                 change negligible or flat: the reproduction puts their words in
+                 the cell's ``flat`` (checked before "not modelled": it holds
+                 whatever the model says).
 
 The **lenient** score is the older one (same sign of the change, any size,
 over every predicted, uncalibrated cell); it is kept beside the strict score
@@ -125,6 +128,8 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
         elif c.get("calibrated") or cell_key(c) in fitted_keys:
             row["reason"] = "calibrated: a model parameter was fitted to this cell"
             row["calibrated"] = True
+        elif c.get("flat"):
+            row["reason"] = "noise: " + c["flat"]
         elif not _num(pd_) and _num(c.get("published")):
             row["reason"] = "not modelled: " + (c.get("why") or "the published change is undefined (its baseline "
                                                                 "is 0 or missing), so no change can be scored")
