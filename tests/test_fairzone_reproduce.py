@@ -203,3 +203,22 @@ def test_the_round_robin_changelog_is_predicted_out_of_sample():
     before, after = "before the series (3.11-rc)", "round-robin (3.12)"
     assert df.loc[(before, "DMA32"), "model nr_active_file"] > 100_000
     assert df.loc[(after, "DMA32"), "model nr_active_file"] < 10_000
+
+
+def test_the_thp_assumption_is_stated_with_its_history_and_the_other_score(part, monkeypatch):
+    """Issue 29: THP was identified after the predicted cells had been seen and the vanilla columns cannot pick it,
+    so the part says so in the JSON (``assumptions``) with the stored score of the other setting, and prints both."""
+    a, = [x for x in part.assumptions if x["name"] == "transparent_hugepage"]
+    assert a["value"] == fz.THP == "always"
+    assert a["chosen_after_predicted_cells_seen"] is True and a["baseline_discriminates"] is False
+    other = a["other_setting"]
+    assert other["value"] == "never" and other["seed_bases"] == 8 and other["score"] < 0.3
+    assert Path(ROOT / other["stored"]).is_file()
+    rep = Reproduction.from_parts(THREAD, ["kernel_workbook.reproduce.fairzone_2014:fairzone_part"], small=True)
+    assert json.loads(rep.to_json())["assumptions"][0]["other_setting"] == other
+    df = part.blocks[[b.key for b in part.blocks].index("fairzone/thp")].frame
+    assert list(df["THP"]) == ["always", "never"] and list(df["min_free_kbytes"]) == [67584, 11442]
+    assert "not stored" not in " ".join(df["strict (seed base 0)"])
+    monkeypatch.setenv(fz.THP_ENV, "sometimes")
+    with pytest.raises(ValueError, match="KWB_2014_THP"):
+        fz._thp_from_env()

@@ -96,6 +96,7 @@ class Part:
     text: list = field(default_factory=list)  # legacy pre-rendered blocks (parts not yet moved to blocks)
     notes: list = field(default_factory=list)
     fitted: list = field(default_factory=list)
+    assumptions: list = field(default_factory=list)  # configuration facts the result rests on (Reproduction's)
 
     def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
             text: str = "") -> Block:
