@@ -202,9 +202,12 @@ format_summary(rep)
 # moves by up to 7 % either way between two kernels that differ only in a
 # knob random reads do not touch (all seeky queues share one SYNC_NOIDLE
 # workload slice), so its published sign is run-to-run noise, and so is the
-# model's; the same holds for the latency rows. The strict score leaves
-# those cells out as noise where the thread's own variation says so, and
-# counts a hit only when sign and size (within a factor of 2) agree. On
+# model's; the same holds for the latency rows. The thread prints no
+# standard deviation; what it says is that the other operations are
+# "negligible" and "essentially flat" (Mel Gorman, [PATCH 0/4] and 3/4), and
+# the strict score leaves out the RandRead, SeqWrite and RandWrite cells of
+# his desktop table with those words as the reason (the JSON's `reason`),
+# and counts a hit only when sign and size (within a factor of 2) agree. On
 # every SeqRead cell where the thread shows a real effect (4 to 16 readers,
 # 2 to 12 %) the model has the sign right and is within about 3 points.
 #

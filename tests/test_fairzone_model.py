@@ -129,8 +129,17 @@ def test_watermarks_reserves_and_batches_as_the_kernel_computes_them():
     p = variant_params("3.16-rc1", m)
     zs = zone_setup(p)
     managed = [int(round(mb * 256)) for mb in m.managed_mb]
-    mfk = int_sqrt(sum(managed) * 4 * 16)  # init_per_zone_wmark_min()
-    assert zs.min_free_kbytes == mfk and 11000 < mfk < 12000
+    formula = int_sqrt(sum(managed) * 4 * 16)  # init_per_zone_wmark_min()
+    assert 11000 < formula < 12000
+    assert zone_setup(variant_params("3.16-rc1", m, transparent_hugepage="never")).min_free_kbytes == formula
+    # with THP built (the default), set_recommended_min_free_kbytes() raises it: three populated zones, 512-page
+    # pageblocks, 2 + MIGRATE_PCPTYPES^2 of them a zone
+    mfk = (512 * 3 * 2 + 512 * 3 * 3 * 3) * 4
+    assert zs.min_free_kbytes == mfk == 67584
+    assert zone_setup(variant_params("3.16-rc1", m, transparent_hugepage="madvise")).min_free_kbytes == mfk
+    # capped at 5% of lowmem: a 512 MB node keeps the formula's larger share out of reach
+    small = Machine(name="small", ram_mb=512, dma_mb=15.5, dma32_mb=480.0, normal_mb=0.0, hole_mb=16.5, other_mb=50)
+    assert zone_setup(variant_params("3.16-rc1", small)).min_free_kbytes == (int(495.5 * 256) // 20) * 4
     pages_min = mfk >> 2
     for z in range(3):
         tmp = pages_min * managed[z] // sum(managed)
@@ -333,12 +342,119 @@ def test_kswapd_scans_the_inactive_list_by_its_own_size_not_the_whole_lru():
         else:
             a.PFL[pid] = PG.referenced
             K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.inactive, pid)
-    scanned, reclaimed = K.shrink_zone_prio(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, z, 2, True, 0)
-    assert scanned == n_in >> 2 and reclaimed == n_in >> 2
+    scanned, reclaimed, waits = K.shrink_zone_prio(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, 2,
+                                                   True, K.BIG, 0)
+    assert scanned == n_in >> 2 and reclaimed == n_in >> 2 and waits == 0
     # active > inactive throughout: every active chunk of (4096 >> 2) pages was deactivated
     assert int(a.Z[z, ZF.pgdeactivate]) == n_act >> 2
     assert int(a.Z[z, ZF.nr_active]) == n_act - (n_act >> 2)
     assert int(a.Z[z, ZF.pgscan_kswapd]) == n_in >> 2
+
+
+def _tail_of_dirty_pages(variant, n, referenced):
+    """A TINY node whose DMA32 inactive list holds ``n`` dirty pages (PG_referenced or not)."""
+    from kernel_workbook.models.fairzone import allocator_kernel as K
+    from kernel_workbook.models.fairzone.layout import LRU, PG, ZONE
+    from kernel_workbook.models.fairzone.simulate import build_arrays
+
+    a, _ = build_arrays(variant_params(variant, TINY), tiny_tiobench(), seed=1)
+    z = ZONE.DMA32
+    for pid in range(n):
+        a.PZ[pid] = z
+        a.PFL[pid] = PG.referenced if referenced else 0
+        K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.inactive, pid)
+        K.set_page_dirty(a.Z, a.S, a.PFL, a.DQ, a.DQT, z, pid, 0)
+    return a, z
+
+
+@pytest.mark.parametrize("variant", ["3.0", "3.16-rc1"])
+def test_dirty_pages_at_the_inactive_tail_as_each_kernels_shrink_page_list_treats_them(variant):
+    """mm/vmscan.c shrink_page_list(): 3.0 reclaim writes an unreferenced dirty page itself (pageout(): PG_reclaim,
+    under writeback at once) and keeps a referenced one after clearing PG_referenced; 3.16 marks it PG_reclaim
+    (NR_VMSCAN_IMMEDIATE) and leaves it to the flusher, unless kswapd finds the zone's tail all dirty and
+    unqueued (ZONE_TAIL_LRU_DIRTY), and then writes the unreferenced ones."""
+    from kernel_workbook.models.fairzone import allocator_kernel as K
+    from kernel_workbook.models.fairzone.layout import PG, ST, ZF
+
+    n = 64
+    a, z = _tail_of_dirty_pages(variant, n, referenced=False)
+    sc, rc, imm = K.shrink_inactive(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, n, True, 0)
+    assert sc == n and rc == 0 and imm == 0 and int(a.Z[z, ZF.nr_inactive]) == n  # all back on the list
+    flags = a.PFL[:n]
+    if variant == "3.0":
+        assert int(a.S[ST.nr_vmscan_write]) == n and int(a.S[ST.nr_writeback]) == n
+        assert ((flags & PG.writeback) != 0).all() and ((flags & PG.reclaim) != 0).all()
+        assert int(a.S[ST.kq_tail]) == n
+    else:
+        assert int(a.S[ST.nr_vmscan_write]) == 0 and int(a.S[ST.nr_vmscan_immediate_reclaim]) == n
+        assert ((flags & PG.dirty) != 0).all() and ((flags & PG.reclaim) != 0).all()
+        assert int(a.Z[z, ZF.zone_tail_dirty]) == 1  # a batch of nothing but unqueued dirty pages
+        K.shrink_inactive(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, n, True, 0)
+        assert int(a.S[ST.nr_vmscan_write]) == n  # now kswapd writes them
+    # a referenced dirty page is kept, its reference cleared, in both
+    a, z = _tail_of_dirty_pages(variant, n, referenced=True)
+    a.Z[z, ZF.zone_tail_dirty] = 1
+    K.shrink_inactive(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, n, True, 0)
+    assert int(a.S[ST.nr_vmscan_write]) == 0 and ((a.PFL[:n] & PG.referenced) == 0).all()
+    # the device completes reclaim's writes and rotates them to the tail, reclaimable next
+    a, z = _tail_of_dirty_pages("3.0", n, referenced=False)
+    K.shrink_inactive(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, n, True, 0)
+    K.writeback_advance(a.Z, a.S, a.P, a.F, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.DQ, a.DQT, a.KQ, 10 ** 10)
+    assert int(a.S[ST.nr_writeback]) == 0 and int(a.S[ST.nr_written]) == n
+    assert ((a.PFL[:n] & (PG.writeback | PG.reclaim | PG.pageout | PG.dirty)) == 0).all()
+    sc, rc, _ = K.shrink_inactive(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, n, True, 0)
+    assert rc == n
+
+
+def test_kswapd_shrink_zone_reclaims_up_to_the_high_watermark_in_3_16_and_everything_in_3_0():
+    """3.16 kswapd_shrink_zone(): sc->nr_to_reclaim = max(SWAP_CLUSTER_MAX, high); shrink_lruvec() stops after the
+    round of chunks that reaches it.  3.0 balance_pgdat(): .nr_to_reclaim = ULONG_MAX, the whole lru >> priority."""
+    from kernel_workbook.models.fairzone import allocator_kernel as K
+    from kernel_workbook.models.fairzone.layout import LRU, ZONE
+    from kernel_workbook.models.fairzone.simulate import build_arrays
+
+    a, _ = build_arrays(variant_params("3.16-rc1", TINY), tiny_tiobench(), seed=1)
+    z = ZONE.DMA32
+    for pid in range(4096):
+        a.PZ[pid] = z
+        K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.inactive, pid)
+    sc, rc, _ = K.shrink_zone_prio(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, 0, True, 100, 0)
+    assert rc == 128  # four 32-page chunks: the first round to reach 100
+    sc, rc, _ = K.shrink_zone_prio(a.Z, a.S, a.P, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, z, 4, True, K.BIG, 0)
+    assert rc == (4096 - 128) >> 4
+
+
+def test_kswapd_naps_or_stays_awake_by_the_nodes_state_when_balance_pgdat_returns():
+    """kswapd_try_to_sleep() looks at the node when balance_pgdat() returns, each zone against its high watermark
+    with no lowmem reserve (3.0 sleeping_prematurely(), 3.16 prepare_kswapd_sleep()): a nap, or
+    KSWAPD_HIGH_WMARK_HIT_QUICKLY and balancing again at once.  3.0's balance_pgdat() itself stops only when
+    DMA32 is above high + lowmem_reserve[Normal]; its nap check does not ask that."""
+    from kernel_workbook.models.fairzone import allocator_kernel as K
+    from kernel_workbook.models.fairzone.layout import KS, LRU, ST, ZF, ZONE
+    from kernel_workbook.models.fairzone.simulate import build_arrays
+
+    for variant in ("3.0", "3.16-rc1"):
+        a, _ = build_arrays(variant_params(variant, TINY), tiny_tiobench(), seed=1)
+        d, n = ZONE.DMA32, ZONE.Normal
+        for pid, z in enumerate([d] * 64 + [n] * 64):  # a few pages on each LRU: every zone reclaimable
+            a.PZ[pid] = z
+            K.lru_add(a.Z, a.PPREV, a.PNEXT, z, LRU.inactive, pid)
+        a.Z[d, ZF.free] = a.Z[d, ZF.whigh] + 1  # above high, below high + lowmem_reserve[Normal]
+        a.Z[n, ZF.free] = a.Z[n, ZF.whigh] + 1
+        a.S[ST.ks_state] = KS.run
+        a.S[ST.ks_end_zone] = n
+        a.S[ST.ks_done] = 1
+        a.S[ST.ks_busy] = 0
+        K.kswapd_advance(a.Z, a.LR, a.S, a.P, a.F, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, 0)
+        assert int(a.S[ST.ks_state]) == KS.nap, variant  # no reserve in the nap check
+        a.Z[n, ZF.free] = a.Z[n, ZF.whigh]  # an allocation took Normal to high meanwhile
+        a.S[ST.ks_state] = KS.run
+        a.S[ST.ks_done] = 1
+        a.S[ST.ks_busy] = 0
+        runs = int(a.S[ST.pageoutrun])
+        hq = int(a.S[ST.kswapd_high_wmark_hit_quickly])
+        K.kswapd_advance(a.Z, a.LR, a.S, a.P, a.F, a.PZ, a.PFL, a.PPREV, a.PNEXT, a.PT, a.KQ, 0)
+        assert int(a.S[ST.kswapd_high_wmark_hit_quickly]) == hq + 1 and int(a.S[ST.pageoutrun]) == runs + 1
 
 
 def test_the_kernels_compile_without_reference_counting():

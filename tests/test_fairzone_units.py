@@ -221,16 +221,16 @@ def test_32_pages_per_unit_reproduce_the_page_model_on_the_desktop():
     """Model against model: the 8 GB desktop (its preset), tiobench at 2 x RAM with 1 and 16 readers, every
     variant the 2014 reproduction uses at U = 32 against U = 1 (about 2 s at U = 1, 0.1 s at U = 32).
 
-    Tolerances, from what the resolution can move (docs/models/fairzone.md, "Resolution: pages per unit"):
+    Tolerances, from what the resolution can move (docs/models/fairzone.md, "Resolution: pages per unit"), and
+    from one run's own variation now that the zones can age unequally (with THP's min_free_kbytes a zone-order
+    kernel keeps Normal in its watermark band while kswapd naps, and DMA32 keeps pages a whole pass; how many
+    depends on where the naps fall):
 
-    * the spread: 0.5 percentage point -- once memory is full a zone allocates what kswapd reclaimed from it,
-      by size, the same pages at any U; budgets and watermarks, within half a unit of steps of 8 units and
-      more (6 %), act only while memory fills, a quarter of the allocations: 0.25 x 0.37 x 0.06 ~ 0.6 point
-      at the very worst;
-    * zone velocity: 2 % -- pages scanned are pages reclaimed (clean page cache), and the clock is pages times
-      their cost, both the same to within the last units of each phase;
-    * SeqRead misses: 0.1 % of the pages read; hits (1 % of the pages or fewer): 4 U per reader for where the
-      cached part of each file ends, plus 3 sqrt(hits x U) for counting hits a unit of U pages at a time;
+    * the spread: 1 percentage point; the DMA32 share of the scanning (velocity): 1.5 points -- measured, one
+      seed: 0.6 and 1.0 point at most (3.0);
+    * SeqRead hits (and so misses): 2.5 % of the pages read -- the page model's own
+      seed-to-seed sd is 1.25 points at one reader (3.0, seeds 21-26), and over those six seeds the two
+      resolutions' means agree within 0.6 point (3.0: 9.6 against 10.2 %; fairzone: 10.7 against 10.8 %);
     * the allocator's cost per page: 3 % -- per-allocation work is counted per page (exact but for the unit
       correction), and the threshold events (resets, slow paths, kswapd wake-ups, zone switches), about a third
       of the cost, follow budget and watermark steps resolved to half a unit of 8 and more (6 %), plus the
@@ -245,16 +245,19 @@ def test_32_pages_per_unit_reproduce_the_page_model_on_the_desktop():
     for v in ("3.16-rc1", "3.0", "fairzone", "lessdirty", "bigbatches", "bigbatches1node"):
         a, b = (simulate(variant_params(v, m, pages_per_unit=u), w, seed=21, verbose=False).lean() for u in (1, 32))
         sa, sb = a.spread(), b.spread()
-        assert abs(sa["DMA32 allocs %"] - sb["DMA32 allocs %"]) < 0.5, v
-        for zone in ("dma32", "normal"):
-            k = f"Zone {zone} velocity"
-            assert b.velocity()[k] == pytest.approx(a.velocity()[k], rel=0.02), (v, k)
+        assert abs(sa["DMA32 allocs %"] - sb["DMA32 allocs %"]) < 1.0, v
+
+        def share(r):
+            vel = r.velocity()
+            return 100 * vel["Zone dma32 velocity"] / (vel["Zone dma32 velocity"] + vel["Zone normal velocity"])
+
+        assert abs(share(a) - share(b)) < 1.5, v
+        assert b.velocity()["Zone normal velocity"] == pytest.approx(a.velocity()["Zone normal velocity"], rel=0.03)
         pa, pb = a.df_phases(), b.df_phases()
         for n in (1, 16):
             x = pa[(pa["phase"] == "SeqRead") & (pa["threads"] == n)].iloc[0]
             y = pb[(pb["phase"] == "SeqRead") & (pb["threads"] == n)].iloc[0]
-            assert abs(int(x["misses"]) - int(y["misses"])) <= 0.001 * x["pages"], (v, n)
-            assert abs(int(x["hits"]) - int(y["hits"])) <= 4 * 32 * n + 3 * math.sqrt(x["hits"] * 32), (v, n)
+            assert x["pages"] == y["pages"] and abs(int(x["hits"]) - int(y["hits"])) <= 0.025 * x["pages"], (v, n)
             ca = allocator_cost_ns(a.phase_counters("SeqRead", n), costs)
             cb = allocator_cost_ns(b.phase_counters("SeqRead", n), costs)
             assert cb == pytest.approx(ca, rel=0.03), (v, n)

@@ -112,3 +112,17 @@ def test_an_estimate_in_prose_is_excluded_with_its_quotation():
     s = score_cells(T, [c])
     assert s["status"].iloc[0] == "excluded" and s["reason"].iloc[0] == c["exclude"]
     assert strict(s)["scored"] == 0 and strict(s)["excluded"] == {"estimate": 1}
+
+
+def test_a_change_the_threads_authors_call_flat_is_noise_in_their_words():
+    """A cell may carry the thread's own words that its change is negligible (``flat``): excluded as noise with
+    those words as the reason, whatever its size and whether or not the model gives a value."""
+    words = 'Mel Gorman: "the other operations are essentially flat"'
+    cells = [cell("lessdirty-tiobench", "RandRead-MB/sec-4", "3.16.0-rc1 cfq600", -7.1, -3.6, stat="Min"),
+             cell("lessdirty-tiobench", "SeqWrite-MB/sec-4", "3.0.0 vanilla", -3.4, None, stat="Min", model=None)]
+    for c in cells:
+        c["flat"] = words
+    s = score_cells(T, cells)
+    assert list(s["status"]) == ["excluded", "excluded"]
+    assert list(s["reason"]) == ["noise: " + words] * 2
+    assert strict(s)["excluded"] == {"noise": 2}

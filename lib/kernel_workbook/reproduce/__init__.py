@@ -135,6 +135,9 @@ class Reproduction:
     blocks: list[Block] = field(default_factory=list)  # what `kwb reproduce` prints, in order
     fitted: list[dict] = field(default_factory=list)  # {"parameter", "value", "unit", "fitted_to": [cell keys]}
     unmodelled: dict = field(default_factory=dict)  # "table" or "table|row" -> why the model does not address it
+    # configuration facts a result rests on that no column fits ({"name", "value", "chosen_after_predicted_cells_seen",
+    # evidence, the other setting's score}): in the JSON when there are any
+    assumptions: list[dict] = field(default_factory=list)
     seed_base: int = 0
     seed_runs: dict = field(default_factory=dict)  # other seed bases: {base: (cells, fitted)}
     mode: str = field(default_factory=lambda: _config.mode().name)  # WORKBOOK_MODE while it ran
@@ -230,12 +233,16 @@ class Reproduction:
                 d["exclude"] = c["exclude"]
             if c.get("repeat_of"):  # the same measurement as another row, printed again (score.py)
                 d["repeat_of"] = c["repeat_of"]
+            if c.get("flat"):  # the thread's words that the change is negligible: what the score excludes it by
+                d["flat"] = c["flat"]
             d.update(status=r.status, reason=r.reason, noise_pts=_clean(r.noise_pts), ratio=_clean(r.ratio))
             cells.append(d)
         doc = {"thread": self.thread, "seed_base": self.seed_base, "mode": self.mode,
                "problem_size": self.problem_size, "cells": cells,
                "unmodelled": self.df_unmodelled().to_dict("records"), "fitted": self.fitted,
                "summary": self.summary()}
+        if self.assumptions:
+            doc["assumptions"] = self.assumptions
         return json.dumps(doc, indent=1, default=_json_default)
 
     def frame(self) -> pd.DataFrame:
@@ -261,6 +268,7 @@ class Reproduction:
             rep.text.extend(getattr(part, "text", []))
             rep.notes.extend(part.notes)
             rep.fitted.extend(getattr(part, "fitted", []))
+            rep.assumptions.extend(getattr(part, "assumptions", []))
         return rep
 
 

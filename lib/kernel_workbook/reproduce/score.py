@@ -29,7 +29,10 @@ reason, in this order:
                  cell: from the ``CoeffVar``/``Stddev`` rows of its table or the
                  ``( +- x% )`` of a perf stat line where the thread prints them,
                  combined for the two columns (``sqrt(a**2 + b**2)``), else
-                 :data:`DEFAULT_NOISE_PTS`.
+                 :data:`DEFAULT_NOISE_PTS`; or the thread's authors call the
+                 change negligible or flat: the reproduction puts their words in
+                 the cell's ``flat`` (checked before "not modelled": it holds
+                 whatever the model says).
 
 The **lenient** score is the older one (same sign of the change, any size,
 over every predicted, uncalibrated cell); it is kept beside the strict score
@@ -142,6 +145,8 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
                 raise ValueError(f"{cell_key(c)}: exclude {c['exclude']!r} must start with one of "
                                  f"{', '.join(EXCLUSION_ORDER[2:])}")
             row["reason"] = str(c["exclude"])
+        elif c.get("flat"):
+            row["reason"] = "noise: " + c["flat"]
         elif not _num(pd_) and _num(c.get("published")):
             row["reason"] = "not modelled: " + (c.get("why") or "the published change is undefined (its baseline "
                                                                 "is 0 or missing), so no change can be scored")

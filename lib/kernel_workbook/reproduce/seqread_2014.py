@@ -74,6 +74,18 @@ MONITOR_INTERVAL_S = 10.0  # mmtests' monitor interval [R], for weighting phases
 RANDOM_OPS_REAL = 1000  # tiotest random I/Os per thread [R]
 
 
+# What the thread's authors say of every operation but SeqRead: their words are the reason those cells are not
+# scored (score.py, a cell's ``flat``).  Mel Gorman, cover letter and changelog of patch 3/4 (data/threads).
+FLAT_WORDS = ('the thread\'s author calls the other operations flat: "The impact on the other operations is '
+              'negligible." (Mel Gorman, [PATCH 0/4]); "I\'m reporting sequental reads only as the other operations '
+              'are essentially flat." ([PATCH 3/4])')
+
+
+def is_flat_row(row: str) -> bool:
+    """A tiobench row of an operation other than SeqRead (RandRead, SeqWrite, RandWrite)."""
+    return not row.startswith("SeqRead")
+
+
 @dataclass
 class Part:
     """What one part of a reproduction contributes (joined by ``Reproduction.from_parts``)."""
@@ -84,6 +96,7 @@ class Part:
     text: list = field(default_factory=list)  # legacy pre-rendered blocks (parts not yet moved to blocks)
     notes: list = field(default_factory=list)
     fitted: list = field(default_factory=list)
+    assumptions: list = field(default_factory=list)  # configuration facts the result rests on (Reproduction's)
 
     def add(self, key: str, title: str, frame: pd.DataFrame | None = None, kind: str = "frame",
             text: str = "") -> Block:
@@ -327,10 +340,14 @@ def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
 
 
 def _lessdirty_cells(ld: pd.DataFrame, sub: pd.DataFrame, mmin: pd.DataFrame) -> list[dict]:
-    return [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value,
-                      cell_value(mmin, r.row, r.kernel, r.stat), cell_value(ld, r.row, BASELINE, r.stat),
-                      cell_value(mmin, r.row, BASELINE, r.stat))
-            for r in sub.itertuples() if r.kernel != BASELINE]
+    cells = [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value,
+                       cell_value(mmin, r.row, r.kernel, r.stat), cell_value(ld, r.row, BASELINE, r.stat),
+                       cell_value(mmin, r.row, BASELINE, r.stat))
+             for r in sub.itertuples() if r.kernel != BASELINE]
+    for c in cells:
+        if is_flat_row(c["row"]):
+            c["flat"] = FLAT_WORDS  # printed and modelled, not scored: Mel calls RandRead flat
+    return cells
 
 
 def _iostat_cells(io_pub: pd.DataFrame, iot: pd.DataFrame) -> list[dict]:

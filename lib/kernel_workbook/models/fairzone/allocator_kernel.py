@@ -49,6 +49,7 @@ from .layout import (
 
 DEF_PRIORITY = 12
 BIG = 1 << 62
+HZ_10_NS = 100_000_000  # HZ/10: congestion_wait()'s timeout in balance_pgdat() and shrink_inactive_list()
 # Compiled without reference counting (engine.kernel_no_nrt: no function here allocates an array; every one
 # comes from simulate.build_arrays() and lives for the whole call): every call that passes an array would
 # otherwise cost an atomic increment and decrement, most of the fast path's time.  For the same reason what
@@ -279,8 +280,8 @@ def wakeup_kswapd(Z, LR, S, P, z, classzone, now):
         S[ST.kswapd_low_wmark_hit_quickly] += 1  # woken during the short sleep: "low watermark hit quickly"
     S[ST.ks_state] = KS.run
     S[ST.ks_busy] = now
-    S[ST.ks_priority] = DEF_PRIORITY
     S[ST.ks_classzone] = classzone
+    balance_pgdat_start(S, True)
     S[ST.kswapd_wakeups] += 1
     S[ST.next_bg] = now
 
@@ -302,30 +303,93 @@ def shrink_active(Z, S, PFL, PPREV, PNEXT, z, n):
 
 
 @leaf
-def shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now):
-    """shrink_inactive_list() / shrink_page_list(): scan the oldest inactive pages; returns (scanned, reclaimed)."""
+def pageout(Z, S, PFL, KQ, z, pid):
+    """pageout(): reclaim writes a dirty page itself -- SetPageReclaim(), ->writepage() -- so it is under writeback
+    at once, on reclaim's write queue ``KQ`` (completed before the flusher's, at the device's rate), and
+    end_page_writeback() rotates it to the inactive tail (:func:`writeback_advance`)."""
+    PFL[pid] = (PFL[pid] & ~PG.dirty) | PG.writeback | PG.reclaim | PG.pageout
+    Z[z, ZF.nr_dirty] -= 1
+    Z[z, ZF.nr_writeback] += 1
+    S[ST.nr_dirty] -= 1
+    S[ST.nr_writeback] += 1
+    S[ST.nr_vmscan_write] += 1
+    KQ[S[ST.kq_tail] % KQ.shape[0]] = pid
+    S[ST.kq_tail] += 1
+
+
+@leaf
+def shrink_inactive(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, nr_to_scan, is_kswapd, now):
+    """shrink_inactive_list() / shrink_page_list() on the ``nr_to_scan`` oldest inactive pages of zone ``z``.
+
+    Each page as the variant's source treats it (mm/vmscan.c 3.0, 3.16; ``reclaim_writepage``):
+
+    * under writeback: back on the list.  3.0 leaves it as it is (``keep_lumpy``); 3.11+ sets PG_reclaim, and
+      kswapd finding an already-PG_reclaim page in a zone flagged ZONE_WRITEBACK counts it ``nr_immediate``
+      (``shrink_inactive_list()`` then naps in congestion_wait());
+    * page_check_references(): PG_referenced is tested and cleared; an unmapped page-cache page is reclaimed
+      if clean, referenced or not (``PAGEREF_RECLAIM_CLEAN``);
+    * dirty: 3.0 writes it (pageout()) unless it was referenced; 3.11+ writes it only from kswapd in a zone
+      flagged ZONE_TAIL_LRU_DIRTY (and only unreferenced), else marks it PG_reclaim (NR_VMSCAN_IMMEDIATE) --
+      either way it goes back on the list (at its head, putback_lru_pages());
+    * clean: reclaimed.
+
+    3.11+: a batch that was all under writeback flags the zone ZONE_WRITEBACK, one that was all dirty and not
+    yet queued flags it ZONE_TAIL_LRU_DIRTY.  Returns ``(scanned, reclaimed, nr_immediate)``.
+    """
     nin = Z[z, ZF.nr_inactive]
     n = nr_to_scan if nr_to_scan < nin else nin
+    old_rules = P[I.reclaim_writepage] == 0  # "always": 3.0
     scanned = 0
     reclaimed = 0
+    n_writeback = 0
+    n_unqueued = 0
+    immediate = 0
     for _ in range(n):
         pid = Z[z, ZF.tail_i]
         lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
         scanned += 1
         fl = PFL[pid]
-        if (fl & (PG.dirty | PG.writeback)) != 0:
-            # kswapd does not write file pages (3.2+): PG_reclaim, back on the list
-            PFL[pid] = fl | PG.reclaim
+        if (fl & PG.writeback) != 0:
+            n_writeback += 1
+            if not old_rules:
+                if is_kswapd and (fl & PG.reclaim) != 0 and Z[z, ZF.zone_writeback] != 0:
+                    immediate += 1
+                else:
+                    fl |= PG.reclaim
+            PFL[pid] = fl
             lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
             continue
-        # clean: reclaimed, even if referenced (PAGEREF_RECLAIM_CLEAN for unmapped page cache)
+        referenced = (fl & PG.referenced) != 0
+        fl &= ~PG.referenced  # TestClearPageReferenced()
+        if (fl & PG.dirty) != 0:
+            PFL[pid] = fl
+            if old_rules:
+                write = not referenced
+            else:
+                n_unqueued += 1
+                write = False
+                if is_kswapd and Z[z, ZF.zone_tail_dirty] != 0:
+                    write = not referenced
+                else:
+                    PFL[pid] = fl | PG.reclaim  # "Immediately reclaim when written back"
+                    S[ST.nr_vmscan_immediate_reclaim] += 1
+            if write:
+                pageout(Z, S, PFL, KQ, z, pid)
+            lru_add(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+            continue
+        # clean: reclaimed, even if it was referenced (PAGEREF_RECLAIM_CLEAN for unmapped page cache)
         PZ[pid] = -1
         PFL[pid] = 0
         Z[z, ZF.free] += 1
         reclaimed += 1
         Z[z, ZF.evict_n] += 1
         Z[z, ZF.evict_age_us] += (now - PT[pid]) // 1000
-    return scanned, reclaimed
+    if not old_rules and n > 0:
+        if n_writeback == n:
+            Z[z, ZF.zone_writeback] = 1
+        if n_unqueued == n:
+            Z[z, ZF.zone_tail_dirty] = 1
+    return scanned, reclaimed, immediate
 
 
 @leaf
@@ -343,7 +407,7 @@ def count_scan(Z, S, z, scanned, reclaimed, is_kswapd):
 
 
 @kernel
-def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, now):
+def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, nr_to_scan, is_kswapd, now):
     """Reclaim ``nr_to_scan`` pages' worth from zone ``z`` (memory taken outside the LRU, :func:`change_other`):
     deactivate if the inactive file list is low, then scan the oldest inactive pages.
 
@@ -351,21 +415,25 @@ def shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, is_kswapd, no
     """
     if Z[z, ZF.nr_active] > Z[z, ZF.nr_inactive]:  # inactive_file_is_low(): active > inactive
         shrink_active(Z, S, PFL, PPREV, PNEXT, z, nr_to_scan)
-    scanned, reclaimed = shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, nr_to_scan, now)
+    scanned, reclaimed, _imm = shrink_inactive(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, nr_to_scan, is_kswapd,
+                                               now)
     count_scan(Z, S, z, scanned, reclaimed, is_kswapd)
     return scanned, reclaimed
 
 
 @kernel
-def shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, is_kswapd, now):
+def shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, prio, is_kswapd, nr_to_reclaim, now):
     """shrink_zone() at scan priority ``prio``, as mm/vmscan.c (3.0 - 3.16) sizes it.
 
     get_scan_count(): each evictable LRU list is scanned ``its own size >> priority`` (file pages only here:
-    no swap); shrink_mem_cgroup_zone() / shrink_lruvec() walk the lists in SWAP_CLUSTER_MAX chunks, inactive
-    file then active file (for_each_evictable_lru); shrink_list(): an active chunk only deactivates pages
-    while inactive_file_is_low() (active > inactive), and reclaims nothing itself.  So a zone whose file
-    pages sit on the active list is scanned in proportion to its *inactive* list, not to all of its pages.
-    Returns ``(scanned, reclaimed)`` of the inactive list.
+    no swap); shrink_zone() (3.0) / shrink_lruvec() (3.16) walk the lists in SWAP_CLUSTER_MAX chunks, inactive
+    file then active file (for_each_evictable_lru), and stop after a round once ``nr_to_reclaim`` pages are
+    reclaimed (3.0: kswapd ULONG_MAX, direct reclaim SWAP_CLUSTER_MAX below DEF_PRIORITY; 3.16: kswapd
+    max(SWAP_CLUSTER_MAX, high), direct as 3.0 -- the caller passes it, in units); shrink_list(): an active chunk
+    only deactivates pages while inactive_file_is_low() (active > inactive), and reclaims nothing itself.  So a
+    zone whose file pages sit on the active list is scanned in proportion to its *inactive* list, not to all of
+    its pages.  Returns ``(scanned, reclaimed, congestion waits)`` -- the last, the chunks after which
+    shrink_inactive_list() naps for nr_immediate pages (3.11+ kswapd).
 
     In units: ``lru >> priority`` is taken in pages (the list's units x U), as the kernel takes it, and
     scanned in whole units; the pages short of a whole unit are carried to the zone's next scan of that
@@ -382,20 +450,25 @@ def shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, is_kswapd, now
     chunk = P[I.swap_cluster_max]
     scanned = 0
     reclaimed = 0
+    waits = 0
     while nr_i > 0 or nr_a > 0:
         if nr_i > 0:
             n = nr_i if nr_i < chunk else chunk
             nr_i -= n
-            sc, rc = shrink_inactive(Z, S, PZ, PFL, PPREV, PNEXT, PT, z, n, now)
+            sc, rc, imm = shrink_inactive(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, n, is_kswapd, now)
             scanned += sc
             reclaimed += rc
+            if imm > 0:
+                waits += 1
         if nr_a > 0:
             n = nr_a if nr_a < chunk else chunk
             nr_a -= n
             if Z[z, ZF.nr_active] > Z[z, ZF.nr_inactive]:
                 shrink_active(Z, S, PFL, PPREV, PNEXT, z, n)
+        if reclaimed >= nr_to_reclaim:
+            break
     count_scan(Z, S, z, scanned, reclaimed, is_kswapd)
-    return scanned, reclaimed
+    return scanned, reclaimed, waits
 
 
 @leaf
@@ -404,18 +477,14 @@ def lru_pages(Z, z):
 
 
 @leaf
-def pgdat_balanced(Z, LR, P, classzone):
-    """pgdat_balanced() for order 0: every zone up to classzone at its high watermark.
-
-    Zones with nothing on the LRU count as balanced (the kernel's
-    ``!zone_reclaimable()``); 3.0 also adds lowmem_reserve[classzone]
-    (``P_KSWAPD_CLASSZONE``), 3.16 checks each zone as its own classzone.
-    """
+def node_balanced(Z, classzone):
+    """Every zone up to ``classzone`` above its high watermark, each as its own classzone (no lowmem reserve):
+    3.0 sleeping_prematurely() and 3.11+ pgdat_balanced() / prepare_kswapd_sleep() for order 0.  Zones with
+    nothing on the LRU count as balanced (the kernel's all_unreclaimable / !zone_reclaimable())."""
     for z in range(classzone + 1):
         if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
             continue
-        res = LR[z, classzone] if P[I.kswapd_stop_with_reserve] != 0 else 0
-        if Z[z, ZF.free] <= Z[z, ZF.whigh] + res:
+        if Z[z, ZF.free] <= Z[z, ZF.whigh]:
             return False
     return True
 
@@ -432,63 +501,135 @@ def gap_balanced(Z, P, classzone):
     return True
 
 
+@leaf
+def balance_pgdat_start(S, new_call):
+    """A new balance_pgdat() call, or 3.0's ``goto loop_again`` inside one: PAGEOUTRUN, priority DEF_PRIORITY, the
+    round's scan and reclaim totals at 0; a new call also starts with end_zone 0 (ZONE_DMA) until a pass finds
+    one (a local of balance_pgdat(), kept across loop_again)."""
+    S[ST.pageoutrun] += 1
+    S[ST.ks_priority] = DEF_PRIORITY
+    S[ST.ks_round_scanned] = 0
+    S[ST.ks_round_reclaimed] = 0
+    S[ST.ks_done] = 0
+    if new_call:
+        S[ST.ks_end_zone] = 0
+
+
+@leaf
+def congestion_wait_ns(S, P, F):
+    """congestion_wait(BLK_RW_ASYNC, HZ/10): until an async (write) request completes below the queue's congestion
+    threshold -- the next SWAP_CLUSTER_MAX pages (a 128 KiB request) of writeback at the device's rate -- or HZ/10
+    when no write is in flight (reads free sync requests, which wake only BLK_RW_SYNC waiters)."""
+    if S[ST.nr_writeback] > 0:
+        dt = int(P[I.swap_cluster_max] / F[FP.writeback_mb_s])  # the rate is units per ns
+        return dt if dt < HZ_10_NS else HZ_10_NS
+    return HZ_10_NS
+
+
 @kernel
-def balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now):
-    """One priority iteration of balance_pgdat().  Returns ``(pages scanned, balanced)``."""
-    classzone = S[ST.ks_classzone]
+def balance_pass(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, KQ, now):
+    """One priority iteration of balance_pgdat() (mm/vmscan.c 3.0, 3.16).
+
+    end_zone is the highest zone below its high watermark (no reserve); every zone from DMA up to it is shrunk
+    unless above high + balance gap + lowmem_reserve[end_zone] ("equal pressure on every zone, unless one zone has
+    way too many pages free").  Then, 3.0: done when every zone up to end_zone is above high +
+    lowmem_reserve[end_zone] (all_zones_ok; ``kswapd_stop_with_reserve``); else a nap in congestion_wait() below
+    DEF_PRIORITY - 2 (``balance_congestion_wait``) unless a zone is under min, and ``goto loop_again`` (priority 12)
+    once 32 pages were reclaimed since the last one, else the next priority.  3.11+: each zone reclaims up to
+    max(SWAP_CLUSTER_MAX, high); the priority drops unless a zone was scanned that much (or skipped as balanced)
+    and something was reclaimed; done when pgdat_balanced() for the waker's classzone, or given up below priority 1.
+
+    Returns ``(pages scanned, outcome, ns of congestion_wait)``: outcome 0 go on, 1 balanced, 2 given up.
+    """
+    prio = S[ST.ks_priority]
     end_zone = -1
-    for z in range(classzone, -1, -1):
+    for z in range(NZ - 1, -1, -1):
         if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
             continue
-        if Z[z, ZF.free] <= Z[z, ZF.whigh]:  # !zone_balanced(zone, order, 0, 0)
+        if Z[z, ZF.free] <= Z[z, ZF.whigh]:  # !zone_watermark_ok_safe(zone, order, high, 0, 0)
             end_zone = z
             break
+        Z[z, ZF.zone_tail_dirty] = 0  # a balanced zone: not congested, its tail not dirty
     if end_zone < 0:
-        return 0, True
-    S[ST.pageoutrun] += 1
-    prio = S[ST.ks_priority]
+        return 0, 1, 0
+    S[ST.ks_end_zone] = end_zone
     raise_priority = True
     scanned = 0
     reclaimed = 0
-    swap_cluster_max = P[I.swap_cluster_max]
+    waits = 0
+    all_ok = True
+    under_min = False
+    new_rules = P[I.kswapd_raise_priority] != 0
     for z in range(end_zone + 1):
         if Z[z, ZF.managed] == 0 or lru_pages(Z, z) == 0:
-            continue
-        # kswapd_shrink_zone(): skip a zone above high + balance gap (+ lowmem_reserve[classzone])
+            continue  # all_unreclaimable / !zone_reclaimable(): skipped, counted balanced
         gap = Z[z, ZF.gap] if P[I.kswapd_balance_gap] != 0 else 0
         if Z[z, ZF.free] > Z[z, ZF.whigh] + gap + LR[z, end_zone]:
-            raise_priority = False
-            continue
-        # get_scan_count(): each list's size >> priority, nothing at all for a small zone until the priority rises
-        # (in pages, as the kernel shifts them)
-        if (((Z[z, ZF.nr_inactive] * P[I.pages_per_unit]) >> prio) == 0
-                and ((Z[z, ZF.nr_active] * P[I.pages_per_unit]) >> prio) == 0):
-            continue
-        sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, True, now)
-        scanned += sc
-        reclaimed += rc
-        target = Z[z, ZF.whigh] if Z[z, ZF.whigh] > swap_cluster_max else swap_cluster_max
-        if scanned >= target:
-            raise_priority = False
-    balanced = pgdat_balanced(Z, LR, P, classzone)
-    if not balanced:
-        if P[I.kswapd_raise_priority] != 0:
-            if (raise_priority or reclaimed == 0) and prio > 0:
-                prio -= 1
+            raise_priority = False  # kswapd_shrink_zone(): balanced with the gap, nothing to do
+        elif (((Z[z, ZF.nr_inactive] * P[I.pages_per_unit]) >> prio) == 0
+              and ((Z[z, ZF.nr_active] * P[I.pages_per_unit]) >> prio) == 0):
+            pass  # get_scan_count(): nothing at this priority for a small zone until the priority rises
         else:
-            # 3.0: after SWAP_CLUSTER_MAX pages, "goto loop_again" at DEF_PRIORITY
-            if reclaimed >= swap_cluster_max:
-                prio = DEF_PRIORITY
-            elif prio > 0:
-                prio -= 1
-        S[ST.ks_priority] = prio
-    S[ST.ks_last_pass] = scanned
-    return scanned, balanced
+            if new_rules:
+                # kswapd_shrink_zone(): sc->nr_to_reclaim = max(SWAP_CLUSTER_MAX, high_wmark_pages(zone))
+                target = Z[z, ZF.whigh] if Z[z, ZF.whigh] > P[I.swap_cluster_max] else P[I.swap_cluster_max]
+            else:
+                target = BIG  # 3.0: .nr_to_reclaim = ULONG_MAX
+            sc, rc, w = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, prio, True, target, now)
+            scanned += sc
+            reclaimed += rc
+            waits += w
+            if new_rules:
+                Z[z, ZF.zone_writeback] = 0
+                if Z[z, ZF.free] > Z[z, ZF.whigh] + LR[z, end_zone]:
+                    Z[z, ZF.zone_tail_dirty] = 0
+                if sc >= target:
+                    raise_priority = False
+        if Z[z, ZF.free] <= Z[z, ZF.whigh] + LR[z, end_zone]:
+            all_ok = False
+            if Z[z, ZF.free] <= Z[z, ZF.wmin] + LR[z, end_zone]:
+                under_min = True
+    wait_ns = waits * congestion_wait_ns(S, P, F)
+    if not new_rules:
+        S[ST.ks_round_scanned] += scanned
+        S[ST.ks_round_reclaimed] += reclaimed
+        ok = all_ok if P[I.kswapd_stop_with_reserve] != 0 else node_balanced(Z, end_zone)
+        if ok:
+            return scanned, 1, wait_ns
+        if P[I.balance_congestion_wait] != 0 and S[ST.ks_round_scanned] > 0 and prio < DEF_PRIORITY - 2:
+            if under_min:
+                S[ST.kswapd_skip_congestion_wait] += 1
+            else:
+                S[ST.kswapd_congestion_wait] += 1
+                wait_ns += congestion_wait_ns(S, P, F)
+        if S[ST.ks_round_reclaimed] >= P[I.swap_cluster_max] or prio == 0:
+            balance_pgdat_start(S, False)  # goto loop_again (after priority 0 too: out, unbalanced, again)
+        else:
+            S[ST.ks_priority] = prio - 1
+        return scanned, 0, wait_ns
+    if waits > 0:
+        S[ST.kswapd_congestion_wait] += waits
+    if raise_priority or reclaimed == 0:
+        prio -= 1
+    S[ST.ks_priority] = prio
+    if node_balanced(Z, S[ST.ks_classzone]):
+        return scanned, 1, wait_ns
+    if prio < 1:
+        return scanned, 2, wait_ns
+    return scanned, 0, wait_ns
 
 
 @kernel
-def kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now):
-    """Run kswapd up to ``now``: passes of balance_pgdat at its CPU speed, the short nap, sleep."""
+def kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, KQ, now):
+    """Run kswapd up to ``now``: balance_pgdat()'s passes at its CPU speed, then kswapd_try_to_sleep().
+
+    A pass takes ``pages scanned / kswapd speed`` (plus its congestion_wait() naps); allocations go on meanwhile,
+    so when balance_pgdat() returns, kswapd_try_to_sleep() looks at the node *then*: every zone up to end_zone
+    above high (no reserve: 3.0 sleeping_prematurely(), 3.16 prepare_kswapd_sleep()) and it naps HZ/10, else it
+    counts KSWAPD_HIGH_WMARK_HIT_QUICKLY and balances again at once.  After an undisturbed nap the same test
+    puts it to sleep until woken, or counts KSWAPD_HIGH_WMARK_HIT_QUICKLY; a wake-up during the nap counts
+    KSWAPD_LOW_WMARK_HIT_QUICKLY (:func:`wakeup_kswapd`).  Whether it naps or stays awake is this outcome.
+    """
     rate = F[FP.kswapd_pages_per_ms]
     while True:
         st = S[ST.ks_state]
@@ -498,39 +639,49 @@ def kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now):
             t = S[ST.ks_nap_end]
             if now < t:
                 return
-            # kswapd_try_to_sleep(), after the HZ/10 nap: balanced -> sleep until woken
-            if pgdat_balanced(Z, LR, P, S[ST.ks_classzone]):
+            if node_balanced(Z, S[ST.ks_end_zone]):  # the nap ran out: sleep until woken
                 S[ST.ks_state] = KS.sleep
                 return
             S[ST.kswapd_high_wmark_hit_quickly] += 1
             S[ST.ks_state] = KS.run
             S[ST.ks_busy] = t
-            S[ST.ks_priority] = DEF_PRIORITY
+            balance_pgdat_start(S, True)
             continue
         t = S[ST.ks_busy]
         if t > now:
             return
-        scanned, balanced = balance_pass(Z, LR, S, P, PZ, PFL, PPREV, PNEXT, PT, now)
+        if S[ST.ks_done] != 0:
+            # balance_pgdat() returned at t: kswapd_try_to_sleep()
+            S[ST.ks_done] = 0
+            if P[I.kswapd_stays_awake] != 0 and not gap_balanced(Z, P, S[ST.ks_classzone]):
+                # WHAT-IF: no nap while a zone is below high + gap: look again a scheduler tick (1 ms) later
+                S[ST.ks_busy] = t + 1000000
+                balance_pgdat_start(S, True)
+                continue
+            if node_balanced(Z, S[ST.ks_end_zone]):
+                S[ST.ks_state] = KS.nap
+                S[ST.ks_nap_end] = t + P[I.kswapd_nap_ms]
+                continue
+            S[ST.kswapd_high_wmark_hit_quickly] += 1
+            balance_pgdat_start(S, True)
+            continue
+        scanned, outcome, wait_ns = balance_pass(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, KQ, now)
         # a pass that scanned nothing still takes one page's time (rate is units per ns: a page is 1/U unit)
         cost = scanned if scanned > 0 else 1.0 / P[I.pages_per_unit]
-        t += int(cost / rate)
-        S[ST.ks_busy] = t
-        if balanced:
-            if P[I.kswapd_stays_awake] != 0 and not gap_balanced(Z, P, S[ST.ks_classzone]):
-                # no nap while a zone is below high + gap: look again a scheduler tick (1 ms) later
-                S[ST.ks_busy] = t + 1000000
-                S[ST.ks_priority] = DEF_PRIORITY
-                continue
-            S[ST.ks_state] = KS.nap
-            S[ST.ks_nap_end] = t + P[I.kswapd_nap_ms]
-            S[ST.ks_priority] = DEF_PRIORITY
+        S[ST.ks_busy] = t + int(cost / rate) + wait_ns
+        S[ST.ks_last_pass] = scanned
+        if outcome != 0:
+            S[ST.ks_done] = 1
 
 
 @kernel
-def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
-    """try_to_free_pages(): the allocating task reclaims SWAP_CLUSTER_MAX pages from its zonelist.
+def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, now):
+    """try_to_free_pages() -> do_try_to_free_pages(): from DEF_PRIORITY down, shrink_zones() shrinks every zone of
+    the zonelist at that priority (below DEF_PRIORITY each stops once SWAP_CLUSTER_MAX pages are reclaimed), until
+    SWAP_CLUSTER_MAX pages are reclaimed.
 
-    Returns the pages reclaimed; the time it took is added to the task's clock.
+    Returns the pages reclaimed; the time it took (pages scanned x ``direct_reclaim_us_per_page``) is added to the
+    task's clock.
     """
     S[ST.allocstall] += 1
     target = P[I.swap_cluster_max]
@@ -538,6 +689,7 @@ def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
     scanned_all = 0
     prio = DEF_PRIORITY
     while prio >= 0 and got < target:
+        cap = BIG if prio == DEF_PRIORITY else target
         for k in range(ZL.shape[0]):
             z = ZL[k]
             if lru_pages(Z, z) == 0:
@@ -545,11 +697,9 @@ def direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now):
             if (((Z[z, ZF.nr_inactive] * P[I.pages_per_unit]) >> prio) == 0
                     and ((Z[z, ZF.nr_active] * P[I.pages_per_unit]) >> prio) == 0):
                 continue
-            sc, rc = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, prio, False, now)
+            sc, rc, _w = shrink_zone_prio(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, prio, False, cap, now)
             got += rc
             scanned_all += sc
-            if got >= target:
-                break
         prio -= 1
     stall = int(scanned_all * F[FP.direct_reclaim_us_per_page])
     S[ST.direct_stall_ns] += stall
@@ -654,7 +804,7 @@ def count_unit_rest(Z, LR, S, P, ZL, flags, classzone, snap):
 
 
 @leaf
-def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now):
+def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, TR, gfp_write, now):
     """__alloc_pages_nodemask() for one order-0 page-cache page.  Returns ``(zone, path)``."""
     classzone = ZL[0]  # the preferred zone: the first populated zone of the zonelist
     flags = ALLOC.WMARK_LOW
@@ -705,7 +855,7 @@ def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now
             count_unit_rest(Z, LR, S, P, ZL, flags0, classzone, snap)
             return z, path, S[ST.batch_resets] != resets0
         path = 3
-        got = direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, now)
+        got = direct_reclaim(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, now)
         tries += 1
         if got == 0 and tries > 4:
             # nothing left to reclaim: take any free page ignoring watermarks (ALLOC_NO_WATERMARKS)
@@ -725,34 +875,52 @@ def alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, gfp_write, now
 
 # ============================================================================ writeback and dirty throttling
 
+@leaf
+def end_page_writeback(Z, S, PFL, PPREV, PNEXT, z, pid):
+    """end_page_writeback(): the page is clean; one marked PG_reclaim goes to the inactive tail, reclaimable next
+    (rotate_reclaimable_page())."""
+    fl = PFL[pid]
+    Z[z, ZF.nr_writeback] -= 1
+    S[ST.nr_writeback] -= 1
+    S[ST.nr_written] += 1
+    if (fl & PG.reclaim) != 0 and (fl & PG.active) == 0:
+        lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+        lru_add_tail(Z, PPREV, PNEXT, z, LRU.inactive, pid)
+    PFL[pid] = fl & ~(PG.writeback | PG.reclaim | PG.pageout)
+
+
 @kernel
-def writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, now):
+def writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, KQ, now):
     """The device completes writeback at its rate; the flusher issues the oldest dirty pages.
 
     The flusher runs while dirty pages exceed ``dirty_background_ratio`` of
     dirtyable memory, or while the oldest dirty page is older than
     ``dirty_expire_interval`` (wb_writeback() / wb_check_old_data_flush()).
+    Pages reclaim wrote itself (pageout(), queue ``KQ``) were issued before the
+    flusher's next ones and complete first.
     """
     cap = DQ.shape[0]
     last = S[ST.wb_last]
     S[ST.wb_last] = now
     if S[ST.nr_writeback] > 0:
         S[ST.wb_credit] += int((now - last) * F[FP.writeback_mb_s] * 1000.0)
+        kcap = KQ.shape[0]
+        while S[ST.wb_credit] >= 1000 and S[ST.kq_done] < S[ST.kq_tail]:
+            pid = KQ[S[ST.kq_done] % kcap]
+            S[ST.kq_done] += 1
+            z = PZ[pid]
+            fl = PFL[pid]
+            if z >= 0 and (fl & PG.writeback) != 0 and (fl & PG.pageout) != 0:
+                S[ST.wb_credit] -= 1000
+                end_page_writeback(Z, S, PFL, PPREV, PNEXT, z, pid)
         while S[ST.wb_credit] >= 1000 and S[ST.dq_wb] < S[ST.dq_head]:
             pid = DQ[S[ST.dq_wb] % cap]
             S[ST.dq_wb] += 1
             z = PZ[pid]
             fl = PFL[pid]
-            if z >= 0 and (fl & PG.writeback) != 0:
+            if z >= 0 and (fl & PG.writeback) != 0 and (fl & PG.pageout) == 0:
                 S[ST.wb_credit] -= 1000
-                Z[z, ZF.nr_writeback] -= 1
-                S[ST.nr_writeback] -= 1
-                S[ST.nr_written] += 1
-                if (fl & PG.reclaim) != 0 and (fl & PG.active) == 0:
-                    # end_page_writeback() -> rotate_reclaimable_page(): to the tail, reclaimable next
-                    lru_del(Z, PPREV, PNEXT, z, LRU.inactive, pid)
-                    lru_add_tail(Z, PPREV, PNEXT, z, LRU.inactive, pid)
-                PFL[pid] = fl & ~(PG.writeback | PG.reclaim)
+                end_page_writeback(Z, S, PFL, PPREV, PNEXT, z, pid)
         if S[ST.nr_writeback] == 0:
             S[ST.wb_credit] = 0
     else:
@@ -834,16 +1002,16 @@ def sample(Z, S, SM, now):
 
 
 @leaf
-def background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now):
+def background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM, now):
     """Everything that runs beside the workload, up to ``now``; sets the time of the next step."""
     st = S[ST.ks_state]
     # kswapd_advance() returns at once, touching nothing, while kswapd sleeps, naps or is inside a pass: test
     # that here and save the call (at 32 pages per unit a unit comes every 32 us, a pass takes hundreds)
     if (st == KS.nap and now >= S[ST.ks_nap_end]) or (st == KS.run and now >= S[ST.ks_busy]):
-        kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, now)
+        kswapd_advance(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, KQ, now)
     if now >= S[ST.wb_next]:
         if S[ST.nr_dirty] + S[ST.nr_writeback] > 0:
-            writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, now)
+            writeback_advance(Z, S, P, F, PZ, PFL, PPREV, PNEXT, DQ, DQT, KQ, now)
         else:
             S[ST.wb_last] = now
         S[ST.wb_next] = now + 50000  # 50 us steps
@@ -876,7 +1044,7 @@ def global_dirty_thresh(Z, P):
 
 
 @kernel
-def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
+def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM):
     """balance_dirty_pages(): the writer waits while dirty + writeback pages exceed vm_dirty_ratio.
 
     Like balance_dirty_pages_ratelimited(), one pause covers the next
@@ -900,7 +1068,7 @@ def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
         S[ST.now] = now
         S[ST.seq_throttle_ns] += dt
         S[ST.wb_next] = now
-        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM, now)
     if waited:
         S[ST.write_throttles] += 1
 
@@ -908,7 +1076,7 @@ def throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM):
 # ============================================================================ the workload
 
 @kernel
-def change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, delta, now):
+def change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, delta, now):
     """Memory outside the file LRU (slab, page tables, processes) grows or shrinks by ``delta`` pages.
 
     Spread over the zones by size; growing takes free pages (reclaiming the
@@ -931,7 +1099,7 @@ def change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, delta, now):
             short = Z[z, ZF.whigh] + n - Z[z, ZF.free]
             if short <= 0 or lru_pages(Z, z) == 0:
                 break
-            shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, z, short + P[I.swap_cluster_max], False, now)
+            shrink_zone(Z, S, P, PZ, PFL, PPREV, PNEXT, PT, KQ, z, short + P[I.swap_cluster_max], False, now)
         room = Z[z, ZF.free] - Z[z, ZF.wmin]
         if n > room:
             n = room if room > 0 else 0
@@ -961,7 +1129,7 @@ def free_file_pages(Z, S, PZ, PFL, PPREV, PNEXT, first, count):
 
 
 @leaf
-def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM, pid, write, thread,
+def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, TL, TR, SM, pid, write, thread,
                 dt_hit, dt_miss, dt_write):
     """One 4 KiB read() or write() of page ``pid`` by ``thread`` (U of them: unit ``pid``): the page cache, the
     allocator, the clock."""
@@ -969,7 +1137,7 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
         # balance_dirty_pages_ratelimited(): every 32 pages dirtied (in units), check the limit
         thresh = global_dirty_thresh(Z, P)
         if S[ST.nr_dirty] + S[ST.nr_writeback] >= thresh:
-            throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM)
+            throttle_writer(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM)
     z = PZ[pid]
     hit = z >= 0
     if write:
@@ -982,7 +1150,7 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
     S[ST.now] = now
     S[ST.events] += 1
     if now >= S[ST.next_bg]:
-        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+        background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM, now)
     if hit:
         S[ST.pagecache_hits] += 1
         # mark_page_accessed()
@@ -997,7 +1165,7 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
             PFL[pid] = fl | PG.referenced
     else:
         S[ST.pagecache_misses] += 1
-        z, path, reset = alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, TR, write, now)
+        z, path, reset = alloc_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, TR, write, now)
         if z < 0:
             return
         now = S[ST.now]  # direct reclaim may have taken time
@@ -1036,7 +1204,7 @@ def access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, 
 
 
 @kernel
-def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, TL, TR, SM):
+def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, TC, TL, TR, SM):
     """Run every phase of the workload table ``PH``; per-phase results in ``PR``."""
     maxt = TL.shape[0]
     for ph in range(PH.shape[0]):
@@ -1077,7 +1245,7 @@ def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, T
                     end = fp
                 base = file0 + t * fp
                 for off in range(start, end):
-                    access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM,
+                    access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, TL, TR, SM,
                                 base + off, write, t, dt_hit, dt_miss, dt_write)
                 TC[t] = end
                 if end >= fp:
@@ -1093,12 +1261,12 @@ def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, T
                     t = nthreads - 1
                 if off >= fp:
                     off = fp - 1
-                access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TL, TR, SM,
+                access_page(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, TL, TR, SM,
                             file0 + t * fp + off, write, t, dt_hit, dt_miss, dt_write)
         elif op == OP.delete:
             free_file_pages(Z, S, PZ, PFL, PPREV, PNEXT, file0, nthreads * fp)
         elif op == OP.other:
-            change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, PH[ph, PHF.ops], S[ST.now])
+            change_other(Z, LR, S, P, F, ZL, PZ, PFL, PPREV, PNEXT, PT, KQ, PH[ph, PHF.ops], S[ST.now])
         elif op == OP.idle:
             end_t = S[ST.now] + PH[ph, PHF.ops]
             step = 1000000  # 1 ms
@@ -1107,7 +1275,7 @@ def run(Z, LR, ZL, S, P, F, PH, PR, U, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, TC, T
                 if now > end_t:
                     now = end_t
                 S[ST.now] = now
-                background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, SM, now)
+                background(Z, LR, S, P, F, PZ, PFL, PPREV, PNEXT, PT, DQ, DQT, KQ, SM, now)
         PR[ph, PRF.t1] = S[ST.now]
         PR[ph, PRF.hits] = S[ST.pagecache_hits] - h0
         PR[ph, PRF.misses] = S[ST.pagecache_misses] - m0

@@ -21,7 +21,8 @@ ZONE = enum("Zone", "DMA DMA32 Normal")  # enum zone_type (include/linux/mmzone.
 NZ = len(ZONE)
 ZONE_NAMES = ZONE._fields
 LRU = enum("LRU", "inactive active")  # LRU_INACTIVE_FILE, LRU_ACTIVE_FILE
-PG = flags("PG", "referenced active dirty writeback reclaim")  # page flags PG_* (include/linux/page-flags.h)
+PG = flags("PG", "referenced active dirty writeback reclaim pageout")  # page flags PG_* (include/linux/page-flags.h);
+#   pageout: the model's mark of a page reclaim wrote (pageout()), on the reclaim write queue KQ, not the flusher's
 KS = enum("KS", "sleep run nap")  # kswapd(): asleep in schedule(), in balance_pgdat(), kswapd_try_to_sleep()'s nap
 ALLOC = flags("ALLOC", "WMARK_LOW FAIR DIRTY CONSIDER_DIRTY")  # alloc_flags (mm/internal.h); ALLOC_WMARK_MIN is
 #                                                              "LOW unset"; CONSIDER_DIRTY: ALLOC_WMARK_LOW && __GFP_WRITE
@@ -51,6 +52,7 @@ ZF = slots("ZF", [
     "last_reset_ns", "nr_resets",  # the batch's last reset, and how many
     "nr_resets_unit_corr",  # the unit correction of nr_resets (ALLOC_COUNTERS)
     "scan_carry_i", "scan_carry_a",  # pages of `lru >> priority` not yet scanned for want of a whole unit
+    "zone_writeback", "zone_tail_dirty",  # zone->flags ZONE_WRITEBACK, ZONE_TAIL_LRU_DIRTY (3.11+)
 ])
 NZF = width(ZF)
 
@@ -77,6 +79,10 @@ COUNTER_NAMES = (
     "nr_dirtied", "nr_written",
     "fastpath_allocs",  # allocations served by the first (fast-path) get_page_from_freelist pass
     "pages_freed",  # pages freed by file deletion
+    "nr_vmscan_write",  # pages reclaim wrote itself (pageout())
+    "nr_vmscan_immediate_reclaim",  # dirty pages reclaim marked PG_reclaim and put back (3.11+)
+    "kswapd_skip_congestion_wait",  # balance_pgdat() skipped its nap: a zone was under min (3.0)
+    "kswapd_congestion_wait",  # kswapd's congestion_wait() naps (balance_pgdat() 3.0, shrink_inactive_list() 3.11+)
     # at each change of the allocating zone (any thread), the switches the page model would add because the
     # change falls inside a unit, given the allocating thread's previous zone (access_page(); COUNTER_UNITS)
     "zone_switch_splits",
@@ -94,9 +100,13 @@ ST = slots("ST", [
     "now",  # simulated time, ns
     "ks_state", "ks_nap_end", "ks_last",  # kswapd: KS state, end of its nap (ns), last budget update (ns)
     "ks_classzone",  # pgdat->classzone_idx of the wakeup
+    "ks_end_zone",  # end_zone of the running (or last) balance_pgdat(): the classzone kswapd_try_to_sleep() checks
+    "ks_round_scanned", "ks_round_reclaimed",  # 3.0: total_scanned, sc.nr_reclaimed since loop_again
+    "ks_done",  # 1: balance_pgdat() returns when kswapd's current pass ends (kswapd_try_to_sleep() is next)
     "ks_priority",  # sc.priority (DEF_PRIORITY = 12 down to 0)
     "ks_last_pass",  # pages scanned by kswapd's last balance_pgdat pass
     "dq_head", "dq_wb", "dq_tail",  # dirty FIFO: oldest not yet under writeback, oldest under writeback, next free
+    "kq_done", "kq_tail",  # reclaim's write queue KQ (pageout()): oldest not yet completed, next free
     "nr_dirty", "nr_writeback",  # global NR_FILE_DIRTY, NR_WRITEBACK
     "wb_last", "wb_credit",  # writeback: last progress (ns), completions earned not yet used (milli-pages)
     "events",  # page accesses done
@@ -190,8 +200,8 @@ COUNTER_UNITS = {
     "pgactivate": (PAGES, "mark_page_accessed() moves all U pages of the unit to the active list"),
     "pgdeactivate": (PAGES, "shrink_active_list() deactivates U pages per unit"),
     "pgrefill": (PAGES, "active pages scanned"),
-    "pageoutrun": (EVENTS, "one per balance_pgdat() priority pass; a pass scans lru >> priority pages whatever the "
-                           "unit"),
+    "pageoutrun": (EVENTS, "one per balance_pgdat() call (3.0: per 'goto loop_again', each a round of priority "
+                           "passes); a pass scans lru >> priority pages whatever the unit"),
     "allocstall": (PER_CLUSTER, "one direct reclaim per failed allocation, which frees SWAP_CLUSTER_MAX pages that "
                                 "serve the next allocations: one per 32 pages at any U dividing 32"),
     "kswapd_low_wmark_hit_quickly": (EVENTS, "kswapd woken during its HZ/10 nap: once per nap"),
@@ -234,6 +244,10 @@ COUNTER_UNITS = {
     "nr_dirtied": (PAGES, "pages dirtied"),
     "nr_written": (PAGES, "pages written back"),
     "pages_freed": (PAGES, "pages freed"),
+    "nr_vmscan_write": (PAGES, "pages written"),
+    "nr_vmscan_immediate_reclaim": (PAGES, "pages marked"),
+    "kswapd_skip_congestion_wait": (EVENTS, "one per balance_pgdat() pass that would nap"),
+    "kswapd_congestion_wait": (EVENTS, "one per nap"),
     **{n + "_unit_corr": (INTERNAL, f"the correction of {n}") for n in ALLOC_COUNTERS},
     # the result's counters beyond COUNTER_NAMES
     "oom": (PAGES, "allocations that found no page (not OOM kills, which the model does not make): each of the U "

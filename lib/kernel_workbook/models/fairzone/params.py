@@ -187,6 +187,8 @@ def machine(name_or_machine) -> Machine:
 
 
 NR_ALLOC_BATCH_FORMULAS = ("high-low", "managed>>shift", "custom")
+THP_CHOICES = ("always", "madvise", "never")
+RECLAIM_WRITEPAGE = ("always", "kswapd_tail_dirty")
 ZONE_DIRTY_OK = ("off", "each", "cached")
 
 
@@ -232,6 +234,14 @@ class FairZoneParams(Knobs):
                                        range=(128, 4 * 1024 * 1024), widget=(128, 262144, 128), optional=True,
                                        kind="int",
                                        packed=False, doc="None: int_sqrt(lowmem_kbytes * 16), as the kernel sets it")
+    transparent_hugepage: str = knob("always", choices=THP_CHOICES,
+                                     kernel="CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS / _MADVISE (sysfs default)",
+                                     source="mm/huge_memory.c set_recommended_min_free_kbytes() (3.0, 3.16)",
+                                     packed=False,
+                                     doc="THP built with 'always' or 'madvise' (khugepaged enabled): at boot "
+                                         "min_free_kbytes is raised to 2 free pageblocks per populated zone plus "
+                                         "MIGRATE_PCPTYPES^2 pageblocks per zone, at most 5% of lowmem (67584 KiB "
+                                         "on a node with DMA, DMA32 and Normal); 'never': the int_sqrt formula alone")
     lowmem_reserve_ratio: tuple = knob((256, 256, 32), kernel="sysctl_lowmem_reserve_ratio",
                                        source=f"{_PAGE_ALLOC} setup_per_zone_lowmem_reserve()",
                                        doc="DMA, DMA32, Normal")
@@ -242,11 +252,29 @@ class FairZoneParams(Knobs):
     kswapd_balance_gap: bool = knob(True, kernel="KSWAPD_ZONE_BALANCE_GAP_RATIO",
                                     source=f"{_VMSCAN} kswapd_shrink_zone()",
                                     doc="balance to high + min(low, managed/100), or to high")
-    kswapd_stop_with_reserve: bool = knob(False, kernel="lowmem_reserve[classzone_idx]",
+    kswapd_stop_with_reserve: bool = knob(False, kernel="lowmem_reserve[end_zone]",
                                           source=f"{_VMSCAN} balance_pgdat()",
-                                          doc="balance_pgdat()'s stop test adds lowmem_reserve[classzone] (3.0: True)")
-    kswapd_raise_priority: bool = knob(True, kernel="sc.priority", source=f"{_VMSCAN} balance_pgdat()",
-                                       doc="3.16: raise priority until a zone is scanned enough; 3.0: restart at 12")
+                                          doc="3.0: balance_pgdat() stops when every zone up to end_zone is above high "
+                                              "+ lowmem_reserve[end_zone] (all_zones_ok); 3.11+: pgdat_balanced(), "
+                                              "each zone as its own classzone (no reserve).  The check before and "
+                                              "after kswapd's nap never adds one (3.0 sleeping_prematurely(), 3.16 "
+                                              "prepare_kswapd_sleep())")
+    kswapd_raise_priority: bool = knob(True, kernel="sc.priority, sc.nr_to_reclaim",
+                                       source=f"{_VMSCAN} balance_pgdat(), kswapd_shrink_zone()",
+                                       doc="3.11+: each zone reclaims up to max(SWAP_CLUSTER_MAX, high) a pass, the "
+                                           "priority raised until a zone is scanned that much; 3.0: nr_to_reclaim = "
+                                           "ULONG_MAX, 'goto loop_again' at priority 12 once 32 pages are reclaimed")
+    balance_congestion_wait: bool = knob(False, kernel="congestion_wait(BLK_RW_ASYNC, HZ/10)",
+                                         source=f"{_VMSCAN} balance_pgdat() (3.0)",
+                                         doc="3.0: a priority pass below DEF_PRIORITY - 2 that scanned and left the "
+                                             "node unbalanced naps until a write completes (at most HZ/10), unless "
+                                             "a zone is under its min watermark; 3.11+ has no such nap there")
+    reclaim_writepage: str = knob("kswapd_tail_dirty", choices=RECLAIM_WRITEPAGE, kernel="pageout()",
+                                  source=f"{_VMSCAN} shrink_page_list(), shrink_inactive_list()",
+                                  doc="a dirty file page at the inactive tail: 'always' (3.0) -- reclaim writes it "
+                                      "(pageout(), PG_reclaim) unless referenced; 'kswapd_tail_dirty' (3.11+) -- "
+                                      "only kswapd, only in a zone flagged ZONE_TAIL_LRU_DIRTY (a batch scanned all "
+                                      "dirty and unqueued), else PG_reclaim and back on the list")
     kswapd_nap_ms: int = knob(100, unit="ms", kernel="HZ/10", source=f"{_VMSCAN} kswapd_try_to_sleep()",
                               range=(0, 10 ** 6), widget=(0, 1000, 10), to_kernel=_ns_from_ms, packed="int",
                               doc="schedule_timeout(HZ/10); kernel: ns")
@@ -301,7 +329,12 @@ class FairZoneParams(Knobs):
 # Each kernel of the thread as a flag set on top of the 3.16-rc1 defaults.
 VARIANTS: dict[str, dict] = {
     "3.0": dict(ALLOC_FAIR=False, zone_dirty_ok="off", kswapd_wake_at="low", kswapd_stop_with_reserve=True,
-                kswapd_raise_priority=False),
+                kswapd_raise_priority=False, balance_congestion_wait=True, reclaim_writepage="always"),
+    # the kernels of Johannes Weiner's 2013 round-robin changelog (81c0a2bb515f): 3.11-rc before the series (Mel
+    # Gorman's 3.11 kswapd, zone order, kswapd woken below low), and with it (3.12: the batches reset where the
+    # slow path wakes kswapd, now below high; no unfair retry before it, which 3.14 added)
+    "3.11-rc": dict(ALLOC_FAIR=False, kswapd_wake_at="low"),
+    "3.12": dict(remote_spill_pass=False),
     "3.16-rc1": dict(),
     "fairzone": dict(ZONE_FAIR_DEPLETED=True, NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=2),
     "lessdirty": dict(ZONE_FAIR_DEPLETED=True, NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=2,
@@ -310,7 +343,11 @@ VARIANTS: dict[str, dict] = {
     "bigbatches1node": dict(NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=2, remote_spill_pass=False),
 }
 VARIANT_DOC = {
-    "3.0": "3.0: first zone above the low watermark, no fairness, no dirty spreading; kswapd woken below low",
+    "3.0": "3.0: first zone above the low watermark, no fairness, no dirty spreading; kswapd woken below low, "
+           "balanced with lowmem_reserve, restarted at priority 12, writing dirty pages, napping in congestion_wait",
+    "3.11-rc": "3.11-rc (before 81c0a2bb515f): first zone above the low watermark, no fairness; Mel Gorman's 3.11 "
+               "kswapd, woken below low",
+    "3.12": "3.12 (81c0a2bb515f): batches of high - low, reset where the slow path wakes kswapd (below high)",
     "3.16-rc1": "3.16-rc1 vanilla: ALLOC_FAIR pass with NR_ALLOC_BATCH = high - low, reset and one unfair "
                 "retry when it fails (3.14-3.16-rc1); zone_dirty_ok() on every check",
     "fairzone": "patch 3/4: ZONE_FAIR_DEPLETED, fair_enabled zonerefs, reset to managed_pages >> 2 only when a "

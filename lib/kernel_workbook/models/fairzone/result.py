@@ -78,9 +78,9 @@ class FairZoneResult:
     wall_s: float = 0.0
     _cache: dict = field(default_factory=dict, repr=False)
 
-    # The per-page arrays (and the random numbers): 30 bytes a page, 141 MB for an 8 GB node.  Everything
+    # The per-page arrays (and the random numbers): 34 bytes a page, 160 MB for an 8 GB node at one page a unit.  Everything
     # the result reports (counters, zones, phases, samples, the trace) is in the small arrays.
-    PER_PAGE = ("U", "PZ", "PFL", "PPREV", "PNEXT", "PT", "DQ", "DQT")
+    PER_PAGE = ("U", "PZ", "PFL", "PPREV", "PNEXT", "PT", "DQ", "DQT", "KQ")
 
     def lean(self) -> "FairZoneResult":
         """This result without the per-page arrays: what to keep (cache, send between processes) when the

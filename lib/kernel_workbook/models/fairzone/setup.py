@@ -26,6 +26,21 @@ def int_sqrt(x: int) -> int:
     return math.isqrt(int(x))
 
 
+PAGEBLOCK_NR_PAGES = 512  # pageblock_order = HUGETLB_PAGE_ORDER = 9 on x86-64
+MIGRATE_PCPTYPES = 3  # MIGRATE_UNMOVABLE, MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE (include/linux/mmzone.h)
+
+
+def recommended_min_free_kbytes(managed) -> int:
+    """set_recommended_min_free_kbytes() (mm/huge_memory.c, 3.0 and 3.16; run at boot when THP is built with
+    'always' or 'madvise'): two free pageblocks per populated zone for MIGRATE_RESERVE, plus MIGRATE_PCPTYPES^2
+    pageblocks per zone so that each migratetype can fall back, at most 5% of lowmem (nr_free_buffer_pages() / 20,
+    every managed page at boot); KiB."""
+    nr_zones = int(sum(1 for m in managed if m > 0))  # for_each_populated_zone()
+    rec = PAGEBLOCK_NR_PAGES * nr_zones * 2 + PAGEBLOCK_NR_PAGES * nr_zones * MIGRATE_PCPTYPES * MIGRATE_PCPTYPES
+    rec = min(rec, int(sum(int(m) for m in managed)) // 20)
+    return rec << 2  # recommended_min <<= (PAGE_SHIFT - 10)
+
+
 @dataclass(frozen=True)
 class ZoneSetup:
     """The zones as the kernel sets them up at boot (pages)."""
@@ -56,6 +71,8 @@ def zone_setup(p: FairZoneParams) -> ZoneSetup:
     if p.min_free_kbytes is None:
         mfk = int_sqrt(int(managed.sum()) * 4 * 16)
         mfk = min(max(mfk, 128), 65536)
+        if p.transparent_hugepage != "never":
+            mfk = max(mfk, recommended_min_free_kbytes(managed))
     else:
         mfk = int(p.min_free_kbytes)
     pages_min = mfk >> 2  # min_free_kbytes >> (PAGE_SHIFT - 10)

@@ -44,6 +44,7 @@ class Arrays:
     PT: np.ndarray
     DQ: np.ndarray
     DQT: np.ndarray
+    KQ: np.ndarray
     TC: np.ndarray
     TL: np.ndarray
     TR: np.ndarray
@@ -51,7 +52,7 @@ class Arrays:
 
     def args(self):
         return (self.Z, self.LR, self.ZL, self.S, self.P, self.F, self.PH, self.PR, self.U, self.PZ, self.PFL,
-                self.PPREV, self.PNEXT, self.PT, self.DQ, self.DQT, self.TC, self.TL, self.TR, self.SM)
+                self.PPREV, self.PNEXT, self.PT, self.DQ, self.DQT, self.KQ, self.TC, self.TL, self.TR, self.SM)
 
     def copy(self) -> "Arrays":
         return Arrays(**{k: getattr(self, k).copy() for k in self.__dataclass_fields__})
@@ -179,7 +180,7 @@ def build_arrays(params: FairZoneParams, workload: PageCacheWorkload, seed=0, tr
         PR=np.zeros((len(workload.phases), NPR), np.int64), U=U,
         PZ=np.full(npages, -1, np.int8), PFL=np.zeros(npages, np.int8),
         PPREV=np.full(npages, -1, np.int32), PNEXT=np.full(npages, -1, np.int32), PT=np.zeros(npages, np.int64),
-        DQ=np.zeros(npages + 1, np.int32), DQT=np.zeros(npages + 1, np.int64),
+        DQ=np.zeros(npages + 1, np.int32), DQT=np.zeros(npages + 1, np.int64), KQ=np.zeros(npages + 1, np.int32),
         TC=np.zeros(2 * maxt, np.int64), TL=np.full(maxt, -1, np.int64),
         TR=np.zeros((max(trace, 1), NT), np.int64), SM=np.zeros((max(sample_cap, 1), NSM), np.float64),
     )
