@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import NotebookPage, make_lab, move_a_knob
+from conftest import ROOT, NotebookPage, make_lab, move_a_knob
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,6 @@ def test_explore_your_traces_runs_and_fits(page, lab):
     nbp.assert_seen_whole()
     # an engineer's perf stat file (no -I): its counters as a table and a chart (issue 33: 11 rows loaded,
     # nothing shown), and no "Error setting state" from the counters' list emptied under its value
-    from conftest import ROOT
 
     sel = nbp.mark(cell)
     page.locator(sel + " input[type=text]").first.fill(str(ROOT / "tests/fixtures/traces/perf-stat-6.1-r3.txt"))
@@ -58,7 +57,6 @@ def test_an_exercise_answered_wrong_then_right(page, lab):
     and the answer revealed at the first wrong try)."""
     import os
 
-    from conftest import ROOT
 
     from kernel_workbook.exercises.mmtests_reading import problem
 
@@ -95,7 +93,6 @@ def test_the_lab_shows_the_repository(page, lab):
     import posixpath
     import re
 
-    from conftest import ROOT
 
     links = re.findall(r"\]\(([^)#]+)\)", (ROOT / "notebooks" / "00-start-here.py").read_text())
     local = [posixpath.normpath(posixpath.join("notebooks", u)) for u in links if "://" not in u]
