@@ -140,14 +140,14 @@ def test_each_answer_is_typed_and_a_bad_one_costs_only_its_question():
 def test_a_checker_that_fails_on_one_answer_costs_that_question_only(monkeypatch):
     from kernel_workbook.exercises.grading import grade_record
 
-    real = HmeanAmean._explain
+    real = HmeanAmean._verdict
 
-    def explain(self, key, given, truth):
+    def verdict(self, key, given, truth):
         if key == "amean":
             raise AttributeError("'str' object has no attribute 'real'")
         return real(self, key, given, truth)
 
-    monkeypatch.setattr(HmeanAmean, "_explain", explain)
+    monkeypatch.setattr(HmeanAmean, "_verdict", verdict)
     rec = {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 1, "answer": RIGHT}
     got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
     assert got["hmean"]["score"] == 1 and got["overall"]["score"] == 1

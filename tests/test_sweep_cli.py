@@ -50,9 +50,9 @@ def kwb(capsys, *args) -> tuple[int, str, str]:
     (["toy", "--knob", "elevator=bfq", "--out", "x.parquet"], "one of 'noop', 'deadline', 'cfq'"),
     (["toy", "--seeds", "7-0", "--out", "x.parquet"], "seeds='7-0'"),
     (["toy", "--seeds", "x", "--out", "x.parquet"], "seeds as 0-7"),
-    (["toy", "--workers", "-1", "--out", "x.parquet"], "--workers: expected a whole number >= 0, got -1"),
-    (["toy", "--workers", "many", "--out", "x.parquet"], "--workers: expected a whole number >= 0"),
-    (["toy", "--chunk", "0", "--out", "x.parquet"], "--chunk: expected a whole number >= 1"),
+    (["toy", "--workers", "-1", "--out", "x.parquet"], "--workers: expected a whole number from 0 to 4096, got -1"),
+    (["toy", "--workers", "many", "--out", "x.parquet"], "--workers: expected a whole number from 0 to 4096"),
+    (["toy", "--chunk", "0", "--out", "x.parquet"], "--chunk: expected a whole number from 1 to 1000000"),
     (["toy", "--scheduler", "localhost", "--out", "x.parquet"], "scheduler='localhost': expected a Dask scheduler "
                                                                 "address such as tcp://host:8786"),
     (["toy", "--scheduler", "tcp://h:8786", "--workers", "2", "--out", "x.parquet"], "no --workers with --scheduler"),

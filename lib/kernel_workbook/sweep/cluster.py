@@ -187,10 +187,20 @@ def _probe(addr: str, timeout: float) -> None:
     and never answers (a wrong port, a firewall that holds the connection, a stopped process) hung
     ``kwb reproduce --scheduler`` and ``kwb sweep`` for minutes.  The whole exchange is bounded here instead."""
     import asyncio
+    import socket
     from concurrent.futures import ThreadPoolExecutor
 
     from distributed.comm import connect as comm_connect
     from distributed.security import Security
+
+    if addr.startswith("tcp://"):  # a refused or unreachable port is a failed connection, said at once (Dask's
+        # connect retries it until the deadline, which would read as a scheduler that accepted and never answered)
+        host, _, port = addr[len("tcp://"):].rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        except (OSError, ValueError) as e:
+            raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; connecting "
+                                         f"failed ({e.__class__.__name__}: {str(e)[:200]})") from None
 
     async def once():
         comm = await comm_connect(addr, timeout=timeout, **Security().get_connection_args("client"))
