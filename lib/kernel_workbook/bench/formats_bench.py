@@ -16,9 +16,7 @@ pyperf suites), and with ``--check`` exits 1 when a target is missed.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,20 +34,13 @@ TARGET_MEMORY_RATIO = 4.0  # issue 32: peak memory at most 4x the file's size
 
 def inputs() -> Path:
     """The folder of the 10**6-line files, one per format (made on first use)."""
-    from kernel_workbook.bench.trace_inputs import FORMATS
+    from kernel_workbook.bench.trace_inputs import FORMATS, made_once
 
-    d = Path(tempfile.gettempdir()) / f"kwb-bench-formats-{VERSION}"
-    if (d / "done").exists():
-        return d
-    tmp = Path(tempfile.mkdtemp(prefix="kwb-bench-formats-"))
-    for f in FORMATS:
-        f.make(tmp / f.name)
-    (tmp / "done").write_text("ok\n")
-    try:
-        tmp.rename(d)
-    except OSError:  # another worker won the race
-        shutil.rmtree(tmp, ignore_errors=True)
-    return d
+    def make(folder: Path) -> None:
+        for f in FORMATS:
+            f.make(folder / f.name)
+
+    return made_once(f"kwb-bench-formats-{VERSION}", make)
 
 
 def _load(path: Path, kind: str):

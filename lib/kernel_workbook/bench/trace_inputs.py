@@ -385,3 +385,22 @@ NOT_BENCHMARKED = {
     "iostat-cpu": "not generated yet (iostat -c: the avg-cpu lines of the iostat log alone)",
     "perf-report-callgraph": "not generated yet (perf report -g caller layout)",
 }
+
+
+def made_once(name: str, make: Callable[[Path], None]) -> Path:
+    """The folder ``$TMPDIR/<name>``, filled by ``make(folder)`` on first use: built in a folder of its own and
+    renamed into place, so pyperf's parallel workers never read a half-written input."""
+    import shutil
+    import tempfile
+
+    d = Path(tempfile.gettempdir()) / name
+    if (d / "done").exists():
+        return d
+    tmp = Path(tempfile.mkdtemp(prefix=name + "-"))
+    make(tmp)
+    (tmp / "done").write_text("ok\n")
+    try:
+        tmp.rename(d)
+    except OSError:  # another worker won the race
+        shutil.rmtree(tmp, ignore_errors=True)
+    return d

@@ -24,7 +24,7 @@ from pathlib import Path
 from kernel_workbook.bench import Bench
 from kernel_workbook.bench import call_timer as _timer
 from kernel_workbook.bench.trace_inputs import capture as _logs
-from kernel_workbook.bench.trace_inputs import vmstat_parts
+from kernel_workbook.bench.trace_inputs import made_once, vmstat_parts
 
 VERSION = 2  # bump when the generated inputs change
 MB = 1 << 20
@@ -40,19 +40,12 @@ def _traces_dir() -> Path:
 
 
 def _inputs() -> Path:
-    d = Path(tempfile.gettempdir()) / f"kwb-bench-traces-{VERSION}"
-    if (d / "done").exists():
-        return d
-    tmp = Path(tempfile.mkdtemp(prefix="kwb-bench-traces-"))
-    _make_vmstat(tmp / "vmstat.log")
-    _make_iostat(tmp / "iostat.log")
-    _make_perf(tmp / "perf-script.txt")
-    (tmp / "done").write_text("ok\n")
-    try:
-        tmp.rename(d)
-    except OSError:  # another worker won the race
-        shutil.rmtree(tmp, ignore_errors=True)
-    return d
+    def make(folder: Path) -> None:
+        _make_vmstat(folder / "vmstat.log")
+        _make_iostat(folder / "iostat.log")
+        _make_perf(folder / "perf-script.txt")
+
+    return made_once(f"kwb-bench-traces-{VERSION}", make)
 
 
 def _make_vmstat(path: Path) -> None:
