@@ -162,8 +162,8 @@ def proc_vmstat(path: Path) -> None:
     w.close()
 
 
-def iostat(path: Path) -> None:
-    """``iostat -x 1 > log`` (sysstat 12): the banner once, then the reports of the shipped captures."""
+def iostat_reports() -> tuple[str, list[str]]:
+    """The banner of the first shipped iostat capture and every report (``avg-cpu:`` on) of all of them."""
     banner = None
     reports = []
     for text in capture("iostat"):
@@ -171,7 +171,14 @@ def iostat(path: Path) -> None:
         if banner is None:
             banner = lines[0]
         body = "\n".join(lines[1:]).strip("\n")
-        reports += [r.strip("\n").split("\n") + [""] for r in re.split(r"\n\n(?=avg-cpu:)", body) if r.strip()]
+        reports += [r.strip("\n") for r in re.split(r"\n\n(?=avg-cpu:)", body) if r.strip()]
+    return banner, reports
+
+
+def iostat(path: Path) -> None:
+    """``iostat -x 1 > log`` (sysstat 12): the banner once, then the reports of the shipped captures."""
+    banner, texts = iostat_reports()
+    reports = [r.split("\n") + [""] for r in texts]
     w = _Writer(path)
     w.add([banner, ""])
     k = 0

@@ -23,8 +23,7 @@ from pathlib import Path
 
 from kernel_workbook.bench import Bench
 from kernel_workbook.bench import call_timer as _timer
-from kernel_workbook.bench.trace_inputs import capture as _logs
-from kernel_workbook.bench.trace_inputs import made_once, vmstat_parts
+from kernel_workbook.bench.trace_inputs import iostat_reports, made_once, vmstat_parts
 
 VERSION = 2  # bump when the generated inputs change
 MB = 1 << 20
@@ -67,14 +66,7 @@ def _make_vmstat(path: Path) -> None:
 
 def _make_iostat(path: Path) -> None:
     """`iostat -x 1 > log`: the banner once, then the reports of the shipped captures over and over."""
-    banner = None
-    reports = []
-    for text in _logs("iostat"):
-        lines = text.split("\n")
-        if banner is None:
-            banner = lines[0]
-        body = "\n".join(lines[1:]).strip("\n")
-        reports += [r.strip("\n") for r in re.split(r"\n\n(?=avg-cpu:)", body) if r.strip()]
+    banner, reports = iostat_reports()
     out = [banner, ""]
     size = 0
     k = 0
