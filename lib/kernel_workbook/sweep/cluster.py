@@ -178,6 +178,12 @@ def connect_timeout(timeout: float | None = None) -> float:
     return float(timeout)
 
 
+def _connect_failed(addr: str, e: Exception) -> WorkbookParameterError:
+    first = str(e).splitlines()[0][:200] if str(e) else ""
+    return WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; connecting failed "
+                                                     f"({e.__class__.__name__}: {first})")
+
+
 def _probe(addr: str, timeout: float) -> None:
     """Open one connection to the scheduler and complete Dask's handshake within ``timeout`` seconds, or raise
     a one-line error.
@@ -199,8 +205,7 @@ def _probe(addr: str, timeout: float) -> None:
         try:
             socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
         except (OSError, ValueError) as e:
-            raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; connecting "
-                                         f"failed ({e.__class__.__name__}: {str(e)[:200]})") from None
+            raise _connect_failed(addr, e) from None
 
     async def once():
         comm = await comm_connect(addr, timeout=timeout, **Security().get_connection_args("client"))
@@ -214,9 +219,7 @@ def _probe(addr: str, timeout: float) -> None:
         raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; it accepted "
                                      f"the connection but did not answer in {timeout:g} s") from None
     except (OSError, ValueError) as e:
-        raise WorkbookParameterError("scheduler", addr, f"the address of a running Dask scheduler; connecting "
-                                     f"failed ({e.__class__.__name__}: {str(e).splitlines()[0][:200] if str(e) else ''})"
-                                     ) from None
+        raise _connect_failed(addr, e) from None
 
 
 def describe(client) -> str:
