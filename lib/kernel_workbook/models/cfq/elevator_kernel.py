@@ -118,6 +118,22 @@ DL2002_STREAM_UNIT = 256 * 2  # stream_unit: 256 KiB of contiguous data cost one
 
 
 @kernel
+def deadline_choose_dir(P, S, reads, writes):
+    """The direction a new batch takes: reads, unless writes have been passed over ``writes_starved`` times
+    (each choice of reads while writes wait counts one); -1 when both lists are empty."""
+    if reads:
+        if writes:
+            st = S[S_.dl_starved]
+            S[S_.dl_starved] = st + 1
+            if st >= P[I.writes_starved]:
+                return DIR.WRITE
+        return DIR.READ
+    if writes:
+        return DIR.WRITE
+    return -1
+
+
+@kernel
 def deadline_dispatch_2002(P, S, R, EL):
     """deadline_dispatch_requests() + deadline_move_requests() of late 2002, one request at a time.
 
@@ -135,16 +151,7 @@ def deadline_dispatch_2002(P, S, R, EL):
     if rq < 0:
         reads = S[S_.dl_n_r] > 0
         writes = S[S_.dl_n_w] > 0
-        ddir = -1
-        if reads:
-            ddir = DIR.READ
-            if writes:
-                st = S[S_.dl_starved]
-                S[S_.dl_starved] = st + 1
-                if st >= P[I.writes_starved]:
-                    ddir = DIR.WRITE
-        elif writes:
-            ddir = DIR.WRITE
+        ddir = deadline_choose_dir(P, S, reads, writes)
         if ddir < 0:
             return -1
         if ddir == DIR.WRITE:
@@ -196,16 +203,7 @@ def deadline_dispatch_requests(P, S, R, EL):
     if rq < 0:
         rq = S[S_.dl_next_r]
     if not (rq >= 0 and S[S_.dl_batching] < P[I.fifo_batch]):
-        ddir = -1
-        if reads:
-            ddir = DIR.READ
-            if writes:
-                st = S[S_.dl_starved]
-                S[S_.dl_starved] = st + 1
-                if st >= P[I.writes_starved]:
-                    ddir = DIR.WRITE
-        elif writes:
-            ddir = DIR.WRITE
+        ddir = deadline_choose_dir(P, S, reads, writes)
         if ddir < 0:
             return -1
         if ddir == DIR.WRITE:
