@@ -471,10 +471,13 @@ MISS_REASONS = {
     "Pass 2": "as Pass 1",
     "Page Ins": "the model's Page Ins react to reclaim only through the builds' re-reads of evicted tree pages "
                 "(refaults at hot_refs_s, an assumed rate) and cat's read-back of the large file",
-    "Direct pages scanned": "the model's direct reclaim starts from a revert-v5 figure 3.4 times the thread's (the "
-                            "deferral floor of THP-like requests, 1024 pages an entry, on a slice whose thresholds "
-                            "are 2.6 times too large) and its change lands on either side of the factor of 2 from "
-                            "one seed base to the next",
+    "Direct pages scanned": "the model's direct reclaim starts from a revert-v5 figure 3.4 times the thread's: with "
+                            "THP-like requests 3.6's deferral lets one attempt in 64 (after a ramp of six) compact "
+                            "and then reclaim at least 2 << 9 = 1024 pages unless compaction_ready() aborts it, about "
+                            "46,000 pages for the two passes of the fitted machine (2.7 times the thread's whole run), "
+                            "and the slice's deferral ramp adds a tenth (docs/models/compaction.md); the thread's "
+                            "kernel aborted or skipped most of those entries, the model none, and its change lands "
+                            "on either side of the factor of 2 from one seed base to the next",
     "Direct pages reclaimed": "as Direct pages scanned",
     ("Kswapd pages scanned", "contended-v5"): "in the model the contended-v5 test's direct reclaim grows by "
                                               "several hundred thousand pages at most seed bases (from a baseline "
