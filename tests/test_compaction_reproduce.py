@@ -129,3 +129,21 @@ def test_the_machine_is_the_one_whose_script_lasts_as_long_as_the_test():
     assert w.elapsed_s() >= t > h12.on_machine(w, w.machine_mb - 1).elapsed_s()
     assert w.build_procs == int(w.machine_mb) // 400 + 1  # NUM_KERNELS = MemTotal MB / 400, plus the primary
     assert w.page_ins_kb_s == 0.0  # the builds read the trees the script copied: no new files
+
+
+def test_revert_v5_direct_reclaim_is_the_deferral_floor_of_thp_like_requests():
+    """docs/models/compaction.md: revert-v5's direct reclaim in the passes is 3.6's deferral floor -- after a
+    ramp of at most six failed sync compactions one considered attempt in 64 (COMPACT_MAX_DEFER_SHIFT) gets
+    through to compaction and direct reclaim -- and no entry of the passes is aborted by compaction_ready():
+    each reclaims toward 2 << 9 pages."""
+    from kernel_workbook.models.compaction.layout import PHASE
+
+    r = h12.runs()[h12.BASELINE]
+    v = r.vmstat(scaled=False)
+    phase = r.arrays["smp"][: len(v), 1]
+    d = v[["allocstall", "compact_deferred", "pgscan_direct_normal"]].diff().fillna(0)
+    for p in (PHASE.PASS_1, PHASE.PASS_2):
+        x = d[phase == p].sum()
+        entries, considered = x["allocstall"], x["compact_deferred"] + x["allocstall"]
+        assert considered / 64 - 1 <= entries <= 6 + considered / 64 + 1, (p, entries, considered)
+        assert x["pgscan_direct_normal"] >= 0.8 * (2 << 9) * entries, (p, x["pgscan_direct_normal"], entries)

@@ -473,7 +473,7 @@ MISS_REASONS = {
                 "(refaults at hot_refs_s, an assumed rate) and cat's read-back of the large file",
     "Direct pages scanned": "the model's direct reclaim starts from a revert-v5 figure 3.4 times the thread's: with "
                             "THP-like requests 3.6's deferral lets one attempt in 64 (after a ramp of six) compact "
-                            "and then reclaim at least 2 << 9 = 1024 pages unless compaction_ready() aborts it, about "
+                            "and then reclaim until 2 << 9 = 1024 pages are freed (unless compaction_ready() aborts), about "
                             "46,000 pages for the two passes of the fitted machine (2.7 times the thread's whole run), "
                             "and the slice's deferral ramp adds a tenth (docs/models/compaction.md); the thread's "
                             "kernel aborted or skipped most of those entries, the model none, and its change lands "
