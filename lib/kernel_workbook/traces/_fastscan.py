@@ -112,7 +112,104 @@ def _build():
                 return False
         return True
 
+    @numba.njit(cache=True, nogil=True)
+    def count_kinds(b):
+        # how many lines start (after blanks) with a digit (data) and how many with anything else
+        n = b.shape[0]
+        nd = 0
+        nh = 0
+        i = 0
+        while i < n:
+            j = i
+            while j < n and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j < n and b[j] != 10:
+                if 48 <= b[j] <= 57:
+                    nd += 1
+                else:
+                    nh += 1
+            while j < n and b[j] != 10:
+                j += 1
+            i = j + 1
+        return nd, nh
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_table(b, ncol, max_digits, out, data_line, hdr, d, h, line, base):
+        # read the data lines of b into out[:, d:], note the others in hdr[h:]; *line* and *base* are the line
+        # index and the offset of b's first byte in the whole text
+        n = b.shape[0]
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            j = i
+            while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j < e:
+                if not (48 <= b[j] <= 57):
+                    hdr[h, 0] = line
+                    hdr[h, 1] = base + i
+                    hdr[h, 2] = base + e
+                    h += 1
+                else:
+                    data_line[d] = line
+                    k = 0
+                    while True:
+                        while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                            j += 1
+                        if j >= e:
+                            break
+                        if k >= ncol:
+                            return d, h, line, d, base + i, base + e
+                        neg = False
+                        if b[j] == 45:  # '-'
+                            neg = True
+                            j += 1
+                        m = 0
+                        nds = 0
+                        while j < e:
+                            c = b[j]
+                            if 48 <= c <= 57:
+                                m = m * 10 + (c - 48)
+                                nds += 1
+                            elif c == 32 or c == 9 or c == 13:
+                                break
+                            else:
+                                return d, h, line, d, base + i, base + e
+                            j += 1
+                        if nds == 0 or nds > max_digits:
+                            return d, h, line, d, base + i, base + e
+                        out[k, d] = -m if neg else m
+                        k += 1
+                    if k != ncol:
+                        return d, h, line, d, base + i, base + e
+                    d += 1
+            line += 1
+            i = e + 1
+        return d, h, line, -1, 0, 0
+
+    @numba.njit(cache=True, nogil=True)
+    def suspect_numbers(b, run):
+        # a decimal point or comma before a digit, or a run of *run* digits
+        n = b.shape[0]
+        digits = 0
+        for i in range(n):
+            c = b[i]
+            if 48 <= c <= 57:
+                digits += 1
+                if digits >= run:
+                    return True
+                if i > 0 and (b[i - 1] == 46 or b[i - 1] == 44):
+                    return True
+            else:
+                digits = 0
+        return False
+
     _KERNELS["parse_rows"] = parse_rows
+    _KERNELS["count_kinds"] = count_kinds
+    _KERNELS["fill_table"] = fill_table
+    _KERNELS["suspect_numbers"] = suspect_numbers
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
 
@@ -124,6 +221,59 @@ def parse_rows(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncol: int, s
         _build()
     return _KERNELS["parse_rows"](b, starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False),
                                   skip_first, ncol, comma, _POW10)
+
+
+#: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
+#: file size of memory at the peak
+CHUNK = 1 << 23
+
+
+def _pieces(text: str, size: int):
+    """``(start, end)`` of consecutive pieces of *text* of about *size* characters, each ending after a newline
+    (or at the end)."""
+    s = 0
+    n = len(text)
+    while s < n:
+        e = text.find("\n", min(s + size, n) - 1)
+        e = n if e < 0 else e + 1
+        yield s, e
+        s = e
+
+
+def scan_table(text: str, ncol: int, max_digits: int = 15):
+    """Every line of the ASCII *text*, without an array or a string per line: the lines whose first non-blank
+    character is a digit (data) must hold exactly *ncol* integers ``[-]digits`` (at most *max_digits* digits
+    each).  The text is encoded :data:`CHUNK` characters at a time, twice (count, then read), never whole.
+    None when the text holds a number such a reader would change: a decimal point or comma before a digit, or
+    19 digits in a row (it would cut or saturate them).
+
+    Returns ``(values (ncol, n_data) int64, data line index (n_data,), others (n_other, 3): line index, start,
+    end of every other non-blank line, bad, bad_start, bad_end)``: *bad* is the data row (counted from 0) that is
+    not such a line, or -1, and ``text[bad_start:bad_end]`` that line; rows from *bad* on are not read (nor
+    others after it).  The values come out one column per row, so a frame takes them without a copy."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    pieces = list(_pieces(text, CHUNK))
+    nd = nh = 0
+    for s, e in pieces:
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        if _KERNELS["suspect_numbers"](b, 19):
+            return None
+        a, h = _KERNELS["count_kinds"](b)
+        nd += a
+        nh += h
+    out = np.empty((ncol, nd), dtype=np.int64)
+    data_line = np.empty(nd, dtype=np.int64)
+    others = np.empty((nh, 3), dtype=np.int64)
+    d = h = line = 0
+    for s, e in pieces:
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, out, data_line, others, d, h,
+                                                         line, s)
+        if bad >= 0:
+            return out, data_line, others, bad, bs, be
+        # a piece ends after a newline (but the last), so fill_table stops at the line the next piece starts
+    return out, data_line, others, -1, 0, 0
 
 
 def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
