@@ -223,6 +223,18 @@ def parse_rows(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncol: int, s
                                   skip_first, ncol, comma, _POW10)
 
 
+def warm() -> None:
+    """Compile (or load from numba's cache) every kernel now, not in the first parse."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    b = np.frombuffer(b"1 2\nx\n", dtype=np.uint8)
+    z = np.zeros(2, dtype=np.int64)
+    _KERNELS["parse_rows"](b, z[:1], z[:1] + 3, False, 2, False, _POW10)
+    _KERNELS["first_nonblank"](b, z[:1], z[:1] + 3)
+    _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
+    scan_table("1 2\nx\n", 2)
+
+
 #: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
 #: file size of memory at the peak
 CHUNK = 1 << 23
