@@ -190,6 +190,86 @@ def _build():
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
+    def fill_series(b, names, name_off, out, times, s, k, pow10):
+        # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
+        # are the snapshot and counter reached before b.  Returns (s, k, bad offset in b or -1).
+        n = b.shape[0]
+        ncol = name_off.shape[0] - 1
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            j = i
+            while j < e and (b[j] == 32 or b[j] == 9):
+                j += 1
+            if j == e:
+                i = e + 1
+                continue
+            if e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
+                    and b[i + 4] == 58:  # 'time:'
+                if s >= 0 and k != ncol:
+                    return s, k, i
+                s += 1
+                if s >= times.shape[0]:
+                    return s, k, i
+                k = 0
+                j = i + 5
+                while j < e and b[j] == 32:
+                    j += 1
+                m = 0
+                nd = 0
+                frac = 0
+                dot = False
+                while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
+                    if b[j] == 46:
+                        dot = True
+                    else:
+                        m = m * 10 + (b[j] - 48)
+                        nd += 1
+                        if dot:
+                            frac += 1
+                    j += 1
+                if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
+                    return s, k, i
+                while j < e and (b[j] == 32 or b[j] == 9):
+                    j += 1
+                if j != e:
+                    return s, k, i
+                times[s] = m / pow10[frac] if frac else float(m)
+            else:
+                if s < 0 or k >= ncol:
+                    return s, k, i
+                a = name_off[k]
+                w = name_off[k + 1] - a
+                if e - i < w + 2 or b[i + w] != 32:
+                    return s, k, i
+                for q in range(w):
+                    if b[i + q] != names[a + q]:
+                        return s, k, i
+                j = i + w + 1
+                neg = False
+                if b[j] == 45:
+                    neg = True
+                    j += 1
+                m = 0
+                nd = 0
+                while j < e and 48 <= b[j] <= 57:
+                    m = m * 10 + (b[j] - 48)
+                    nd += 1
+                    j += 1
+                if nd == 0 or nd > 18:
+                    return s, k, i
+                while j < e and (b[j] == 32 or b[j] == 9):
+                    j += 1
+                if j != e:
+                    return s, k, i
+                out[k, s] = -m if neg else m
+                k += 1
+            i = e + 1
+        return s, k, -1
+
+    @numba.njit(cache=True, nogil=True)
     def suspect_numbers(b, run):
         # a decimal point or comma before a digit, or a run of *run* digits
         n = b.shape[0]
@@ -210,6 +290,7 @@ def _build():
     _KERNELS["count_kinds"] = count_kinds
     _KERNELS["fill_table"] = fill_table
     _KERNELS["suspect_numbers"] = suspect_numbers
+    _KERNELS["fill_series"] = fill_series
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
 
@@ -233,6 +314,7 @@ def warm() -> None:
     _KERNELS["first_nonblank"](b, z[:1], z[:1] + 3)
     _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
     scan_table("1 2\nx\n", 2)
+    scan_series("time: 1\nx 1\n", ["x"], 1)
 
 
 #: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
@@ -286,6 +368,31 @@ def scan_table(text: str, ncol: int, max_digits: int = 15):
             return out, data_line, others, bad, bs, be
         # a piece ends after a newline (but the last), so fill_table stops at the line the next piece starts
     return out, data_line, others, -1, 0, 0
+
+
+def scan_series(text: str, names: list[str], snapshots: int):
+    """A ``/proc/vmstat`` series read without a string per line: *snapshots* times ``time: <epoch>`` then the
+    counters *names* in that order, each ``<name> <integer>`` (at most 18 digits), blank lines anywhere.
+
+    Returns ``(values (len(names), snapshots) int64, times (snapshots,) float64)``, or None when the text is
+    anything else (another order, a missing or extra line, a cut snapshot...), for the general reader to say
+    what.  The text is encoded :data:`CHUNK` characters at a time."""
+    if "fill_series" not in _KERNELS:
+        _build()
+    tb = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
+    off = np.zeros(len(names) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(x) for x in names])
+    out = np.empty((len(names), snapshots), dtype=np.int64)
+    times = np.empty(snapshots, dtype=np.float64)
+    s, k = -1, len(names)
+    for a, e in _pieces(text, CHUNK):
+        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, out,
+                                            times, s, k, _POW10)
+        if bad >= 0:
+            return None
+    if s != snapshots - 1 or k != len(names):
+        return None
+    return out, times
 
 
 def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
