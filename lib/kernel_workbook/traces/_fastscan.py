@@ -270,6 +270,42 @@ def _build():
         return s, k, -1
 
     @numba.njit(cache=True, nogil=True)
+    def folded_lines(b):
+        # per non-blank line: start, the offset of its last blank before the count, the count; bad offset or -1
+        n = b.shape[0]
+        rows = 0
+        for i in range(n):
+            rows += b[i] == 10
+        rows += 1
+        start = np.empty(rows, dtype=np.int64)
+        cut = np.empty(rows, dtype=np.int64)
+        count = np.empty(rows, dtype=np.int64)
+        r = 0
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            t = e  # the end of the line without trailing white space (str.rstrip's, in ASCII)
+            while t > i and (b[t - 1] == 32 or 9 <= b[t - 1] <= 13 or 28 <= b[t - 1] <= 31):
+                t -= 1
+            if t > i:
+                j = t
+                while j > i and 48 <= b[j - 1] <= 57:
+                    j -= 1
+                if j == t or t - j > 18 or j - 1 <= i or b[j - 1] != 32:
+                    return start[:r], cut[:r], count[:r], i
+                m = 0
+                for q in range(j, t):
+                    m = m * 10 + (b[q] - 48)
+                start[r] = i
+                cut[r] = j - 1
+                count[r] = m
+                r += 1
+            i = e + 1
+        return start[:r], cut[:r], count[:r], -1
+
+    @numba.njit(cache=True, nogil=True)
     def suspect_numbers(b, run):
         # a decimal point or comma before a digit, or a run of *run* digits
         n = b.shape[0]
@@ -291,6 +327,7 @@ def _build():
     _KERNELS["fill_table"] = fill_table
     _KERNELS["suspect_numbers"] = suspect_numbers
     _KERNELS["fill_series"] = fill_series
+    _KERNELS["folded_lines"] = folded_lines
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
 
@@ -315,6 +352,7 @@ def warm() -> None:
     _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
     scan_table("1 2\nx\n", 2)
     scan_series("time: 1\nx 1\n", ["x"], 1)
+    folded_stacks("a;b 1\n")
 
 
 #: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
@@ -393,6 +431,29 @@ def scan_series(text: str, names: list[str], snapshots: int):
     if s != snapshots - 1 or k != len(names):
         return None
     return out, times
+
+
+def folded_stacks(text: str):
+    """Folded stacks (``frame;frame;... count`` a line) of the ASCII *text* without a list of its lines:
+    ``(stacks (object array of str: each line up to its last blank), counts int64)``, or None when a non-blank
+    line is anything else (no blank before the count, a count that is not 1 to 18 ASCII digits), for the line
+    reader to name it.  A line is read as ``line.rstrip().rpartition(" ")`` reads it."""
+    if "folded_lines" not in _KERNELS:
+        _build()
+    stacks, counts = [], []
+    for a, e in _pieces(text, CHUNK):
+        piece = text[a:e]
+        start, cut, count, bad = _KERNELS["folded_lines"](np.frombuffer(piece.encode("ascii"), dtype=np.uint8))
+        if bad >= 0:
+            return None
+        part = np.empty(start.size, dtype=object)
+        part[:] = [piece[i:j] for i, j in zip(start.tolist(), cut.tolist())]
+        stacks.append(part)
+        counts.append(count)
+    if not stacks:
+        return np.empty(0, dtype=object), np.empty(0, dtype=np.int64)
+    return (np.concatenate(stacks) if len(stacks) > 1 else stacks[0],
+            np.concatenate(counts) if len(counts) > 1 else counts[0])
 
 
 def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
