@@ -2,13 +2,11 @@
 reader, on fixtures and generated files, clean and damaged in the middle."""
 
 import random
-import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
-from kernel_workbook.errors import WorkbookParseError
+from fastpath_compare import assert_same, outcome
 from kernel_workbook.traces import _fastscan as F
 from kernel_workbook.traces import perfscript as S
 
@@ -46,29 +44,13 @@ for _f in sorted(FIX.glob("*folded*")):
     CASES[_f.name] = _f.read_text() * (S.FOLDED_FAST_MIN // max(len(_f.read_text()), 1) + 2)
 
 
-def _frame(text):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            df = S.parse_folded(text)
-        except WorkbookParseError as e:
-            return ("error", str(e)), [str(x.message) for x in w]
-    return df, [str(x.message) for x in w]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_line_reader_give_the_same_frame_or_error(name, monkeypatch):
     text = CASES[name]
     assert len(text) > S.FOLDED_FAST_MIN
-    fast, fw = _frame(text)
+    fast = outcome(S.parse_folded, text)
     monkeypatch.setattr(S, "FOLDED_FAST_MIN", 10 ** 12)
-    slow, sw = _frame(text)
-    assert fw == sw
-    if isinstance(slow, tuple) or isinstance(fast, tuple):
-        assert fast == slow
-    else:
-        pd.testing.assert_frame_equal(fast, slow)
-        assert fast.attrs == slow.attrs
+    assert_same(fast, outcome(S.parse_folded, text))
 
 
 @pytest.mark.parametrize("chunk", [50, 4096])

@@ -2,14 +2,12 @@
 of the general reader, on fixtures and generated series, clean and damaged in the middle: what it cannot read
 as one clean series it leaves to the general reader."""
 
-import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from kernel_workbook.errors import WorkbookParseError
+from fastpath_compare import assert_same, outcome
 from kernel_workbook.traces import procvmstat as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -67,29 +65,13 @@ for _w in ("missing counter", "word", "reset", "clock back", "date line", "promp
 CASES["fixture repeated"] = (FIX / "proc-vmstat-6.18-series.txt").read_text() * 40
 
 
-def _frame(text):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            df = P.parse_proc_vmstat(text)
-        except WorkbookParseError as e:
-            return ("error", str(e)), [str(x.message) for x in w]
-    return df, [str(x.message) for x in w]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_general_give_the_same_frame_or_error(name, monkeypatch):
     text = CASES[name]
     assert len(text) > P.FAST_MIN
-    fast, fw = _frame(text)
+    fast = outcome(P.parse_proc_vmstat, text)
     monkeypatch.setattr(P, "FAST_MIN", 10 ** 12)
-    slow, sw = _frame(text)
-    assert fw == sw
-    if isinstance(slow, tuple) or isinstance(fast, tuple):
-        assert fast == slow
-    else:
-        pd.testing.assert_frame_equal(fast, slow)
-        assert fast.attrs == slow.attrs
+    assert_same(fast, outcome(P.parse_proc_vmstat, text))
 
 
 def test_the_fast_path_reads_the_clean_series_and_nothing_else():

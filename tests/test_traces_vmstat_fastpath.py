@@ -4,13 +4,13 @@ logs, and on damaged ones (a bad line in the middle of a clean run, a cut last l
 well-formed it leaves to them."""
 
 import random
-import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
+from fastpath_compare import assert_same as _same
+from fastpath_compare import outcome
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import _fastscan as F
 from kernel_workbook.traces import vmstat as V
@@ -65,23 +65,7 @@ CASES["repeated headers, short line"] = _damaged(CASES["vmstat-procps3.3-repeate
 
 
 def _frame(text):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            df = V.parse_vmstat(text)
-        except WorkbookParseError as e:
-            return ("error", str(e)), [str(x.message) for x in w]
-    return df, [str(x.message) for x in w]
-
-
-def _same(a, b):
-    (fa, wa), (fb, wb) = a, b
-    assert wa == wb
-    if isinstance(fb, tuple) or isinstance(fa, tuple):
-        assert fa == fb
-    else:
-        pd.testing.assert_frame_equal(fa, fb)
-        assert fa.attrs == fb.attrs
+    return outcome(V.parse_vmstat, text)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -116,7 +100,6 @@ def test_the_one_pass_reader_takes_the_common_log_and_leaves_the_damaged_one(mon
 
 
 def test_the_damaged_line_is_named():
-    _, w = _frame(CASES["generated, short"])
     text = CASES["generated, short"]
     with pytest.raises(WorkbookParseError) as e:
         V.parse_vmstat(text)

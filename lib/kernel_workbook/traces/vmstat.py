@@ -252,7 +252,13 @@ def _fast_vmstat(text: str, name: str, stamps):
             names_hdr.append(li)
     if not names_hdr or (rows.size and rows[0] < names_hdr[0]):
         return None
-    df = pd.DataFrame(vals.T, columns=cols, copy=False)
+    return _fast_frame(pd.DataFrame(vals.T, columns=cols, copy=False), name, stamps, rows, names_hdr, wide)
+
+
+def _fast_frame(df: pd.DataFrame, name: str, stamps, rows, names_hdr, wide: bool) -> pd.DataFrame:
+    """The frame of the fast readers: their numbers (*df*, one column per name) with the columns and attrs of
+    :func:`parse_vmstat`; *rows* and *names_hdr* are the line indices of the reports and of the names lines."""
+    cols = list(df.columns)
     if stamps is not None:
         df["time"] = stamps[rows, 0]
         df["elapsed"] = df["time"] - df["time"].iloc[0] if len(df) else df["time"]
@@ -314,16 +320,8 @@ def _fast_vmstat_rows(text: str, name: str, stamps):
             rows = rows[:bad]
         else:
             raise fail(name, text, ("line", r + 1), f"{len(cols)} vmstat fields ({' '.join(cols)})", line)
-    df = pd.DataFrame(vals.astype(np.int64), columns=cols)
-    if stamps is not None:
-        df["time"] = stamps[rows, 0]
-        df["elapsed"] = df["time"] - df["time"].iloc[0] if len(df) else df["time"]
-    df["sample"] = np.arange(len(df))
-    df["since_boot"] = df["sample"] == 0
-    version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     names_hdr = [int(i) for i in hdr if _NAMES_RE.fullmatch(text[starts[i]:ends[i]])]
-    extra = _runs_and_clock(df, name, rows, names_hdr, [0] * len(names_hdr))
-    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols, **extra)
+    return _fast_frame(pd.DataFrame(vals.astype(np.int64), columns=cols), name, stamps, rows, names_hdr, wide)
 
 
 #: procps-ng's translated column names (4.0.2's catalogues, read off `LC_ALL=<locale> vmstat -t` and `-wa` on
