@@ -134,7 +134,7 @@ def _build():
         return nd, nh
 
     @numba.njit(cache=True, nogil=True)
-    def fill_table(b, ncol, max_digits, out, data_line, hdr, d, h, line, base):
+    def fill_table(b, ncol, max_digits, signed, out, data_line, hdr, d, h, line, base):
         # read the data lines of b into out[:, d:], note the others in hdr[h:]; *line* and *base* are the line
         # index and the offset of b's first byte in the whole text
         n = b.shape[0]
@@ -163,7 +163,7 @@ def _build():
                         if k >= ncol:
                             return d, h, line, d, base + i, base + e
                         neg = False
-                        if b[j] == 45:  # '-'
+                        if b[j] == 45 and signed:  # '-'
                             neg = True
                             j += 1
                         m = 0
@@ -372,10 +372,10 @@ def _pieces(text: str, size: int):
         s = e
 
 
-def scan_table(text: str, ncol: int, max_digits: int = 15):
+def scan_table(text: str, ncol: int, max_digits: int = 15, signed: bool = True):
     """Every line of the ASCII *text*, without an array or a string per line: the lines whose first non-blank
     character is a digit (data) must hold exactly *ncol* integers ``[-]digits`` (at most *max_digits* digits
-    each).  The text is encoded :data:`CHUNK` characters at a time, twice (count, then read), never whole.
+    each; no sign unless *signed*).  The text is encoded :data:`CHUNK` characters at a time, twice (count, then read), never whole.
     None when the text holds a number such a reader would change: a decimal point or comma before a digit, or
     19 digits in a row (it would cut or saturate them).
 
@@ -400,7 +400,7 @@ def scan_table(text: str, ncol: int, max_digits: int = 15):
     d = h = line = 0
     for s, e in pieces:
         b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
-        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, out, data_line, others, d, h,
+        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, out, data_line, others, d, h,
                                                          line, s)
         if bad >= 0:
             return out, data_line, others, bad, bs, be

@@ -718,10 +718,10 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
     """
     text, name = read_source(src, source, max_bytes)
     text, localized = delocalize_partition(text)
-    lines = text.split("\n")
     fast = _partition_fast(text)
     if fast is not None:
         return _partition_frame(fast, name, localized)
+    lines = text.split("\n")
     recs = []
     cols = None
     part = None
@@ -767,63 +767,45 @@ def _partition_frame(df: pd.DataFrame, name: str, localized) -> pd.DataFrame:
 _PART_TEXT_LINE_RE = re.compile(r"^[ \t]*[^0-9\s].*$", re.M)  # a line that is not counters: a header, or damage
 
 
-_COUNTER_BYTES = np.zeros(256, dtype=bool)
-_COUNTER_BYTES[[9, 10, 32] + list(range(48, 58))] = True  # tab, newline, blank and the ASCII digits
-
-
-def _counter_block(block: str, ncols: int) -> np.ndarray | None:
-    """Lines of *ncols* ASCII integers of at most 18 digits, or blank, each ending in a newline, as an array of
-    (rows, ncols) int64; None when the block is anything else.  Checked and read with numpy, never a line at a
-    time."""
-    try:
-        b = np.frombuffer(block.encode("ascii"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        return None
-    if not b.size:
-        return np.empty((0, ncols), dtype=np.int64)
-    if b[-1] != 10 or not _COUNTER_BYTES[b].all():
-        return None
-    digit = (b >= 48) & (b <= 57)
-    starts = np.flatnonzero(digit & ~np.concatenate(([False], digit[:-1])))
-    ends = np.flatnonzero(digit & ~np.concatenate((digit[1:], [False]))) + 1
-    if (ends - starts > 18).any():
-        return None
-    per_line = np.bincount(np.searchsorted(np.flatnonzero(b == 10), starts))
-    if not ((per_line == 0) | (per_line == ncols)).all():
-        return None
-    vals = np.fromstring(block, dtype=np.int64, sep=" ")  # text mode: any run of blanks and newlines separates
-    if vals.size != starts.size:
-        return None
-    return vals.reshape(-1, ncols)
-
-
 def _partition_fast(text: str) -> pd.DataFrame | None:
     """The common ``vmstat -p`` log (one set of columns; ASCII counters of at most 18 digits, as many as the
-    header names, on every line under it) as a frame: each block of counter lines checked by one pattern and read
-    by numpy in one call.  None for anything else, which the general loop then reads and, where it must, refuses
-    naming the line.  The loop cost 10 us a line: a 10**6-line log took minutes."""
-    heads = list(_PART_TEXT_LINE_RE.finditer(text))
-    if not heads or text[:heads[0].start()].strip() or not text.endswith("\n"):
+    header names, on every line under it) as a frame, read in one pass by :func:`~._fastscan.scan_table`
+    (no byte masks of the whole text: they held 8x the file's size).  None for anything else, which the general
+    loop then reads and, where it must, refuses naming the line.  The loop cost 10 us a line: a 10**6-line log
+    took minutes."""
+    from ._fastscan import scan_table
+
+    if not text.endswith("\n") or not text.isascii() or "\r" in text:
+        return None  # a carriage return separates numbers for the loop's split(), not for the scanner's lines
+    first = _PART_TEXT_LINE_RE.search(text)
+    if first is None or text[:first.start()].strip():
         return None
-    cols = None
-    parts, counts, blocks = [], [], []
-    for k, m in enumerate(heads):
-        head = _partition_header(m.group(0))
-        if head is None or (cols is not None and head[1] != cols):
-            return None
-        cols = head[1]
-        block = text[m.end() + 1: heads[k + 1].start() if k + 1 < len(heads) else len(text)]
-        vals = _counter_block(block, len(cols))
-        if vals is None:
-            return None
-        parts.append(head[0])
-        counts.append(len(vals))
-        blocks.append(vals)
-    vals = np.concatenate(blocks)
-    if not len(vals):
+    head = _partition_header(first.group(0))
+    if head is None:
         return None
-    part = np.repeat(np.array(parts, dtype=object), counts)
-    return pd.DataFrame({"partition": part, **{c: vals[:, k] for k, c in enumerate(cols)}})
+    cols = head[1]
+    scan = scan_table(text, len(cols), max_digits=18, signed=False)
+    if scan is None or scan[3] >= 0:
+        return None
+    vals, rows, others, _, _, _ = scan
+    if not rows.size:
+        return None
+    parts = []
+    known: dict[str, str] = {}
+    for _, a, e in others.tolist():
+        ln = text[a:e]
+        part = known.get(ln)
+        if part is None:
+            head = _partition_header(ln) if _PART_TEXT_LINE_RE.fullmatch(ln) else None
+            if head is None or head[1] != cols:
+                return None
+            part = known[ln] = head[0]
+        parts.append(part)
+    under = np.searchsorted(others[:, 0], rows) - 1  # the header above each row
+    if (under < 0).any():
+        return None
+    part = np.array(parts, dtype=object)[under]
+    return pd.DataFrame({"partition": part, **{c: vals[k] for k, c in enumerate(cols)}})
 
 
 # ---------------------------------------------------------------- vmstat -D
