@@ -57,8 +57,11 @@ def _load(path: Path, kind: str):
 def benchmarks() -> list[Bench]:
     from kernel_workbook.bench.trace_inputs import FORMATS, LINES
 
+    from kernel_workbook.traces._fastscan import warm
+
     d = inputs()
     only = [x for x in os.environ.get("KWB_BENCH_FORMATS", "").split(",") if x]  # a few formats, for a quick look
+    warm()  # a worker times one load without warm-up: numba's import and kernel loading would be in it (1-3 s)
     out = []
     for f in FORMATS:
         if only and f.name not in only:
