@@ -27,6 +27,11 @@ CASES = {
     "a word in a row": BASE + " 1 2 x 3\n",
     "rows before the header": ROWS + HEAD + "\n" + ROWS,
     "cut last line": BASE + " 1 2",
+    "a minus sign": BASE + " 1 -2 3 4\n",
+    "a carriage return": BASE + " 1 2\r3 4\n",
+    "a device-mapper name": BASE + HEAD.replace("vda", "dm-0", 1) + "\n" + ROWS,
+    "a vertical tab": BASE + "\x0b 1 2 3 4\n",
+    "counters then junk": BASE + "junk\n",
 }
 
 

@@ -112,7 +112,222 @@ def _build():
                 return False
         return True
 
+    @numba.njit(cache=True, nogil=True)
+    def count_kinds(b):
+        # how many lines start (after blanks) with a digit (data) and how many with anything else
+        n = b.shape[0]
+        nd = 0
+        nh = 0
+        i = 0
+        while i < n:
+            j = i
+            while j < n and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j < n and b[j] != 10:
+                if 48 <= b[j] <= 57:
+                    nd += 1
+                else:
+                    nh += 1
+            while j < n and b[j] != 10:
+                j += 1
+            i = j + 1
+        return nd, nh
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_table(b, ncol, max_digits, signed, out, data_line, hdr, d, h, line, base):
+        # read the data lines of b into out[:, d:], note the others in hdr[h:]; *line* and *base* are the line
+        # index and the offset of b's first byte in the whole text
+        n = b.shape[0]
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            j = i
+            while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j < e:
+                if not (48 <= b[j] <= 57):
+                    hdr[h, 0] = line
+                    hdr[h, 1] = base + i
+                    hdr[h, 2] = base + e
+                    h += 1
+                else:
+                    data_line[d] = line
+                    k = 0
+                    while True:
+                        while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                            j += 1
+                        if j >= e:
+                            break
+                        if k >= ncol:
+                            return d, h, line, d, base + i, base + e
+                        neg = False
+                        if b[j] == 45 and signed:  # '-'
+                            neg = True
+                            j += 1
+                        m = 0
+                        nds = 0
+                        while j < e:
+                            c = b[j]
+                            if 48 <= c <= 57:
+                                m = m * 10 + (c - 48)
+                                nds += 1
+                            elif c == 32 or c == 9 or c == 13:
+                                break
+                            else:
+                                return d, h, line, d, base + i, base + e
+                            j += 1
+                        if nds == 0 or nds > max_digits:
+                            return d, h, line, d, base + i, base + e
+                        out[k, d] = -m if neg else m
+                        k += 1
+                    if k != ncol:
+                        return d, h, line, d, base + i, base + e
+                    d += 1
+            line += 1
+            i = e + 1
+        return d, h, line, -1, 0, 0
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_series(b, names, name_off, out, times, s, k, pow10):
+        # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
+        # are the snapshot and counter reached before b.  Returns (s, k, bad offset in b or -1).
+        n = b.shape[0]
+        ncol = name_off.shape[0] - 1
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            j = i
+            while j < e and (b[j] == 32 or b[j] == 9):
+                j += 1
+            if j == e:
+                i = e + 1
+                continue
+            if e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
+                    and b[i + 4] == 58:  # 'time:'
+                if s >= 0 and k != ncol:
+                    return s, k, i
+                s += 1
+                if s >= times.shape[0]:
+                    return s, k, i
+                k = 0
+                j = i + 5
+                while j < e and b[j] == 32:
+                    j += 1
+                m = 0
+                nd = 0
+                frac = 0
+                dot = False
+                while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
+                    if b[j] == 46:
+                        dot = True
+                    else:
+                        m = m * 10 + (b[j] - 48)
+                        nd += 1
+                        if dot:
+                            frac += 1
+                    j += 1
+                if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
+                    return s, k, i
+                while j < e and (b[j] == 32 or b[j] == 9):
+                    j += 1
+                if j != e:
+                    return s, k, i
+                times[s] = m / pow10[frac] if frac else float(m)
+            else:
+                if s < 0 or k >= ncol:
+                    return s, k, i
+                a = name_off[k]
+                w = name_off[k + 1] - a
+                if e - i < w + 2 or b[i + w] != 32:
+                    return s, k, i
+                for q in range(w):
+                    if b[i + q] != names[a + q]:
+                        return s, k, i
+                j = i + w + 1
+                neg = False
+                if b[j] == 45:
+                    neg = True
+                    j += 1
+                m = 0
+                nd = 0
+                while j < e and 48 <= b[j] <= 57:
+                    m = m * 10 + (b[j] - 48)
+                    nd += 1
+                    j += 1
+                if nd == 0 or nd > 18:
+                    return s, k, i
+                while j < e and (b[j] == 32 or b[j] == 9):
+                    j += 1
+                if j != e:
+                    return s, k, i
+                out[k, s] = -m if neg else m
+                k += 1
+            i = e + 1
+        return s, k, -1
+
+    @numba.njit(cache=True, nogil=True)
+    def folded_lines(b):
+        # per non-blank line: start, the offset of its last blank before the count, the count; bad offset or -1
+        n = b.shape[0]
+        rows = 0
+        for i in range(n):
+            rows += b[i] == 10
+        rows += 1
+        start = np.empty(rows, dtype=np.int64)
+        cut = np.empty(rows, dtype=np.int64)
+        count = np.empty(rows, dtype=np.int64)
+        r = 0
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            t = e  # the end of the line without trailing white space (str.rstrip's, in ASCII)
+            while t > i and (b[t - 1] == 32 or 9 <= b[t - 1] <= 13 or 28 <= b[t - 1] <= 31):
+                t -= 1
+            if t > i:
+                j = t
+                while j > i and 48 <= b[j - 1] <= 57:
+                    j -= 1
+                if j == t or t - j > 18 or j - 1 <= i or b[j - 1] != 32:
+                    return start[:r], cut[:r], count[:r], i
+                m = 0
+                for q in range(j, t):
+                    m = m * 10 + (b[q] - 48)
+                start[r] = i
+                cut[r] = j - 1
+                count[r] = m
+                r += 1
+            i = e + 1
+        return start[:r], cut[:r], count[:r], -1
+
+    @numba.njit(cache=True, nogil=True)
+    def suspect_numbers(b, run):
+        # a decimal point or comma before a digit, or a run of *run* digits
+        n = b.shape[0]
+        digits = 0
+        for i in range(n):
+            c = b[i]
+            if 48 <= c <= 57:
+                digits += 1
+                if digits >= run:
+                    return True
+                if i > 0 and (b[i - 1] == 46 or b[i - 1] == 44):
+                    return True
+            else:
+                digits = 0
+        return False
+
     _KERNELS["parse_rows"] = parse_rows
+    _KERNELS["count_kinds"] = count_kinds
+    _KERNELS["fill_table"] = fill_table
+    _KERNELS["suspect_numbers"] = suspect_numbers
+    _KERNELS["fill_series"] = fill_series
+    _KERNELS["folded_lines"] = folded_lines
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
 
@@ -124,6 +339,121 @@ def parse_rows(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncol: int, s
         _build()
     return _KERNELS["parse_rows"](b, starts.astype(np.int64, copy=False), ends.astype(np.int64, copy=False),
                                   skip_first, ncol, comma, _POW10)
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) every kernel now, not in the first parse."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    b = np.frombuffer(b"1 2\nx\n", dtype=np.uint8)
+    z = np.zeros(2, dtype=np.int64)
+    _KERNELS["parse_rows"](b, z[:1], z[:1] + 3, False, 2, False, _POW10)
+    _KERNELS["first_nonblank"](b, z[:1], z[:1] + 3)
+    _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
+    scan_table("1 2\nx\n", 2)
+    scan_series("time: 1\nx 1\n", ["x"], 1)
+    folded_stacks("a;b 1\n")
+
+
+#: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
+#: file size of memory at the peak
+CHUNK = 1 << 23
+
+
+def _pieces(text: str, size: int):
+    """``(start, end)`` of consecutive pieces of *text* of about *size* characters, each ending after a newline
+    (or at the end)."""
+    s = 0
+    n = len(text)
+    while s < n:
+        e = text.find("\n", min(s + size, n) - 1)
+        e = n if e < 0 else e + 1
+        yield s, e
+        s = e
+
+
+def scan_table(text: str, ncol: int, max_digits: int = 15, signed: bool = True):
+    """Every line of the ASCII *text*, without an array or a string per line: the lines whose first non-blank
+    character is a digit (data) must hold exactly *ncol* integers ``[-]digits`` (at most *max_digits* digits
+    each; no sign unless *signed*).  The text is encoded :data:`CHUNK` characters at a time, twice (count, then read), never whole.
+    None when the text holds a number such a reader would change: a decimal point or comma before a digit, or
+    19 digits in a row (it would cut or saturate them).
+
+    Returns ``(values (ncol, n_data) int64, data line index (n_data,), others (n_other, 3): line index, start,
+    end of every other non-blank line, bad, bad_start, bad_end)``: *bad* is the data row (counted from 0) that is
+    not such a line, or -1, and ``text[bad_start:bad_end]`` that line; rows from *bad* on are not read (nor
+    others after it).  The values come out one column per row, so a frame takes them without a copy."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    pieces = list(_pieces(text, CHUNK))
+    nd = nh = 0
+    for s, e in pieces:
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        if _KERNELS["suspect_numbers"](b, 19):
+            return None
+        a, h = _KERNELS["count_kinds"](b)
+        nd += a
+        nh += h
+    out = np.empty((ncol, nd), dtype=np.int64)
+    data_line = np.empty(nd, dtype=np.int64)
+    others = np.empty((nh, 3), dtype=np.int64)
+    d = h = line = 0
+    for s, e in pieces:
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, out, data_line, others, d, h,
+                                                         line, s)
+        if bad >= 0:
+            return out, data_line, others, bad, bs, be
+        # a piece ends after a newline (but the last), so fill_table stops at the line the next piece starts
+    return out, data_line, others, -1, 0, 0
+
+
+def scan_series(text: str, names: list[str], snapshots: int):
+    """A ``/proc/vmstat`` series read without a string per line: *snapshots* times ``time: <epoch>`` then the
+    counters *names* in that order, each ``<name> <integer>`` (at most 18 digits), blank lines anywhere.
+
+    Returns ``(values (len(names), snapshots) int64, times (snapshots,) float64)``, or None when the text is
+    anything else (another order, a missing or extra line, a cut snapshot...), for the general reader to say
+    what.  The text is encoded :data:`CHUNK` characters at a time."""
+    if "fill_series" not in _KERNELS:
+        _build()
+    tb = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
+    off = np.zeros(len(names) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(x) for x in names])
+    out = np.empty((len(names), snapshots), dtype=np.int64)
+    times = np.empty(snapshots, dtype=np.float64)
+    s, k = -1, len(names)
+    for a, e in _pieces(text, CHUNK):
+        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, out,
+                                            times, s, k, _POW10)
+        if bad >= 0:
+            return None
+    if s != snapshots - 1 or k != len(names):
+        return None
+    return out, times
+
+
+def folded_stacks(text: str):
+    """Folded stacks (``frame;frame;... count`` a line) of the ASCII *text* without a list of its lines:
+    ``(stacks (object array of str: each line up to its last blank), counts int64)``, or None when a non-blank
+    line is anything else (no blank before the count, a count that is not 1 to 18 ASCII digits), for the line
+    reader to name it.  A line is read as ``line.rstrip().rpartition(" ")`` reads it."""
+    if "folded_lines" not in _KERNELS:
+        _build()
+    stacks, counts = [], []
+    for a, e in _pieces(text, CHUNK):
+        piece = text[a:e]
+        start, cut, count, bad = _KERNELS["folded_lines"](np.frombuffer(piece.encode("ascii"), dtype=np.uint8))
+        if bad >= 0:
+            return None
+        part = np.empty(start.size, dtype=object)
+        part[:] = [piece[i:j] for i, j in zip(start.tolist(), cut.tolist())]
+        stacks.append(part)
+        counts.append(count)
+    if not stacks:
+        return np.empty(0, dtype=object), np.empty(0, dtype=np.int64)
+    return (np.concatenate(stacks) if len(stacks) > 1 else stacks[0],
+            np.concatenate(counts) if len(counts) > 1 else counts[0])
 
 
 def first_nonblank(b: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:

@@ -88,7 +88,7 @@ def parse_vmstat(src, source: str | None = None, max_bytes: int | None = None) -
     text, _ = unglue_restart(text, name, r"-*procs-* ", r"[ \t\d]*\d", literal="procs")
     text, localized = delocalize(text)
     text = _zone_on_rows(text)
-    if text.isascii() and len(text) > FAST_MIN and not _suspect(text):
+    if text.isascii() and len(text) > FAST_MIN:
         fast = _fast_vmstat(text, name, stamps)
         if fast is not None:
             if localized:
@@ -208,11 +208,75 @@ def _runs_and_clock(df: pd.DataFrame, name: str, row_lines, hdr_lines, hdr_keys)
 
 
 def _fast_vmstat(text: str, name: str, stamps):
-    """The common case in one pass: numba reads the numbers, numpy finds the header lines.
+    """The common case (ASCII, one set of columns, integers only) in one pass over the bytes: numba reads the
+    numbers straight into the frame's columns and notes the other lines, which must all be vmstat's own headers.
 
-    Returns None (the caller then takes the general path) for -t timestamps or anything unusual.
-    """
+    Returns None (the caller then takes the general path) for -t timestamps or anything unusual; a data line
+    that is not as many integers as the header names is left to :func:`_fast_vmstat_rows`, which says which
+    line it is, so a damaged file gets the same warning or error as before this path existed.  The path holds
+    one byte copy of the text and the columns (a line at a time took 10 s and 9x the file's size for 10**6
+    lines; this takes about 1 s and 3.5x)."""
+    from ._fastscan import scan_table
+
+    m = _NAMES_RE.search(text)
+    if m is None:
+        return None
+    cols = m.group(0).split()
+    if cols[-1] not in _KNOWN:
+        return None  # -t's zone, or a name vmstat does not print
+    scan = scan_table(text, len(cols))
+    if scan is None:
+        return None  # decimals or 19 digits: the line-by-line path refuses them
+    vals, rows, others, bad, _, _ = scan
+    if bad >= 0:
+        del scan, vals, rows, others
+        return _fast_vmstat_rows(text, name, stamps)
+    kinds: dict[str, int] = {}  # a header's text -> 1 names line, 2 group line (vmstat repeats them verbatim)
+    wide = False
+    names_hdr = []
+    for li, s, e in others.tolist():
+        ln = text[s:e]
+        k = kinds.get(ln)
+        if k is None:
+            if _NAMES_RE.fullmatch(ln):
+                if ln.split() != cols:
+                    return None
+                k = 1
+            elif _GROUP_RE.fullmatch(ln) and "timestamp" not in ln:
+                wide = wide or ln.lstrip().startswith("--procs")
+                k = 2
+            else:
+                return None  # junk or another layout: let the general path name it
+            kinds[ln] = k
+        if k == 1:
+            names_hdr.append(li)
+    if not names_hdr or (rows.size and rows[0] < names_hdr[0]):
+        return None
+    return _fast_frame(pd.DataFrame(vals.T, columns=cols, copy=False), name, stamps, rows, names_hdr, wide)
+
+
+def _fast_frame(df: pd.DataFrame, name: str, stamps, rows, names_hdr, wide: bool) -> pd.DataFrame:
+    """The frame of the fast readers: their numbers (*df*, one column per name) with the columns and attrs of
+    :func:`parse_vmstat`; *rows* and *names_hdr* are the line indices of the reports and of the names lines."""
+    cols = list(df.columns)
+    if stamps is not None:
+        df["time"] = stamps[rows, 0]
+        df["elapsed"] = df["time"] - df["time"].iloc[0] if len(df) else df["time"]
+    df["sample"] = np.arange(len(df))
+    df["since_boot"] = df["sample"] == 0
+    version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
+    extra = _runs_and_clock(df, name, rows, names_hdr, [0] * len(names_hdr))
+    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols, **extra)
+
+
+def _fast_vmstat_rows(text: str, name: str, stamps):
+    """:func:`_fast_vmstat` as it was before :func:`~._fastscan.scan_table`: kept for the files whose data lines
+    are not all as the header says, which it reads and reports line by line (a cut last line is a warning,
+    another bad line an error naming it)."""
     from ._fastscan import first_nonblank, line_spans, parse_rows
+
+    if _suspect(text):
+        return None
 
     b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
     starts, ends = line_spans(b)
@@ -256,16 +320,8 @@ def _fast_vmstat(text: str, name: str, stamps):
             rows = rows[:bad]
         else:
             raise fail(name, text, ("line", r + 1), f"{len(cols)} vmstat fields ({' '.join(cols)})", line)
-    df = pd.DataFrame(vals.astype(np.int64), columns=cols)
-    if stamps is not None:
-        df["time"] = stamps[rows, 0]
-        df["elapsed"] = df["time"] - df["time"].iloc[0] if len(df) else df["time"]
-    df["sample"] = np.arange(len(df))
-    df["since_boot"] = df["sample"] == 0
-    version = "procps-ng 4" if "gu" in cols else ("procps 3.2" if "st" not in cols else None)
     names_hdr = [int(i) for i in hdr if _NAMES_RE.fullmatch(text[starts[i]:ends[i]])]
-    extra = _runs_and_clock(df, name, rows, names_hdr, [0] * len(names_hdr))
-    return set_attrs(df, name, "vmstat", version, None, wide=wide, active="inact" in cols, **extra)
+    return _fast_frame(pd.DataFrame(vals.astype(np.int64), columns=cols), name, stamps, rows, names_hdr, wide)
 
 
 #: procps-ng's translated column names (4.0.2's catalogues, read off `LC_ALL=<locale> vmstat -t` and `-wa` on
@@ -288,6 +344,38 @@ _LAYOUTS = {tuple(f"r b swpd free {m} si so bi bo in cs us sy id wa st{g}".split
 _LOCAL_NAMES_RE = re.compile(r"^[ \t]*(?:r|dz|k)[ \t]+(?:b|bl)[ \t]+\S[^\n]*$", re.M)
 
 
+# the same lines as _LOCAL_NAMES_RE after the first: led by the newline, the pattern is tried only where
+# the regex engine's literal search finds one, not at every character (4 s of a 83 MB log)
+_LOCAL_NAMES_NL_RE = re.compile(r"\n(?P<line>[ \t]*(?:r|dz|k)[ \t]+(?:b|bl)[ \t]+\S[^\n]*)")
+
+
+class _Line:
+    """A match of the ``line`` group of :data:`_LOCAL_NAMES_NL_RE`, as a match of :data:`_LOCAL_NAMES_RE`."""
+
+    __slots__ = ("m",)
+
+    def __init__(self, m):
+        self.m = m
+
+    def group(self, _=0):
+        return self.m.group("line")
+
+    def start(self):
+        return self.m.start("line")
+
+    def end(self):
+        return self.m.end("line")
+
+
+def _local_names_lines(text: str):
+    """``_LOCAL_NAMES_RE.finditer(text)``, at the speed of a search for newlines."""
+    m = _LOCAL_NAMES_RE.match(text)
+    if m:
+        yield m
+    for m in _LOCAL_NAMES_NL_RE.finditer(text):
+        yield _Line(m)
+
+
 def delocalize(text: str) -> tuple[str, str | None]:
     """Put vmstat's English names on a names line a translated procps-ng printed (``frei``, ``Cache``;
     ``dz bl swap wolna``), and its group line above in English, one line for one line.  Returns the text and
@@ -295,18 +383,23 @@ def delocalize(text: str) -> tuple[str, str | None]:
     first = None
     out = []
     last = 0
-    for m in _LOCAL_NAMES_RE.finditer(text):
+    seen: set[str] = set()  # names lines already found to be English: vmstat repeats its header every 21 lines
+    for m in _local_names_lines(text):
+        if m.group(0) in seen:
+            continue
         names = m.group(0).split()
         zone = names[-1] if (names[-1].isupper() and names[-1].isalpha() or _NUMERIC_ZONE_RE.fullmatch(names[-1])) \
             and names[-1] not in _KNOWN else None
         core = names[:-1] if zone else names
         if tuple(core) in _LAYOUTS:
+            seen.add(m.group(0))
             continue
         for table in LOCALIZED_NAMES.values():
             eng = [table.get(n, n) for n in core]
             if tuple(eng) in _LAYOUTS:
                 break
         else:
+            seen.add(m.group(0))
             continue
         first = first or m.group(0).strip()
         start = m.start()
@@ -625,10 +718,10 @@ def parse_vmstat_partition(src, source: str | None = None, max_bytes: int | None
     """
     text, name = read_source(src, source, max_bytes)
     text, localized = delocalize_partition(text)
-    lines = text.split("\n")
     fast = _partition_fast(text)
     if fast is not None:
         return _partition_frame(fast, name, localized)
+    lines = text.split("\n")
     recs = []
     cols = None
     part = None
@@ -674,63 +767,45 @@ def _partition_frame(df: pd.DataFrame, name: str, localized) -> pd.DataFrame:
 _PART_TEXT_LINE_RE = re.compile(r"^[ \t]*[^0-9\s].*$", re.M)  # a line that is not counters: a header, or damage
 
 
-_COUNTER_BYTES = np.zeros(256, dtype=bool)
-_COUNTER_BYTES[[9, 10, 32] + list(range(48, 58))] = True  # tab, newline, blank and the ASCII digits
-
-
-def _counter_block(block: str, ncols: int) -> np.ndarray | None:
-    """Lines of *ncols* ASCII integers of at most 18 digits, or blank, each ending in a newline, as an array of
-    (rows, ncols) int64; None when the block is anything else.  Checked and read with numpy, never a line at a
-    time."""
-    try:
-        b = np.frombuffer(block.encode("ascii"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        return None
-    if not b.size:
-        return np.empty((0, ncols), dtype=np.int64)
-    if b[-1] != 10 or not _COUNTER_BYTES[b].all():
-        return None
-    digit = (b >= 48) & (b <= 57)
-    starts = np.flatnonzero(digit & ~np.concatenate(([False], digit[:-1])))
-    ends = np.flatnonzero(digit & ~np.concatenate((digit[1:], [False]))) + 1
-    if (ends - starts > 18).any():
-        return None
-    per_line = np.bincount(np.searchsorted(np.flatnonzero(b == 10), starts))
-    if not ((per_line == 0) | (per_line == ncols)).all():
-        return None
-    vals = np.fromstring(block, dtype=np.int64, sep=" ")  # text mode: any run of blanks and newlines separates
-    if vals.size != starts.size:
-        return None
-    return vals.reshape(-1, ncols)
-
-
 def _partition_fast(text: str) -> pd.DataFrame | None:
     """The common ``vmstat -p`` log (one set of columns; ASCII counters of at most 18 digits, as many as the
-    header names, on every line under it) as a frame: each block of counter lines checked by one pattern and read
-    by numpy in one call.  None for anything else, which the general loop then reads and, where it must, refuses
-    naming the line.  The loop cost 10 us a line: a 10**6-line log took minutes."""
-    heads = list(_PART_TEXT_LINE_RE.finditer(text))
-    if not heads or text[:heads[0].start()].strip() or not text.endswith("\n"):
+    header names, on every line under it) as a frame, read in one pass by :func:`~._fastscan.scan_table`
+    (no byte masks of the whole text: they held 8x the file's size).  None for anything else, which the general
+    loop then reads and, where it must, refuses naming the line.  The loop cost 10 us a line: a 10**6-line log
+    took minutes."""
+    from ._fastscan import scan_table
+
+    if not text.endswith("\n") or not text.isascii() or "\r" in text:
+        return None  # a carriage return separates numbers for the loop's split(), not for the scanner's lines
+    first = _PART_TEXT_LINE_RE.search(text)
+    if first is None or text[:first.start()].strip():
         return None
-    cols = None
-    parts, counts, blocks = [], [], []
-    for k, m in enumerate(heads):
-        head = _partition_header(m.group(0))
-        if head is None or (cols is not None and head[1] != cols):
-            return None
-        cols = head[1]
-        block = text[m.end() + 1: heads[k + 1].start() if k + 1 < len(heads) else len(text)]
-        vals = _counter_block(block, len(cols))
-        if vals is None:
-            return None
-        parts.append(head[0])
-        counts.append(len(vals))
-        blocks.append(vals)
-    vals = np.concatenate(blocks)
-    if not len(vals):
+    head = _partition_header(first.group(0))
+    if head is None:
         return None
-    part = np.repeat(np.array(parts, dtype=object), counts)
-    return pd.DataFrame({"partition": part, **{c: vals[:, k] for k, c in enumerate(cols)}})
+    cols = head[1]
+    scan = scan_table(text, len(cols), max_digits=18, signed=False)
+    if scan is None or scan[3] >= 0:
+        return None
+    vals, rows, others, _, _, _ = scan
+    if not rows.size:
+        return None
+    parts = []
+    known: dict[str, str] = {}
+    for _, a, e in others.tolist():
+        ln = text[a:e]
+        part = known.get(ln)
+        if part is None:
+            head = _partition_header(ln) if _PART_TEXT_LINE_RE.fullmatch(ln) else None
+            if head is None or head[1] != cols:
+                return None
+            part = known[ln] = head[0]
+        parts.append(part)
+    under = np.searchsorted(others[:, 0], rows) - 1  # the header above each row
+    if (under < 0).any():
+        return None
+    part = np.array(parts, dtype=object)[under]
+    return pd.DataFrame({"partition": part, **{c: vals[k] for k, c in enumerate(cols)}})
 
 
 # ---------------------------------------------------------------- vmstat -D

@@ -1,0 +1,83 @@
+"""/proc/vmstat's one-pass series reader (``_fastscan.scan_series``) gives the frame, attrs, warnings and errors
+of the general reader, on fixtures and generated series, clean and damaged in the middle: what it cannot read
+as one clean series it leaves to the general reader."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastpath_compare import assert_same, outcome
+from kernel_workbook.traces import procvmstat as P
+
+FIX = Path(__file__).parent / "fixtures" / "traces"
+
+
+def _series(fixture: str = "proc-vmstat-6.18-series.txt", snapshots: int = 200) -> str:
+    """*snapshots* snapshots of the fixture's first one, a second apart, every counter grown by its index."""
+    first = (FIX / fixture).read_text().split("time:")[1].split("\n")[1:]
+    pairs = [ln.split() for ln in first if ln.strip()]
+    out = []
+    for s in range(snapshots):
+        out.append(f"time: {1795239303 + s}.{s % 10}5")
+        out += [f"{k} {int(v) + s * i}" for i, (k, v) in enumerate(pairs)]
+        if s % 7 == 3:
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _damage(text: str, what: str) -> str:
+    lines = text.split("\n")
+    mid = len(lines) // 2
+    while lines[mid].startswith("time:") or not lines[mid]:
+        mid += 1
+    k, v = lines[mid].split()
+    if what == "missing counter":
+        del lines[mid]
+    elif what == "word":
+        lines[mid] = f"{k} x{v}"
+    elif what == "reset":
+        lines[mid] = f"{k} 0" if not k.startswith("nr_") else lines[mid]
+        if k.startswith("nr_"):
+            j = next(j for j in range(mid, len(lines)) if lines[j].startswith("pgfault "))
+            lines[j] = "pgfault 0"
+    elif what == "clock back":
+        t = next(j for j in range(mid, len(lines)) if lines[j].startswith("time:"))
+        lines[t] = "time: 1000"
+    elif what == "date line":
+        t = next(j for j in range(mid, len(lines)) if lines[j].startswith("time:"))
+        lines.insert(t, "Wed Nov 25 03:30:50 UTC 2026")
+    elif what == "prompt":
+        lines.insert(mid, "$ cat /proc/vmstat")
+    elif what == "cut snapshot":
+        return "\n".join(lines[:mid]) + "\n"
+    elif what == "swapped":
+        lines[mid], lines[mid + 1] = lines[mid + 1], lines[mid]
+    elif what == "duplicate":
+        lines.insert(mid, lines[mid])
+    return "\n".join(lines)
+
+
+CASES = {"6.18": _series(), "2.6.23": _series("proc-vmstat-2.6.23-series.txt", 400)}
+for _w in ("missing counter", "word", "reset", "clock back", "date line", "prompt", "cut snapshot", "swapped",
+           "duplicate"):
+    CASES[f"6.18, {_w}"] = _damage(CASES["6.18"], _w)
+CASES["fixture repeated"] = (FIX / "proc-vmstat-6.18-series.txt").read_text() * 40
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fast_and_general_give_the_same_frame_or_error(name, monkeypatch):
+    text = CASES[name]
+    assert len(text) > P.FAST_MIN
+    fast = outcome(P.parse_proc_vmstat, text)
+    monkeypatch.setattr(P, "FAST_MIN", 10 ** 12)
+    assert_same(fast, outcome(P.parse_proc_vmstat, text))
+
+
+def test_the_fast_path_reads_the_clean_series_and_nothing_else():
+    df = P._fast_series(CASES["6.18"], "<t>")
+    assert df is not None and len(df) == 200 and df["pgfault"].dtype == np.int64
+    assert df["time"].iloc[1] == 1795239304.15
+    for name in CASES:
+        if "," in name or name == "fixture repeated":
+            assert P._fast_series(CASES[name], "<t>") is None, name
