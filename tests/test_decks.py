@@ -119,6 +119,15 @@ def test_static_deck_pages_tall_tables_lists_and_markdown_and_keeps_small_output
     items = [o["data"]["text/markdown"] for p in pages for o in p["outputs"] if "text/markdown" in o["data"]]
     assert len(items) >= 2 and "\n".join(items).count("* item") == 40
     assert "<p>small</p>" in html  # and kept whole
+    # a whole reproduction (blocks one after the other in one output, 2011's) goes between its blocks
+    block = "<div class='kwb-block'><b>{}</b>" + "<p>x</p>" * 12 + "</div>"
+    whole = code("rep")
+    whole["outputs"] = [shown({"text/html": "\n".join(block.format(f"block {i}") for i in range(6)),
+                               "text/plain": "rep"})]
+    parts = [c["outputs"][0]["data"]["text/html"] for c in decks.static_deck({"metadata": {}, "cells": [md("# R"), whole]})["cells"]
+             if c["cell_type"] == "code"]
+    assert len(parts) > 1 and re.findall(r"block \d", "".join(parts)) == [f"block {i}" for i in range(6)]
+    assert all(p.count("<div") == p.count("</div>") for p in parts)
     for p in pages:  # every page within the room, by the estimate, so none is tagged to scroll
         assert decks.height(p) <= decks.ROOM and decks.TAG_SCROLLS not in p["metadata"].get("tags", [])
 

@@ -343,6 +343,19 @@ def _pages(out: dict, room: float) -> list[dict]:
         texts = [p[0][0] + "".join(("\n" if tight else "\n\n") + t for t, _, tight in p[1:]) for p in pages]
         return [{**copy.deepcopy(out), "data": {**data, "text/markdown": t}} for t in texts] if len(texts) > 1 else [out]
     html = source({"source": data.get("text/html", "")})
+    blocks = re.split(r"\n(?=<div\b)", html)  # a whole reproduction: its blocks, one after the other
+    if len(blocks) > 1 and all(b.count("<div") == b.count("</div>") for b in blocks):
+        pages, cur, h = [], [], OUTPUT_PAD
+        for b in blocks:
+            bh = _html_height(b)
+            if cur and h + bh > room:
+                pages.append(cur)
+                cur, h = [], OUTPUT_PAD
+            cur.append(b)
+            h += bh
+        pages.append(cur)
+        outs = [{**copy.deepcopy(out), "data": {**data, "text/html": "\n".join(p)}} for p in pages]
+        return [q for o in outs for q in (_pages(o, room) if len(outs) > 1 else [o])]
     for tag, box, item, sep in _ITEMS:
         if html.count(tag) != 1:
             continue
