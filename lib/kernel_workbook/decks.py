@@ -323,60 +323,51 @@ def _item_height(item: str) -> float:
     return 19 * max(1, -(-len(item) // 120))
 
 
+def _pack(items: list, height, room: float, frame: float = 0.0, first: float | None = None) -> list[list]:
+    """``items`` in order, as pages: each as many as fit ``room`` (``frame``: what every page holds besides;
+    ``first``: the first page's room) by ``height(item)``; an item taller than a page has one of its own."""
+    pages, cur, h = [], [], frame
+    for it in items:
+        ih = height(it)
+        if cur and h + ih > (room if pages or first is None else first):
+            pages.append(cur)
+            cur, h = [], frame
+        cur.append(it)
+        h += ih
+    return pages + [cur]
+
+
 def _pages(out: dict, room: float) -> list[dict]:
-    """An output taller than ``room`` as several outputs, each within it where it can be: an HTML table split
-    between its rows (its title, header, style and notes on every page), a list between its items, printed
-    text between its lines, Markdown between its blocks; any other output as it is."""
+    """An output taller than ``room`` as several outputs, each within it where it can be: a whole reproduction
+    split between its blocks, an HTML table between its rows (its title, header, style and notes on every
+    page), a list between its items, printed text between its lines, Markdown between its blocks; any other
+    output as it is."""
     if output_height(out, 1.0) <= room:
         return [out]
     data = out.get("data", {})
+
+    def each(key: str, texts: list[str]) -> list[dict]:
+        return [{**copy.deepcopy(out), "data": {**data, key: t}} for t in texts] if len(texts) > 1 else [out]
+
     if "text/markdown" in data and "text/html" not in data:
-        units = _units(source({"source": data["text/markdown"]}), room)
-        pages, cur, h = [], [], 0.0
-        for u in units:
-            if cur and h + u[1] > room - OUTPUT_PAD:
-                pages.append(cur)
-                cur, h = [], 0.0
-            cur.append(u)
-            h += u[1]
-        pages.append(cur)
-        texts = [p[0][0] + "".join(("\n" if tight else "\n\n") + t for t, _, tight in p[1:]) for p in pages]
-        return [{**copy.deepcopy(out), "data": {**data, "text/markdown": t}} for t in texts] if len(texts) > 1 else [out]
+        pages = _pack(_units(source({"source": data["text/markdown"]}), room), lambda u: u[1], room - OUTPUT_PAD)
+        return each("text/markdown", [p[0][0] + "".join(("\n" if tight else "\n\n") + t for t, _, tight in p[1:])
+                                      for p in pages])
     html = source({"source": data.get("text/html", "")})
     blocks = re.split(r"\n(?=<div\b)", html)  # a whole reproduction: its blocks, one after the other
     if len(blocks) > 1 and all(b.count("<div") == b.count("</div>") for b in blocks):
-        pages, cur, h = [], [], OUTPUT_PAD
-        for b in blocks:
-            bh = _html_height(b)
-            if cur and h + bh > room:
-                pages.append(cur)
-                cur, h = [], OUTPUT_PAD
-            cur.append(b)
-            h += bh
-        pages.append(cur)
-        outs = [{**copy.deepcopy(out), "data": {**data, "text/html": "\n".join(p)}} for p in pages]
+        outs = each("text/html", ["\n".join(p) for p in _pack(blocks, _html_height, room, OUTPUT_PAD)])
         return [q for o in outs for q in (_pages(o, room) if len(outs) > 1 else [o])]
     for tag, box, item, sep in _ITEMS:
-        if html.count(tag) != 1:
+        m = box.search(html) if html.count(tag) == 1 else None
+        if not m:
             continue
-        m = box.search(html)
-        items = item.findall(m.group(2)) if m else []
-        head, tail = html[:m.start(2)], html[m.end(2):] if m else ""
+        head, tail = html[:m.start(2)], html[m.end(2):]
         frame = _html_height(head + tail) + OUTPUT_PAD
         if frame > room / 2:  # the list is not what makes it tall (several tables in one block)
             continue
-        pages, cur, h = [], [], frame
-        for it in items:
-            ih = _item_height(it)
-            if cur and h + ih > room:
-                pages.append(cur)
-                cur, h = [], frame
-            cur.append(it)
-            h += ih
-        pages.append(cur)
-        if len(pages) < 2:
-            return [out]
-        return [{**copy.deepcopy(out), "data": {**data, "text/html": head + sep.join(p) + tail}} for p in pages]
+        pages = _pack(item.findall(m.group(2)), _item_height, room, frame)
+        return each("text/html", [head + sep.join(p) + tail for p in pages])
     return [out]
 
 
@@ -392,16 +383,8 @@ def split_outputs(cell: dict, room: float, first: float | None = None) -> list[d
     if sum(output_height(o, 1.0) for o in outs) <= (per if first is None else first - CELL_PAD):
         return [cell]
     pieces = [p for o in outs for p in _pages(o, per)]
-    groups, cur, h = [], [], 0.0
-    for o in pieces:
-        oh = output_height(o, 1.0)
-        fits = per if groups or first is None else max(first - CELL_PAD, per / 3)
-        if cur and h + oh > fits:
-            groups.append(cur)
-            cur, h = [], 0.0
-        cur.append(o)
-        h += oh
-    groups.append(cur)
+    groups = _pack(pieces, lambda o: output_height(o, 1.0), per,
+                   first=None if first is None else max(first - CELL_PAD, per / 3))
     if len(groups) == 1:
         return [cell]
     out = []
