@@ -374,6 +374,6 @@ def test_static_decks_are_reveal_decks_offline(page, tmp_path):
     problems = _unknown(problems)
     assert not problems, "\n".join(problems)
     # Each scrolling slide was planned and cued (above).  18 of 147 scrolled once the tables became HTML; since the
-    # static deck pages tall tables, lists and a reproduction's blocks, 1 of 217 does (2012's 21 rows of misses,
-    # taller than estimated): the count may fall, never grow past 2.
+    # static deck pages tall tables, lists and a reproduction's blocks, 1 of 217 does (2012's 20 knobs, whose
+    # kernel sources wrap: taller than the deck's estimate of a row): the count may fall, never grow past 2.
     assert scrolling <= 2, f"{scrolling} of {total} static slides scroll"
