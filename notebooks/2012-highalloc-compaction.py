@@ -181,7 +181,7 @@ cc.plot_cells(rep.scored(), title="published and model change against the baseli
 
 # %%
 # NBVAL_CHECK_OUTPUT
-h12.df_gfp_baseline()
+Table(h12.df_gfp_baseline(), units={c: "%" for c in ("pass_1", "pass_2", "published_pass_1", "published_pass_2")})
 
 # %% [markdown]
 # **A what-if, outside the score: 3.3.6 with the April test.** The 3.3.6 and akpm-tree figures come from

@@ -92,6 +92,46 @@ def test_static_deck_pages_printed_text_at_blank_lines_and_shrinks_a_tall_chart(
     assert all(c["metadata"].get("transient", {}).get("remove_source") for c in deck["cells"] if c["cell_type"] == "code")
 
 
+def test_static_deck_pages_tall_tables_lists_and_markdown_and_keeps_small_outputs_together():
+    """Issue 33: 18 of 147 static slides scrolled, most of them a table of 20-200 rows, a list of misses or
+    several tables in one cell.  A table taller than a page is split between its rows (title, style and header
+    on every page), a list between its items, Markdown between its items; outputs that fit share a page."""
+    import pandas as pd
+
+    from kernel_workbook.frames import Table
+
+    t = Table(pd.DataFrame({"row": [f"r{i}" for i in range(60)], "value": range(60)}), caption="sixty rows")
+    def shown(o):
+        return {"output_type": "display_data", "metadata": {}, "data": o}
+    big = code("t")
+    big["outputs"] = [shown({"text/html": t._repr_html_(), "text/plain": t.text()}),
+                      shown({"text/markdown": "\n".join(f"* item {i}: " + "word " * 30 for i in range(40)),
+                             "text/plain": "items"}),
+                      shown({"text/html": "<p>small</p>", "text/plain": "small"})]
+    deck = decks.static_deck({"metadata": {}, "cells": [md("# T"), big]})
+    pages = [c for c in deck["cells"] if c["cell_type"] == "code"]
+    html = [o["data"]["text/html"] for p in pages for o in p["outputs"] if "text/html" in o["data"]]
+    tables = [h for h in html if "<table" in h]
+    assert len(tables) >= 3, len(tables)  # 60 rows: three pages or more
+    assert all("sixty rows" in h and "<thead>" in h and "<style" in h for h in tables)
+    rows = [r for h in tables for r in re.findall(r">r(\d+)<", h)]
+    assert rows == [str(i) for i in range(60)]  # every row once, in order
+    items = [o["data"]["text/markdown"] for p in pages for o in p["outputs"] if "text/markdown" in o["data"]]
+    assert len(items) >= 2 and "\n".join(items).count("* item") == 40
+    assert "<p>small</p>" in html  # and kept whole
+    # a whole reproduction (blocks one after the other in one output, 2011's) goes between its blocks
+    block = "<div class='kwb-block'><b>{}</b>" + "<p>x</p>" * 12 + "</div>"
+    whole = code("rep")
+    whole["outputs"] = [shown({"text/html": "\n".join(block.format(f"block {i}") for i in range(6)),
+                               "text/plain": "rep"})]
+    parts = [c["outputs"][0]["data"]["text/html"] for c in decks.static_deck({"metadata": {}, "cells": [md("# R"), whole]})["cells"]
+             if c["cell_type"] == "code"]
+    assert len(parts) > 1 and re.findall(r"block \d", "".join(parts)) == [f"block {i}" for i in range(6)]
+    assert all(p.count("<div") == p.count("</div>") for p in parts)
+    for p in pages:  # every page within the room, by the estimate, so none is tagged to scroll
+        assert decks.height(p) <= decks.ROOM and decks.TAG_SCROLLS not in p["metadata"].get("tags", [])
+
+
 @pytest.mark.parametrize("path", thread_notebooks(), ids=lambda p: p.stem)
 def test_every_slide_of_a_thread_fits_or_is_meant_to_scroll(path):
     """By the estimate: a slide taller than the room has a cell tagged to scroll (the browser test checks that

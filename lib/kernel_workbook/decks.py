@@ -127,7 +127,9 @@ def _svg_height(svg: str) -> float:
 
 
 def _html_height(html: str) -> float:
-    """A rough height for HTML output (tables, preformatted text, paragraphs, line breaks)."""
+    """A rough height for HTML output (tables, preformatted text, paragraphs, line breaks); a stylesheet is
+    not shown (a table's colours: 160 kB of CSS for 2015's 200 rows)."""
+    html = re.sub(r"<style[^>]*>.*?</style>", "", html, flags=re.S)
     pre = sum(len(m.strip("\n").splitlines()) for m in re.findall(r"<pre[^>]*>(.*?)</pre>", html, re.S))
     rest = re.sub(r"<pre[^>]*>.*?</pre>", "", html, flags=re.S)
     rows = len(re.findall(r"<tr\b", rest))
@@ -297,6 +299,98 @@ def split_text_output(cell: dict, room: float, first: float | None = None) -> li
     for n, chunk in enumerate(chunks):
         c = copy.deepcopy(cell)
         c["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "\n".join(chunk).rstrip("\n") + "\n"}]
+        if n:
+            c["id"] = f"{cell.get('id', 'code')}-{n + 1}"
+            c["source"] = ""
+        out.append(c)
+    return out
+
+
+# what an HTML output lists, item by item: a table's rows, a list's items, preformatted text's lines
+_ITEMS = (("<tbody", re.compile(r"(<tbody>\s*)(.*?)(\s*</tbody>)", re.S), re.compile(r"<tr\b.*?</tr>", re.S), "\n"),
+          ("<ul", re.compile(r"(<ul\b[^>]*>)(.*?)(</ul>)", re.S), re.compile(r"<li\b.*?</li>", re.S), ""),
+          ("<pre", re.compile(r"(<pre\b[^>]*>)(.*?)(</pre>)", re.S), re.compile(r"[^\n]*\n|[^\n]+"), ""))
+
+
+def _item_height(item: str) -> float:
+    """An item's height on a static slide (measured in the reveal.js deck at 1280x720: a list item's sentence
+    takes a third more than ``_html_height``'s prose, a line of printed text 19 px, wrapped at about 120
+    characters)."""
+    if item.startswith("<tr"):
+        return _html_height(item) - 20
+    if item.startswith("<"):
+        return 1.35 * (_html_height(item) - 20)
+    return 19 * max(1, -(-len(item) // 120))
+
+
+def _pack(items: list, height, room: float, frame: float = 0.0, first: float | None = None) -> list[list]:
+    """``items`` in order, as pages: each as many as fit ``room`` (``frame``: what every page holds besides;
+    ``first``: the first page's room) by ``height(item)``; an item taller than a page has one of its own."""
+    pages, cur, h = [], [], frame
+    for it in items:
+        ih = height(it)
+        if cur and h + ih > (room if pages or first is None else first):
+            pages.append(cur)
+            cur, h = [], frame
+        cur.append(it)
+        h += ih
+    return pages + [cur]
+
+
+def _pages(out: dict, room: float) -> list[dict]:
+    """An output taller than ``room`` as several outputs, each within it where it can be: a whole reproduction
+    split between its blocks, an HTML table between its rows (its title, header, style and notes on every
+    page), a list between its items, printed text between its lines, Markdown between its blocks; any other
+    output as it is."""
+    if output_height(out, 1.0) <= room:
+        return [out]
+    data = out.get("data", {})
+
+    def each(key: str, texts: list[str]) -> list[dict]:
+        return [{**copy.deepcopy(out), "data": {**data, key: t}} for t in texts] if len(texts) > 1 else [out]
+
+    if "text/markdown" in data and "text/html" not in data:
+        pages = _pack(_units(source({"source": data["text/markdown"]}), room), lambda u: u[1], room - OUTPUT_PAD)
+        return each("text/markdown", [p[0][0] + "".join(("\n" if tight else "\n\n") + t for t, _, tight in p[1:])
+                                      for p in pages])
+    html = source({"source": data.get("text/html", "")})
+    blocks = re.split(r"\n(?=<div\b)", html)  # a whole reproduction: its blocks, one after the other
+    if len(blocks) > 1 and all(b.count("<div") == b.count("</div>") for b in blocks):
+        outs = each("text/html", ["\n".join(p) for p in _pack(blocks, _html_height, room, OUTPUT_PAD)])
+        return [q for o in outs for q in (_pages(o, room) if len(outs) > 1 else [o])]
+    for tag, box, item, sep in _ITEMS:
+        m = box.search(html) if html.count(tag) == 1 else None
+        if not m:
+            continue
+        head, tail = html[:m.start(2)], html[m.end(2):]
+        frame = _html_height(head + tail) + OUTPUT_PAD
+        if frame > room / 2:  # the list is not what makes it tall (several tables in one block)
+            continue
+        pages = _pack(item.findall(m.group(2)), _item_height, room, frame)
+        return each("text/html", [head + sep.join(p) + tail for p in pages])
+    return [out]
+
+
+def split_outputs(cell: dict, room: float, first: float | None = None) -> list[dict]:
+    """A code cell whose outputs (tables, charts) are taller than ``room`` together as several copies, each with
+    the outputs that fit a page (an output taller than a page split by :func:`_pages`; the
+    first page fits ``first``, the room its lead-in leaves): for the static deck, where a reader turns pages
+    rather than scroll.  Printed text (a stream) is :func:`split_text_output`'s."""
+    outs = cell.get("outputs", [])
+    if not outs or all(o.get("output_type") == "stream" for o in outs):
+        return [cell]
+    per = room - CELL_PAD
+    if sum(output_height(o, 1.0) for o in outs) <= (per if first is None else first - CELL_PAD):
+        return [cell]
+    pieces = [p for o in outs for p in _pages(o, per)]
+    groups = _pack(pieces, lambda o: output_height(o, 1.0), per,
+                   first=None if first is None else max(first - CELL_PAD, per / 3))
+    if len(groups) == 1:
+        return [cell]
+    out = []
+    for n, group in enumerate(groups):
+        c = copy.deepcopy(cell)
+        c["outputs"] = group
         if n:
             c["id"] = f"{cell.get('id', 'code')}-{n + 1}"
             c["source"] = ""
@@ -477,7 +571,8 @@ def static_deck(nb: dict) -> dict:
             # a progress bar (stderr) reports the run that made the page, not the thread: not a slide's content
             cell["outputs"] = [o for o in cell.get("outputs", []) if o.get("name") != "stderr"]
             lead = height(cells[-1]) if cells and _is_lead_in(cells[-1], height(cells[-1])) else 0.0
-            cells += split_text_output(cell, ROOM, ROOM - lead)
+            cells += [page for part in split_text_output(cell, ROOM, ROOM - lead)
+                      for page in split_outputs(part, ROOM, ROOM - lead if part is cell else None)]
         else:
             cells.append(cell)
     nb["cells"] = cells

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import html
 import math
+import re
 from typing import Callable, Iterable
 
 import pandas as pd
@@ -224,7 +225,10 @@ class Table:
                           for x in v]
             return out
 
-        st = s.style.relabel_index(labels, axis="columns")
+        for j in range(len(cols)):
+            if j not in numeric:
+                s[j] = s[j].map(_html_text)
+        st = s.style.relabel_index([_html_header(h) for h in labels], axis="columns")
         st = st.set_uuid(f"kwb{hashlib.sha1(self.text().encode()).hexdigest()[:10]}")  # stable from run to run
         if not self.index:
             st = st.hide(axis="index")
@@ -237,8 +241,11 @@ class Table:
                                              "padding-bottom: 4px"},
             {"selector": "", "props": "font-variant-numeric: tabular-nums; border-collapse: collapse; "
                                       "margin-bottom: 4px"},
-            {"selector": "td", "props": "text-align: left; white-space: nowrap"},  # labels: a row, a kernel
+            # labels (a row, a kernel) wrap only between their words, where the table needs it to fit
+            {"selector": "td", "props": "text-align: left; white-space: normal"},
+            {"selector": "span.kwb-nw", "props": "white-space: nowrap"},
         ]
+        styles += [{"selector": f"td.col{j}", "props": "white-space: nowrap"} for j in numeric]
         styles += [{"selector": f"td.col{j}", "props": "text-align: right"} for j in numeric]
         styles += [{"selector": f"td.col{j}", "props": "white-space: normal; min-width: 20em; max-width: 40em"}
                    for j in long_text]
@@ -250,6 +257,21 @@ class Table:
     def _repr_html_(self) -> str:
         notes = "".join(f"<div style='font-size: 90%'>{html.escape(n)}</div>" for n in self.footnotes())
         return f"<div class='kwb-table {NO_MATH}'>{self.styler().to_html()}{notes}</div>"
+
+
+def _html_header(label: str) -> str:
+    """A header as HTML: it may break after an underscore (``kswapd_congestion_wait_s`` over three lines),
+    so that a table of a dozen counters keeps each column as narrow as its numbers."""
+    return html.escape(label).replace("_", "_<wbr>")
+
+
+def _html_text(cell: str) -> str:
+    """A text cell as HTML: it may wrap between its words but never inside one (``3.16.0-rc1`` stays whole:
+    the browser would break it after its hyphen)."""
+    words = html.escape(cell).split(" ")
+    if len(words) < 2:
+        return words[0]
+    return " ".join(f"<span class='kwb-nw'>{w}</span>" if re.search(r"[-/]", w) else w for w in words)
 
 
 class Prose:

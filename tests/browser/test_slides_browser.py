@@ -187,26 +187,16 @@ def marks(deck: Path) -> int:
 
 
 # Known defects (issue 33, open): slides of the committed outputs that a presenter meets wrong today, each by its
-# deck, slide and kind.  Since tables became HTML and prose Markdown, four tables are wider than a slide (the same
-# four test_threads_browser.KNOWN_WIDE lists for the lab) and a few printed blocks (mmtests tables with long kernel
-# names, 2015's calibration notes) are wider than a slide's line.  They are listed, not hidden: any other slide
-# with a problem fails, and a listed one that is fixed must leave this list.
+# deck, slide and kind.  They are listed, not hidden: any other slide with a problem fails, and a listed one that
+# is fixed must leave this list.  Left: 2015's calibration notes (Dave's and Mel's machines, the seeds' switches),
+# printed as one block of aligned rows whose comments run to 171-668 characters, wrap on the slide as in the lab;
+# laying them out as a table with a notes column is what would fix them.  (Fixed: the four tables wider than a
+# slide -- their headers now break at underscores; the mmtests tables of 00-start-here, 2011 and 2014b, which
+# the deck drew at the prose's 18 px instead of the code's 13 px; the static decks' wide tables.)
 KNOWN_DECK_DEFECTS = (
-    "00-start-here slide 6 (cells 14,15,16): printed lines wrap",
-    "2007-throttle-vm-writeout slide 4 (cells 6,7): drawn to x=",
-    "2007-throttle-vm-writeout slide 8 (cells 12): drawn to x=",
-    "2011-cfq-deep-idle slide 9 (cells 14): printed lines wrap",
-    "2012-highalloc-compaction slide 12 (cells 19,20): drawn to x=",
-    "2012-highalloc-compaction slide 16 (cells 27,28): drawn to x=",
-    "2014b-seqread-fairzone slide 13 (cells 21,22): printed lines wrap",
-    "2015-numa-slow-scan slide 21 (cells 28): printed lines wrap",
-    "2015-numa-slow-scan slide 35 (cells 45): printed lines wrap",
-    "2015-numa-slow-scan slide 39 (cells 49,50,51): printed lines wrap",
-    # the static reveal.js decks: the same wide tables
-    "2007-throttle-vm-writeout slide 2.1: outside the frame",
-    "2007-throttle-vm-writeout slide 3.2: outside the frame",
-    "2012-highalloc-compaction slide 4.4: outside the frame",
-    "2012-highalloc-compaction slide 5.3: outside the frame",
+    "2015-numa-slow-scan slide 20 (cells 28): printed lines wrap",
+    "2015-numa-slow-scan slide 34 (cells 45): printed lines wrap",
+    "2015-numa-slow-scan slide 38 (cells 49,50,51): printed lines wrap",
 )
 
 
@@ -383,6 +373,7 @@ def test_static_decks_are_reveal_decks_offline(page, tmp_path):
         assert page.evaluate("() => Reveal.getIndices().h + Reveal.getIndices().v") == 1, src.stem
     problems = _unknown(problems)
     assert not problems, "\n".join(problems)
-    # Each scrolling slide was planned and cued (above).  At most one in twenty was the aim; since the tables became
-    # HTML 18 of 147 scroll (a known defect of issue 33, open): the count may fall, never grow.
-    assert scrolling <= max(total // 20, 18), f"{scrolling} of {total} static slides scroll"
+    # Each scrolling slide was planned and cued (above).  18 of 147 scrolled once the tables became HTML; since the
+    # static deck pages tall tables, lists and a reproduction's blocks, 1 of 217 does (2012's 20 knobs, whose
+    # kernel sources wrap: taller than the deck's estimate of a row): the count may fall, never grow past 2.
+    assert scrolling <= 2, f"{scrolling} of {total} static slides scroll"
