@@ -202,6 +202,31 @@ class Runs:
         return self._keep(key, value)
 
 
+class Formatted:
+    """An object's display, formatted now (``_repr_mimebundle_`` gives it back): a :class:`Runs` run formats
+    what a redraw shows on its background thread (a table's text and HTML took 120 ms of the fair-zone
+    explorer's redraw), so that displaying it is only sending it."""
+
+    def __init__(self, obj):
+        try:
+            from IPython import get_ipython
+
+            shell = get_ipython()
+        except Exception:  # noqa: BLE001 - no IPython: a formatter of its own
+            shell = None
+        if shell is not None:
+            fmt = shell.display_formatter
+        else:
+            from IPython.core.formatters import DisplayFormatter
+
+            fmt = DisplayFormatter()
+        self.obj = obj
+        self.data, self.metadata = fmt.format(obj)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.data, self.metadata
+
+
 def notches(widget) -> list:
     """The values one notch either side of a slider's (its step, within its range; a selection slider's
     neighbouring options), nearest first; ``[]`` for a widget that is not a slider."""
@@ -536,4 +561,4 @@ def _strip_busy(value: str) -> str:
     return m.group(1) if m else value
 
 
-__all__ = ["explorer", "knob_widget", "widget_value", "widgets_in", "notches", "Runs", "COLUMN_PX"]
+__all__ = ["explorer", "knob_widget", "widget_value", "widgets_in", "notches", "Runs", "Formatted", "COLUMN_PX"]

@@ -308,7 +308,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     from IPython.display import HTML
 
     from .charts import LiveChart
-    from .explorer import Runs, explorer
+    from .explorer import Formatted, Runs, explorer
 
     def presets_at(sc: int) -> dict:
         # min_free_kbytes starts at what the kernel computes at boot for the node (the same value None gives)
@@ -330,14 +330,15 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
         node = "Mel's desktop" if scale == 1 else f"the desktop at 1/{scale}"
         caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
-        return df, caption, _explore_parts(df, published_spread)
+        return df, caption, _explore_parts(df, published_spread), \
+            Formatted(Table(df.set_index("kernel").T, index=True, rows=True))
 
     runs = Runs(run)
 
     def draw(p, size_fraction, readers):
-        df, caption, parts = runs.get(p, size_fraction, readers)
+        df, caption, parts, table = runs.get(p, size_fraction, readers)
         chart = live.show(*parts)  # = plot_explore(df, published_spread)
-        return (chart, Table(df.set_index("kernel").T, index=True, rows=True), HTML(caption))
+        return (chart, table, HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 
