@@ -153,3 +153,56 @@ def test_a_link_to_an_unknown_control_is_an_error_at_once(lab):
 
     with pytest.raises(WorkbookParameterError, match="links"):
         explorer(P(), ["nr_alloc_batch_shift"], lambda p: None, links={"machine": lambda m: {}})
+
+
+def test_runs_ahead_are_the_runs_a_redraw_makes_and_a_notch_is_answered_from_them():
+    """An explorer's runs for the next notches are made in the background; a redraw at a notch gets the run
+    made ahead (the same value: the run is a pure function of the setting), a redraw elsewhere runs it."""
+    import threading
+
+    from kernel_workbook.ui.explorer import Runs
+
+    calls, where = [], []
+
+    def run(a, b):
+        calls.append((a, b))
+        where.append(threading.current_thread().name)
+        return {"sum": a + b}
+
+    runs = Runs(run)
+    assert runs.get(1, 2) == {"sum": 3} and where[-1] == threading.main_thread().name
+    runs.ahead([(1, 3), (1, 1), (1, 2)])  # (1, 2) is kept already: not run again
+    for k in [(1, 3), (1, 1)]:
+        assert runs.get(*k) == run(*k)  # waits for the one being made, or takes it made
+    # each run once by Runs (ahead, or here if not started in time), once by the check above; (1, 2) kept
+    assert calls.count((1, 3)) == calls.count((1, 1)) == 2 and calls.count((1, 2)) == 1
+    assert runs.get(5, 5) == {"sum": 10}
+
+
+def test_the_notches_of_a_slider_come_from_its_range_and_step():
+    import ipywidgets as w
+
+    from kernel_workbook.ui.explorer import notches
+
+    assert notches(w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05)) == [2.05, 1.95]
+    assert notches(w.IntSlider(value=0, min=0, max=3000, step=250)) == [250]
+    assert notches(w.SelectionSlider(options=[1, 2, 4, 8], value=8)) == [4]
+    assert notches(w.Dropdown(options=["a", "b"], value="a")) == []
+
+
+def test_an_explorer_runs_the_next_notches_of_its_knobs_ahead(lab):
+    import ipywidgets as w
+    from IPython.display import HTML
+
+    from kernel_workbook.ui.explorer import Runs, widgets_in
+
+    name = "numa_balancing_scan_period_min_ms"
+    asked = []
+    runs = Runs(lambda p: p.value(name))
+    box = explorer(P(), [name], lambda p: HTML(str(runs.get(p))),
+                   ahead=lambda settings: (asked.append(settings), runs.ahead([(p,) for p, _ in settings])))
+    s = widgets_in(box, w.IntSlider)[0]
+    assert sorted(p.value(name) for p, _ in asked[-1]) == [s.value - s.step, s.value + s.step]
+    s.value = s.value + s.step  # one notch: its run was asked for ahead, and is the run a redraw makes
+    assert runs.get(P().with_(**{name: s.value})) == s.value
+    assert sorted(p.value(name) for p, _ in asked[-1]) == [s.value - s.step, s.value + s.step]

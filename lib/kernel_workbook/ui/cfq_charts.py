@@ -32,7 +32,7 @@ from ..tables import compare, render
 from ..workloads import aio_stress, tiobench
 from ..frames import Preformatted, Table
 from .charts import LiveChart
-from .explorer import explorer
+from .explorer import Runs, explorer
 
 READERS = (1, 2, 4, 8, 16)
 SWEEP_MB = 64.0  # MB per SeqRead run in a slider update (the benchmark's "default-size run")
@@ -427,7 +427,9 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
     }
     cache: dict = {}
 
-    def draw(p: IOParams, machine=base.disk.name, variant="pristine (3.1/3.16)", readers_max=max(readers)):
+    def run(p: IOParams, machine, variant, readers_max):
+        # one setting's sweep, table and chart data: a pure function of the setting (seeded runs), kept in
+        # ``runs`` and made ahead for the next notches (explorer.Runs)
         disk = base.disk if machine == base.disk.name else PRESETS[machine]
         rs = [n for n in counts if n <= readers_max]
         key = (machine, tuple(rs))
@@ -436,18 +438,26 @@ def cfq_explorer(base: IOParams | None = None, published_cells: pd.DataFrame | N
         yours = p.with_(disk=disk, **DEEP_VARIANTS[variant])
         sw = pd.concat([cache[key], df_readers_sweep(yours, rs, seeds=seeds, label="yours")])
         pub = published_cells if machine == base.disk.name else None
-        (d, p_), tp = _throughput_parts(sw, pub, "tiobench SeqRead")
-        (long,), lat = _await_parts(sw, "read latency (await), percentiles")
+        return sw, render(sweep_table(sw, "defaults")), _throughput_parts(sw, pub, "tiobench SeqRead"), \
+            _await_parts(sw, "read latency (await), percentiles")
+
+    runs = Runs(run)
+
+    def draw(p: IOParams, machine=base.disk.name, variant="pristine (3.1/3.16)", readers_max=max(readers)):
+        sw, table, ((d, p_), tp), ((long,), lat) = runs.get(p, machine, variant, readers_max)
         chart = live.show(d, p_, long, throughput=tp, latency=lat)
-        shown.update(sweep=sw, table=render(sweep_table(sw, "defaults")), chart=chart)
+        shown.update(sweep=sw, table=table, chart=chart)
         return Preformatted(shown["table"]), chart
 
     shown: dict = {}
     live = LiveChart(_sweep_charts)  # the Altair chart is built once per machine and reader list
     box = explorer(base.with_(**start) if start else base, CFQ_KNOBS, draw, controls=controls,
-                   title="CFQ in front of a disk: tiobench SeqRead", columns=3)
+                   title="CFQ in front of a disk: tiobench SeqRead", columns=3,
+                   ahead=lambda settings: runs.ahead([(p, c["machine"], c["variant"], c["readers_max"])
+                                                      for p, c in settings]))
     if box is not None:
         box.kwb_shown = shown  # what the last redraw showed: the sweep, the table and the chart
+        box.kwb_runs = runs
     return box
 
 
@@ -493,14 +503,25 @@ def deep_idle_explorer(small: bool | None = True):
                          continuous_update=False,
                          tooltip="aio-stress patched with usleep() after run_built(): the RAID runs of the thread")
 
-    def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
-        # the machine's fit first, through the pool: one fitted in the background (below) is waited for, not
-        # fitted twice; then the main run's compiled loop releases the GIL: the timeline is run beside it
+    def run(machine, variant, usleep, knobs):
+        # one setting's runs and timeline data: a pure function of the setting (seed 1), kept in ``runs`` and
+        # made ahead for the next notches (explorer.Runs).  The machine's fit first, through the pool: one
+        # fitted in the background (below) is waited for, not fitted twice; then the main run's compiled loop
+        # releases the GIL: the timeline is run beside it
+        p = base.with_(**dict(knobs))
         pool.submit(d11.machine_params, machine, small=small).result()
         main = pool.submit(machine_run, machine, variant, usleep, p)
         tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
         frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
-        r = main.result()
+        return main.result(), frames, options
+
+    def key(p: IOParams, machine, variant, usleep) -> tuple:
+        return machine, variant, int(usleep), tuple((k, p.value(k)) for k in DEEP_KNOBS)
+
+    runs = Runs(run)
+
+    def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
+        r, frames, options = runs.get(*key(p, machine, variant, usleep))
         c = r.counters
         line = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
                 f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
@@ -515,8 +536,10 @@ def deep_idle_explorer(small: bool | None = True):
     # the one redraw runs (two redraws, the first on the old machine, had doubled the wait)
     box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
                    title="The 2011 experiment: idling on deep seeky queues", columns=3,
-                   links={"machine": lambda m: {"usleep": 1000 if m == "aio-stress-fast-raid" else 0}})
+                   links={"machine": lambda m: {"usleep": 1000 if m == "aio-stress-fast-raid" else 0}},
+                   ahead=lambda settings: runs.ahead([key(p, **c) for p, c in settings]))
     box.kwb_shown = shown  # what the last redraw showed
+    box.kwb_runs = runs
     for other in d11.MACHINES:  # fit the other machine while the person reads: its first switch took ~10 s
         pool.submit(d11.machine_params, other, small=small)
     return box

@@ -150,6 +150,11 @@ def _data_paths(spec, names: dict, path=()):
     return found
 
 
+def _frame_records(frames) -> dict:
+    """``{index: records}`` of the frames that are not ``None``."""
+    return {i: _records(f) for i, f in enumerate(frames) if f is not None}
+
+
 def _records(frame: pd.DataFrame) -> list:
     """The records Altair's default data transformer makes of ``frame`` (its ``values``).
 
@@ -199,8 +204,15 @@ class LiveChart:
 
     :meth:`show` is what an explorer's ``draw`` returns: with the
     ``jupyter`` renderer (``WORKBOOK_MODE=lab``/``slides`` after
-    ``config.setup()``) one ``alt.JupyterChart`` whose ``spec`` is replaced
-    in place; with any other renderer (``ci``: static SVG) the chart built
+    ``config.setup()``) one ``alt.JupyterChart`` per structure, embedded
+    once; a redraw of the same structure sends the browser only the datasets
+    that changed, as Vega data updates (the widget's ``_py_to_js_updates``:
+    the view's dataflow re-runs, the Vega-Lite spec is neither sent nor
+    compiled again -- re-embedding the whole spec was most of a redraw's time
+    in the browser).  The widget's ``spec`` is then set in the kernel without
+    being sent, so it always equals ``build(*frames, **options).to_dict()``.
+    A new structure (another title, another number of queues) gets a new
+    widget.  With any other renderer (``ci``: static SVG) the chart built
     from scratch, as before.
     """
 
@@ -209,6 +221,9 @@ class LiveChart:
         self.max_structures = max_structures
         self._templates: dict = {}
         self.widget = None
+        self._embedded: tuple | None = None  # (structure key, {frame: dataset name the browser's view knows})
+        self._sent: dict = {}  # {frame: name of the dataset the browser's view now holds}
+        self._retired: list = []  # widgets of an earlier structure, closed once replaced on the page
 
     def _key(self, frames, options) -> tuple:
         import altair as alt
@@ -239,13 +254,17 @@ class LiveChart:
 
     def spec(self, *frames, **options) -> dict:
         """The Vega-Lite dict of ``build(*frames, **options)``."""
+        return self._spec(self._key(frames, options), frames, options)[0]
+
+    def _spec(self, key, frames, options) -> tuple:
+        """``(spec, data)``: the spec and ``{frame index: (dataset name, records)}`` of the frames it
+        swapped in (``None``: the chart was built, not swapped)."""
         import copy
 
         import altair as alt
 
         if alt.data_transformers.active != "default" or not alt.data_transformers.consolidate_datasets:
-            return self.build(*frames, **options).to_dict()
-        key = self._key(frames, options)
+            return self.build(*frames, **options).to_dict(), None
         t = self._templates.get(key)
         if t is None:
             spec, t = self._template(frames, options)
@@ -253,35 +272,52 @@ class LiveChart:
                 if len(self._templates) >= self.max_structures:
                     self._templates.pop(next(iter(self._templates)))
                 self._templates[key] = t
-            return spec
+                return spec, {i: (_dataset_name(v), v) for i, v in _frame_records(frames).items()}
+            return spec, None
         skeleton, slots, constants = t
         spec = copy.deepcopy(skeleton)
         datasets = dict(constants)
-        names = {}
-        for i, f in enumerate(frames):
-            if f is not None:
-                values = _records(f)
-                names[i] = _dataset_name(values)
-                datasets[names[i]] = values
+        data = {}
+        for i, values in _frame_records(frames).items():
+            data[i] = (_dataset_name(values), values)
+            datasets[data[i][0]] = values
         for path, i in slots:
             node = spec
             for p in path[:-1]:
                 node = node[p]
-            node[path[-1]] = {"name": names[i]}
+            node[path[-1]] = {"name": data[i][0]}
         if datasets:
             spec["datasets"] = datasets
-        return spec
+        return spec, data
 
     def show(self, *frames, **options):
-        """What a redraw displays: the ``JupyterChart`` with the new spec, or (not the jupyter renderer)
-        the chart built from scratch."""
+        """What a redraw displays: the ``JupyterChart`` with the new data (class docstring), or (not the
+        jupyter renderer) the chart built from scratch."""
         import altair as alt
 
         if alt.renderers.active != "jupyter":
             return self.build(*frames, **options)
-        spec = self.spec(*frames, **options)
-        if self.widget is None:
-            alt.JupyterChart.enable_offline(bool(alt.renderers.options.get("offline", False)))
-            self.widget = alt.JupyterChart(None, embed_options=alt.renderers.options.get("embed_options"))
+        key = self._key(frames, options)
+        spec, data = self._spec(key, frames, options)
+        for old in self._retired:  # replaced on the page by the last redraw
+            old.close()
+        self._retired = []
+        if self.widget is not None and data is not None and self._embedded is not None \
+                and self._embedded[0] == key:
+            names = self._embedded[1]
+            updates = [{"namespace": "data", "name": names[i], "scope": [], "value": values}
+                       for i, (name, values) in data.items() if self._sent.get(i) != name]
+            if updates:
+                self.widget._py_to_js_updates = updates
+            self._sent = {i: name for i, (name, _) in data.items()}
+            # the kernel's copy of the spec follows the data; sending it would re-embed the chart
+            self.widget._trait_values["spec"] = spec
+            return self.widget
+        if self.widget is not None:
+            self._retired.append(self.widget)
+        alt.JupyterChart.enable_offline(bool(alt.renderers.options.get("offline", False)))
+        self.widget = alt.JupyterChart(None, embed_options=alt.renderers.options.get("embed_options"))
         self.widget.spec = spec
+        self._embedded = (key, {i: name for i, (name, _) in data.items()}) if data is not None else None
+        self._sent = {i: name for i, (name, _) in (data or {}).items()}
         return self.widget

@@ -24,6 +24,17 @@ What a person at a 1280x720 projector needs of it, and how it is met:
   again -- measured in the browser, where both happen (the kernel alone
   cannot see the queue in front of it, nor the drawing).  Beyond one second a
   spinner counts the time.
+* **The next notch is ready.**  An explorer whose model runs are pure
+  functions of the setting (every run is seeded) keeps them in :class:`Runs`
+  and passes ``ahead``: after each redraw the explorer lists the settings one
+  notch away on every slider (the knobs' notches come from their declaration:
+  range and step), and ``ahead`` has them run on a background thread, newest
+  first, dropping the ones not started when the person moves again.  A notch
+  then redraws from the kept run (the same numbers: the run is deterministic
+  for its seed); a setting further away is run when asked, as before.  The
+  first draw is never held up: the runs ahead start after it.
+  ``KWB_RUNS_AHEAD=off`` turns this off (the explorer benchmark does: it
+  times a setting's run and chart, not a kept run).
 * **No float noise**: a slider's value is rounded to its step before it
   reaches the model and the echo (``cfq_target_latency=750.0``, not
   ``749.9999999999999``).
@@ -36,6 +47,7 @@ from __future__ import annotations
 
 import html
 import math
+import os
 import time
 from typing import Any, Callable, Sequence
 
@@ -117,6 +129,121 @@ function render({ model, el }) {
 }
 export default { render };
 """
+
+
+class Runs:
+    """An explorer's model runs kept per setting, and made ahead of the person on one background thread.
+
+    ``run(*key)`` must be a pure function of ``key`` (a hashable setting: the
+    params, the controls), deterministic for its seed: a kept run is then the
+    run a redraw would make.  :meth:`get` answers from the kept runs, waits
+    for one already being made, or runs it now; :meth:`ahead` queues settings
+    to run in the background (the ones queued before and not started are
+    dropped: the person has moved on).  At most ``keep`` runs are kept, the
+    oldest dropped first.
+    """
+
+    def __init__(self, run: Callable[..., Any], keep: int = 128):
+        import threading
+        from collections import OrderedDict
+
+        self.run = run
+        self.keep = keep
+        self._done: OrderedDict = OrderedDict()
+        self._making: dict = {}
+        self._lock = threading.Lock()
+        self._pool = None
+        self.made_ahead = 0  # runs made in the background (a figure for the tests and the benchmark)
+
+    def get(self, *key):
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+            fut = self._making.get(key)
+        if fut is not None and not fut.cancel():  # being made: wait for it rather than run it twice
+            try:
+                return fut.result()
+            except Exception:  # noqa: BLE001 - a failed run ahead is run again here, where its error shows
+                pass
+        return self._keep(key, self.run(*key))
+
+    def _keep(self, key, value):
+        with self._lock:
+            self._done[key] = value
+            self._done.move_to_end(key)
+            while len(self._done) > self.keep:
+                self._done.popitem(last=False)
+            self._making.pop(key, None)
+        return value
+
+    def ahead(self, keys) -> None:
+        """Run ``keys`` in the background, in order, instead of whatever was queued and not started."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-runs-ahead")
+        with self._lock:
+            for k, fut in list(self._making.items()):
+                if fut.cancel():
+                    del self._making[k]
+            todo = [k for k in dict.fromkeys(keys) if k not in self._done and k not in self._making]
+            for k in todo:
+                self._making[k] = self._pool.submit(self._ahead, k)
+
+    def _ahead(self, key):
+        try:
+            value = self.run(*key)
+        except Exception:  # noqa: BLE001 - a setting the model refuses: get() runs it and shows the error
+            with self._lock:
+                self._making.pop(key, None)
+            raise
+        self.made_ahead += 1
+        return self._keep(key, value)
+
+
+class Formatted:
+    """An object's display, formatted now (``_repr_mimebundle_`` gives it back): a :class:`Runs` run formats
+    what a redraw shows on its background thread (a table's text and HTML took 120 ms of the fair-zone
+    explorer's redraw), so that displaying it is only sending it."""
+
+    def __init__(self, obj):
+        try:
+            from IPython import get_ipython
+
+            shell = get_ipython()
+        except Exception:  # noqa: BLE001 - no IPython: a formatter of its own
+            shell = None
+        if shell is not None:
+            fmt = shell.display_formatter
+        else:
+            from IPython.core.formatters import DisplayFormatter
+
+            fmt = DisplayFormatter()
+        self.obj = obj
+        self.data, self.metadata = fmt.format(obj)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.data, self.metadata
+
+
+def notches(widget) -> list:
+    """The values one notch either side of a slider's (its step, within its range; a selection slider's
+    neighbouring options), nearest first; ``[]`` for a widget that is not a slider."""
+    import ipywidgets as w
+
+    if isinstance(widget, w.SelectionSlider):
+        opts = [o[1] if isinstance(o, tuple) else o for o in widget.options]
+        i = opts.index(widget.value) if widget.value in opts else -1
+        return [opts[j] for j in (i + 1, i - 1) if i >= 0 and 0 <= j < len(opts)]
+    if not isinstance(widget, (w.IntSlider, w.FloatSlider)) or not widget.step:
+        return []
+    v = widget_value(widget)
+    out = []
+    for x in (v + widget.step, v - widget.step):
+        if widget.min <= x <= widget.max:
+            out.append(round(x, _decimals(widget.step) + 1) if isinstance(widget, w.FloatSlider) else int(x))
+    return out
 
 
 def _status_class():
@@ -255,7 +382,8 @@ def _fmt_value(v) -> str:
 
 def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
              title: str = "", columns: int | None = None, presets: dict | None = None, preset: str | None = None,
-             enabled_when: dict | None = None, links: dict | None = None):
+             enabled_when: dict | None = None, links: dict | None = None,
+             ahead: Callable[[list], None] | None = None):
     """Widgets for ``knobs`` of ``params`` (and extra ``controls``) above ``draw(params, **controls)``.
 
     ``draw`` returns what to show: an Altair chart, an HTML object, a frame,
@@ -263,7 +391,11 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     kernels) adds a "kernel" menu that sets every knob widget to that
     kernel's values; ``enabled_when`` (``{knob: predicate(params)}``) greys a
     knob out while it has no effect (a shift that only one batch formula
-    reads); ``links`` (``{control: fn(value) -> {other control: value}}``)
+    reads); ``ahead(settings)`` gets, after each redraw, the settings one
+    notch away on every enabled slider (``[(params, {control: value})]``,
+    the slider moved last first, then the grid's order) to run in the
+    background (:class:`Runs`);
+    ``links`` (``{control: fn(value) -> {other control: value}}``)
     lets a control set others before the one redraw (2011's machine sets the
     think time its runs used).  ``columns`` is the most columns the grid may
     have (it has as many 260 px columns as fit).  Returns the widget box
@@ -317,9 +449,11 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         against = f" (knobs against {menu.value}'s)" if menu is not None and knobs_moved != "defaults" else ""
         return "changed: " + ", ".join(moved) + against
 
-    def update(_=None):
+    def update(change=None):
         if holding["on"]:
             return
+        if isinstance(change, dict) and change.get("owner") is not None:
+            holding["moved"] = change["owner"]  # its next notches are run ahead first: a person drags on
         t0 = time.perf_counter()
         status.started = _event_date()
         status.value = ("<span class='kwb-busy'>redrawing… <span class='kwb-elapsed'></span></span> "
@@ -342,6 +476,26 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         status.value = (f"<span class='kwb-drawn' data-kernel='{ms:.0f} ms'>redrawn in {ms:.0f} ms</span>; "
                         f"{html.escape(changes(p), quote=False)}")
         status.generation += 1
+        if ahead is not None and os.environ.get("KWB_RUNS_AHEAD", "on") != "off":
+            ahead(next_notches(p))
+
+    def next_notches(p) -> list:
+        # the grid's order (controls, then knobs), the slider moved last first
+        now = {k: widget_value(c) for k, c in controls.items()}
+        settings = []
+        for n, c in controls.items():
+            if n not in links:  # a linked control sets others: its notch is not one setting away
+                settings += [(c, (p, {**now, n: v})) for v in notches(c)]
+        for n, wd in widgets.items():
+            if wd.disabled:
+                continue
+            for v in notches(wd):
+                try:
+                    settings.append((wd, (p.with_(**{n: v}), now)))
+                except WorkbookParameterError:  # a notch the kernel refuses: nothing to run ahead
+                    pass
+        moved = holding.get("moved")
+        return [x for wd, x in settings if wd is moved] + [x for wd, x in settings if wd is not moved]
 
     def on_drawn(change):
         if timings and change["new"] >= 0:
@@ -407,4 +561,4 @@ def _strip_busy(value: str) -> str:
     return m.group(1) if m else value
 
 
-__all__ = ["explorer", "knob_widget", "widget_value", "widgets_in", "COLUMN_PX"]
+__all__ = ["explorer", "knob_widget", "widget_value", "widgets_in", "notches", "Runs", "Formatted", "COLUMN_PX"]

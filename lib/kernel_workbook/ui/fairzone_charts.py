@@ -235,11 +235,12 @@ def _explore_run(params, size_fraction: float, readers: int, seed: int):
     w = tiobench(ram_mb=params.machine.ram_mb, size_fraction=size_fraction, threads=(int(readers),),
                  phases=("SeqWrite", "SeqRead"))
     key = (params, size_fraction, int(readers), seed)
-    if key not in _EXPLORE_CACHE:
+    r = _EXPLORE_CACHE.get(key)  # one lookup: the explorer's runs ahead (a thread) may clear it meanwhile
+    if r is None:
         if len(_EXPLORE_CACHE) > 64:
             _EXPLORE_CACHE.clear()
-        _EXPLORE_CACHE[key] = simulate(params, w, seed=seed, verbose=False)
-    return _EXPLORE_CACHE[key]
+        r = _EXPLORE_CACHE[key] = simulate(params, w, seed=seed, verbose=False)
+    return r
 
 
 def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int = 1) -> pd.DataFrame:
@@ -307,7 +308,7 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
     from IPython.display import HTML
 
     from .charts import LiveChart
-    from .explorer import explorer
+    from .explorer import Formatted, Runs, explorer
 
     def presets_at(sc: int) -> dict:
         # min_free_kbytes starts at what the kernel computes at boot for the node (the same value None gives)
@@ -322,20 +323,30 @@ def fairzone_explorer(published_spread: pd.DataFrame | None = None, scale: int =
                                 continuous_update=False, style={"description_width": "initial"},
                                 layout=w.Layout(width="98%"))
 
-    def draw(p, size_fraction, readers):
+    def run(p, size_fraction, readers):
+        # one setting's runs and chart data: a pure function of the setting (seed 1), kept in ``runs`` and made
+        # ahead for the next notches (explorer.Runs)
         df = df_explore(p, size_fraction, readers)
         node = "Mel's desktop" if scale == 1 else f"the desktop at 1/{scale}"
         caption = (f"<small>node: {p.machine.ram_mb} MB ({node}), {p.pages_per_unit} pages a simulated unit; "
                    f"{_explore_run(p, size_fraction, readers, 1).caption()}</small>")
-        chart = live.show(*_explore_parts(df, published_spread))  # = plot_explore(df, published_spread)
-        return (chart, Table(df.set_index("kernel").T, index=True, rows=True), HTML(caption))
+        return df, caption, _explore_parts(df, published_spread), \
+            Formatted(Table(df.set_index("kernel").T, index=True, rows=True))
+
+    runs = Runs(run)
+
+    def draw(p, size_fraction, readers):
+        df, caption, parts, table = runs.get(p, size_fraction, readers)
+        chart = live.show(*parts)  # = plot_explore(df, published_spread)
+        return (chart, table, HTML(caption))
 
     live = LiveChart(_explore_charts)  # built once, the data swapped per redraw
 
     return explorer(presets["fairzone"], EXPLORER_KNOBS, draw, controls={"size_fraction": size, "readers": readers},
                     presets=presets, preset="fairzone", title="the fair zone allocation policy, knob by knob",
                     enabled_when={"nr_alloc_batch_shift": lambda p: p.NR_ALLOC_BATCH == "managed>>shift",
-                                  "nr_alloc_batch_pages": lambda p: p.NR_ALLOC_BATCH == "custom"})
+                                  "nr_alloc_batch_pages": lambda p: p.NR_ALLOC_BATCH == "custom"},
+                    ahead=lambda settings: runs.ahead([(p, c["size_fraction"], c["readers"]) for p, c in settings]))
 
 
 def published_and_model(published_cells: pd.DataFrame, model_cells: pd.DataFrame) -> str:

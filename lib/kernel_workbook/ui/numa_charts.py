@@ -194,15 +194,17 @@ def explorer_workload(workload: str, machine_name: str, small: bool = False, xfs
     return autonumabench(workload, machine_name, unit_thps=4 if small else 1, passes_scale=0.25 if small else 1.0)
 
 
-def df_explore(params, reference, workload, seeds=(1,)) -> pd.DataFrame:
+def df_explore(params, reference, workload, seeds=(1,), reference_runs: list | None = None) -> pd.DataFrame:
     """``reference`` (3.19 by default) and ``params`` on one workload, as mmtests rows.
 
-    Columns: ``kernel, row, value, seed`` (the rows of :func:`kernel_workbook.models.numa.df_runs`);
-    ``df.attrs["run"]`` is the first run with ``params``.
+    ``reference_runs``: the runs of ``reference`` on ``workload`` with ``seeds``, if already made (the
+    explorer keeps them: a knob moves only ``params``).  Columns: ``kernel, row, value, seed`` (the rows
+    of :func:`kernel_workbook.models.numa.df_runs`); ``df.attrs["run"]`` is the first run with ``params``.
     """
     from ..models.numa import df_runs, simulate
 
-    ref = [simulate(reference, workload, seed=s, verbose=False) for s in seeds]
+    ref = reference_runs if reference_runs is not None else \
+        [simulate(reference, workload, seed=s, verbose=False) for s in seeds]
     yours = [simulate(params, workload, seed=s, verbose=False) for s in seeds]
     df = pd.concat([df_runs(ref, "3.19.0 vanilla"), df_runs(yours, "this run")], ignore_index=True)
     df.attrs["run"] = yours[0]
@@ -215,17 +217,29 @@ def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
     ``live``: two :class:`~kernel_workbook.ui.charts.LiveChart` (scan period, faults) that keep their
     chart between redraws (the explorer's); without, the charts are built from scratch.
     """
+    caption, text, (f1, o1), (f2, o2) = _explore_data(df)
+    if live is None:
+        r = df.attrs["run"]
+        charts = (plot_scan_period(r, 0), plot_faults(r))
+    else:
+        charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
+    return Preformatted(caption, wrap=True), Preformatted(text), *charts
+
+
+def _explore_data(df: pd.DataFrame) -> tuple:
+    # what the explorer shows of one setting, before the charts: the caption, the table's text, the two
+    # charts' data and options (the explorer keeps it per setting: explorer.Runs)
     from ..tables import compare, render
 
     r = df.attrs["run"]
     table = compare(df, higher_is_better=row_higher_is_better, stats=("Amean",), era="2015", significance=None,
                     kernels=["3.19.0 vanilla", "this run"])
-    if live is None:
-        charts = (plot_scan_period(r, 0), plot_faults(r))
-    else:
-        (f1, o1), (f2, o2) = _scan_period_parts(r, 0), _faults_parts(r)
-        charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
-    return Preformatted(r.caption(), wrap=True), Preformatted(render(table)), *charts
+    (f1, o1), (f2, o2) = _scan_period_parts(r, 0), _faults_parts(r)
+    if alt.renderers.active == "jupyter":  # a live chart (the lab): its data swapped per redraw
+        # the run's knobs are in the caption printed above the charts; in the chart's subtitle they would make
+        # every redraw a new chart structure (the whole spec built, validated and embedded again, 3-4x the time)
+        o1["caption"] = f"{r.workload.name} on {r.machine.name}, seed {r.seed}: the knobs are in the caption above"
+    return r.caption(), render(table), (f1, o1), (f2, o2)
 
 
 def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = None):
@@ -240,7 +254,7 @@ def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = No
 
     from ..models.numa import KERNELS, MACHINES, kernel_params
     from .charts import LiveChart
-    from .explorer import explorer
+    from .explorer import Runs, explorer
 
     m = mode()
     small = m.small if small is None else small
@@ -254,10 +268,26 @@ def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = No
 
     live = (LiveChart(_scan_period_chart), LiveChart(_faults_chart))  # built once, the data swapped per redraw
 
+    from ..models.numa import simulate
+
+    fixed: dict = {}  # (workload, machine) -> (the workload, 3.19's run on it): a knob moves neither
+
+    def run(p, workload, machine_name):
+        # one setting's table and chart data: a pure function of the setting (seed 1), kept in ``runs`` and made
+        # ahead for the next notches (explorer.Runs)
+        if (workload, machine_name) not in fixed:
+            wl = explorer_workload(workload, machine_name, small, xfs_kw)
+            fixed[workload, machine_name] = (wl, [simulate(reference, wl, seed=1, verbose=False)])
+        wl, ref = fixed[workload, machine_name]
+        return _explore_data(df_explore(p, reference, wl, seeds=(1,), reference_runs=ref))
+
+    runs = Runs(run)
+
     def draw(p, workload, machine_name):
-        wl = explorer_workload(workload, machine_name, small, xfs_kw)
-        return explore_outputs(df_explore(p, reference, wl), live)
+        caption, text, (f1, o1), (f2, o2) = runs.get(p, workload, machine_name)
+        return Preformatted(caption, wrap=True), Preformatted(text), live[0].show(*f1, **o1), live[1].show(*f2, **o2)
 
     return explorer(presets["4.0.0-rc1 slowscan-v2"], EXPLORER_KNOBS, draw,
                     controls={"workload": workload, "machine_name": machine_name}, presets=presets,
-                    preset="4.0.0-rc1 slowscan-v2", title="automatic NUMA balancing, knob by knob")
+                    preset="4.0.0-rc1 slowscan-v2", title="automatic NUMA balancing, knob by knob",
+                    ahead=lambda settings: runs.ahead([(p, c["workload"], c["machine_name"]) for p, c in settings]))
