@@ -170,3 +170,40 @@ def test_a_reproduction_echoes_its_mode_and_problem_size(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "ci")
     assert r.problem_size == "full"  # not the mode of whoever reads it later
     assert Reproduction("2011-cfq-deep-idle", mode="lab", small=True).problem_size == "CI"  # small=True asked for
+
+
+def test_reproduce_many_hands_out_the_heaviest_threads_ready_task_first(monkeypatch):
+    """One task per free worker, the heaviest thread's first: its fit (with its first seed base) starts at once and
+    its other seed bases run before a lighter thread's; every result lands where reproduce_many puts it."""
+    import pickle
+    from concurrent.futures import Future
+
+    import kernel_workbook.reproduce as r
+
+    order = []
+
+    class Inline:  # an executor that runs each task as it is submitted
+        def __init__(self, n):
+            self.n = n
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+        def submit(self, call, env, fn, thread, base, kw, *rest):
+            order.append((fn.__name__, thread, base))
+            f = Future()
+            rep = r.Reproduction(thread)
+            f.set_result((pickle.dumps({}), rep) if fn is r._fit_and_first else ([("cell", thread, base)], []))
+            return f
+
+    monkeypatch.setattr(r, "_pool", Inline)
+    light, heavy = "2007-throttle-vm-writeout", "2015-numa-slow-scan"
+    reps = r.reproduce_many([light, heavy], seeds=3, workers=2)
+    assert order == [("_fit_and_first", heavy, 0), ("_fit_and_first", light, 0),
+                     ("_one_seed", heavy, 1), ("_one_seed", heavy, 2), ("_one_seed", light, 1), ("_one_seed", light, 2)]
+    assert [x.thread for x in reps] == [light, heavy]
+    assert {t: sorted(x.seed_runs) for t, x in zip((light, heavy), reps)} == {light: [1, 2], heavy: [1, 2]}
+    assert reps[1].seed_runs[2] == ([("cell", heavy, 2)], [])
