@@ -559,12 +559,11 @@ def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> R
         _forget()
 
 
-# The threads by the work of their whole reproduction (fit, then every seed base; CPU seconds at CI size with 8
-# seed bases), the heaviest first: a free worker always takes the ready task of the heaviest thread, so the fit
-# that gates the most work starts at once, its seed bases run as soon as it is done, and the short tasks of the
-# light threads fill the cores at the end instead of a long one running alone.
-_HEAVIEST_FIRST = ["2015-numa-slow-scan", "2012-highalloc-compaction", "2014-seqread-fairzone-cfq",
-                   "2011-cfq-deep-idle", "2007-throttle-vm-writeout"]
+# The longest calibrations first (every seed base of a thread waits for its fit), so that no core is left with a
+# long one at the end: 2015's fits Mel's machine and then Dave's guest on 70 grid points (the longest, ~30 s in CI
+# mode), 2011's RAID fit pools the runs of eight seed bases (~20 s).
+_HEAVIEST_FIRST = ["2015-numa-slow-scan", "2014-seqread-fairzone-cfq", "2011-cfq-deep-idle",
+                   "2012-highalloc-compaction", "2007-throttle-vm-writeout"]
 
 
 def _rank(thread: str) -> int:
@@ -576,8 +575,8 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     """:func:`reproduce` of several threads at once (``kwb reproduce --all``) on one pool of long-lived worker
     processes: first each thread's calibration (once, :mod:`.calibration`) with its first seed base in the same
     task (:func:`_fit_and_first`), then every other seed base of every thread as one task with that thread's fit.
-    Tasks are handed out one per free worker, the ready task of the heaviest thread first
-    (:data:`_HEAVIEST_FIRST`).
+    Tasks are handed out one per free worker: every fit before any other seed base (they gate them), each in the
+    order of :data:`_HEAVIEST_FIRST`.
 
     The pool is ``workers`` local processes (default: one per core), or the workers of a running Dask
     cluster: ``scheduler="tcp://host:8786"``, or ``$DASK_SCHEDULER_ADDRESS`` when no worker count is given (the
@@ -606,8 +605,8 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
                 results[(t_, b, first)] = _one_seed(t_, b, kw, fits)
     else:
         env = _client_env()
-        # ready tasks: (thread's rank, order within the thread, what); a fit is its thread's order 0
-        ready = [(_rank(t), 0, ("fit", t)) for t in modelled]
+        # ready tasks: (0 for a fit, 1 for a seed base; thread's rank; seed base's order; what)
+        ready = [(0, _rank(t), 0, ("fit", t)) for t in modelled]
         heapq.heapify(ready)
         fits_of = {}
         # a local pool gets one task per worker at a time, so that the order above is the order they start in;
@@ -617,7 +616,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
             pending = {}
             while ready or pending:
                 while ready and len(pending) < in_flight:
-                    _, _, what = heapq.heappop(ready)
+                    *_, what = heapq.heappop(ready)
                     if what[0] == "fit":
                         fut = ex.submit(_config.call_in_env, env, _fit_and_first, what[1], bases[0], kw)
                     else:
@@ -632,7 +631,7 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
                         fits, results[(t, bases[0], True)] = f.result()
                         fits_of[t] = pickle.loads(fits)
                         for i, task in enumerate(seed_tasks(t)[1:]):
-                            heapq.heappush(ready, (_rank(t), i + 1, ("run", task)))
+                            heapq.heappush(ready, (1, _rank(t), i, ("run", task)))
                     else:
                         results[what[1]] = f.result()
     for t in modelled:

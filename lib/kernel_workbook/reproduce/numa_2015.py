@@ -182,12 +182,15 @@ def _run_all(jobs, reduce=None) -> list:
     simulations on one thread per core: the compiled kernel releases the GIL (``models.engine.kernel``), and each
     run draws from its own seed, so the results are those of the loop, in its order.  The calibration's grids and
     a seed base's runs are dozens of independent runs; one core would leave the other idle when one process
-    reproduces the thread (``kwb reproduce THREAD``), and the fit gates every seed base in ``kwb reproduce --all``."""
+    reproduces the thread (``kwb reproduce THREAD``).  In a worker of ``reproduce_many``'s pool the cores are
+    the pool's: one thread there."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
+    from . import _IN_WORKER
+
     sims = [(p, w, s) for p, w, seeds in jobs for s in seeds]
-    n = min(len(sims), os.cpu_count() or 1)
+    n = 1 if _IN_WORKER else min(len(sims), os.cpu_count() or 1)
     if n <= 1:
         done = [simulate(p, w, seed=s, verbose=False) for p, w, s in sims]
     else:
