@@ -378,13 +378,6 @@ def _kw_for(fn, kw: dict) -> dict:
 
 def _calibrate_task(thread: str, kw: dict) -> dict:
     """A worker's fit of one thread: the calibration store's new entries (fitted values, never model arrays)."""
-    try:
-        return _calibrate(thread, kw)
-    finally:
-        _forget()
-
-
-def _calibrate(thread: str, kw: dict) -> dict:
     from . import calibration
 
     before = set(calibration.export())
@@ -393,19 +386,9 @@ def _calibrate(thread: str, kw: dict) -> dict:
         mod, fn = target.split(":")
         f = getattr(importlib.import_module(mod), fn)
         f(**_kw_for(f, kw))
-    return {k: v for k, v in calibration.export().items() if k not in before}
-
-
-def _fit_and_first(thread: str, base: int, kw: dict) -> tuple:
-    """A worker's fit of one thread and, in the same process before it forgets, the run of its first seed base:
-    the runs the fit made (kept in the reproductions' own caches) are not made a second time, as when one process
-    reproduces a thread alone (:func:`reproduce`).  Returns the fit as it was before that run, pickled (the other
-    seed bases get what :func:`_calibrate_task` would have given them, whatever the run does to its objects), and
-    the reproduction (:func:`_first_seed`)."""
-    import pickle
-
-    fits = _calibrate(thread, kw)
-    return pickle.dumps(fits), _first_seed(thread, base, kw, fits)
+    out = {k: v for k, v in calibration.export().items() if k not in before}
+    _forget()
+    return out
 
 
 def _one_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> tuple:
@@ -560,35 +543,27 @@ def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> R
 
 
 # The longest calibrations first (every seed base of a thread waits for its fit), so that no core is left with a
-# long one at the end: 2015's fits Mel's machine and then Dave's guest on 70 grid points (the longest, ~30 s in CI
-# mode), 2011's RAID fit pools the runs of eight seed bases (~20 s).
-_HEAVIEST_FIRST = ["2015-numa-slow-scan", "2014-seqread-fairzone-cfq", "2011-cfq-deep-idle",
-                   "2012-highalloc-compaction", "2007-throttle-vm-writeout"]
-
-
-def _rank(thread: str) -> int:
-    return _HEAVIEST_FIRST.index(thread) if thread in _HEAVIEST_FIRST else -1
+# long one at the end: 2011's RAID fit pools the runs of eight seed bases (~20 s in CI mode).
+_HEAVIEST_FIRST = ["2014-seqread-fairzone-cfq", "2011-cfq-deep-idle", "2012-highalloc-compaction",
+                   "2015-numa-slow-scan", "2007-throttle-vm-writeout"]
 
 
 def reproduce_many(threads: list[str], seeds: int | list | None = None, workers: int | None = None,
                    scheduler: str | None = None, **kw) -> list[Reproduction]:
     """:func:`reproduce` of several threads at once (``kwb reproduce --all``) on one pool of long-lived worker
-    processes: first each thread's calibration (once, :mod:`.calibration`) with its first seed base in the same
-    task (:func:`_fit_and_first`), then every other seed base of every thread as one task with that thread's fit.
-    Tasks are handed out one per free worker: every fit before any other seed base (they gate them), each in the
-    order of :data:`_HEAVIEST_FIRST`.
+    processes: first each thread's calibration (once, :mod:`.calibration`), the heaviest first, then every seed
+    base of every thread as one task with that thread's fit.
 
     The pool is ``workers`` local processes (default: one per core), or the workers of a running Dask
     cluster: ``scheduler="tcp://host:8786"``, or ``$DASK_SCHEDULER_ADDRESS`` when no worker count is given (the
     workers must have this package installed).  Returns the reproductions in the order of ``threads``, each
     exactly what :func:`reproduce` returns.
     """
-    import heapq
-    import pickle
     from concurrent.futures import FIRST_COMPLETED, wait
 
     bases = _seed_bases(seeds)
-    modelled = sorted((t for t in threads if _target(t) is not None), key=_rank)
+    modelled = sorted((t for t in threads if _target(t) is not None),
+                      key=lambda t: _HEAVIEST_FIRST.index(t) if t in _HEAVIEST_FIRST else -1)
     out = {t: published_only(t) for t in threads if t not in modelled}
 
     def seed_tasks(t):
@@ -599,39 +574,23 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     results = {}  # (thread, base, first) -> result
     if addr is None and n <= 1:
         for t in modelled:
-            fits, results[(t, bases[0], True)] = _fit_and_first(t, bases[0], kw)
-            fits = pickle.loads(fits)
-            for t_, b, first in seed_tasks(t)[1:]:
-                results[(t_, b, first)] = _one_seed(t_, b, kw, fits)
+            fits = _calibrate_task(t, kw)
+            for t_, b, first in seed_tasks(t):
+                results[(t_, b, first)] = (_first_seed if first else _one_seed)(t_, b, kw, fits)
     else:
         env = _client_env()
-        # ready tasks: (0 for a fit, 1 for a seed base; thread's rank; seed base's order; what)
-        ready = [(0, _rank(t), 0, ("fit", t)) for t in modelled]
-        heapq.heapify(ready)
-        fits_of = {}
-        # a local pool gets one task per worker at a time, so that the order above is the order they start in;
-        # a cluster gets every ready task (it has the workers it has)
-        in_flight = n if addr is None else len(modelled) + sum(len(seed_tasks(t)) for t in modelled)
         with (_cluster_pool(addr) if addr else _pool(n)) as ex:
-            pending = {}
-            while ready or pending:
-                while ready and len(pending) < in_flight:
-                    *_, what = heapq.heappop(ready)
-                    if what[0] == "fit":
-                        fut = ex.submit(_config.call_in_env, env, _fit_and_first, what[1], bases[0], kw)
-                    else:
-                        t, b, _first = what[1]
-                        fut = ex.submit(_config.call_in_env, env, _one_seed, t, b, kw, fits_of[t])
-                    pending[fut] = what
+            pending = {ex.submit(_config.call_in_env, env, _calibrate_task, t, kw): ("fit", t) for t in modelled}
+            while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for f in done:
                     what = pending.pop(f)
                     if what[0] == "fit":
-                        t = what[1]
-                        fits, results[(t, bases[0], True)] = f.result()
-                        fits_of[t] = pickle.loads(fits)
-                        for i, task in enumerate(seed_tasks(t)[1:]):
-                            heapq.heappush(ready, (1, _rank(t), i, ("run", task)))
+                        fits = f.result()
+                        for t, b, first in seed_tasks(what[1]):
+                            fut = ex.submit(_config.call_in_env, env, _first_seed if first else _one_seed, t, b, kw,
+                                            fits)
+                            pending[fut] = ("run", (t, b, first))
                     else:
                         results[what[1]] = f.result()
     for t in modelled:
