@@ -174,7 +174,33 @@ def _autonuma(test: str, st: Setup, m: Machine, setup_s: float = 0.0):
 
 
 def _run(p: NumaParams, w, seeds) -> list[NumaResult]:
-    return [simulate(p, w, seed=s, verbose=False) for s in seeds]
+    return _run_all([(p, w, seeds)])[0]
+
+
+def _run_all(jobs, reduce=None) -> list:
+    """``[_run(p, w, seeds) for p, w, seeds in jobs]`` (each reduced by ``reduce(runs)`` when given), the
+    simulations on one thread per core: the compiled kernel releases the GIL (``models.engine.kernel``), and each
+    run draws from its own seed, so the results are those of the loop, in its order.  The calibration's grids and
+    a seed base's runs are dozens of independent runs; one core would leave the other idle when one process
+    reproduces the thread (``kwb reproduce THREAD``).  In a worker of ``reproduce_many``'s pool the cores are
+    the pool's: one thread there."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from . import _IN_WORKER
+
+    sims = [(p, w, s) for p, w, seeds in jobs for s in seeds]
+    n = 1 if _IN_WORKER else min(len(sims), os.cpu_count() or 1)
+    if n <= 1:
+        done = [simulate(p, w, seed=s, verbose=False) for p, w, s in sims]
+    else:
+        with ThreadPoolExecutor(n) as ex:
+            done = list(ex.map(lambda job: simulate(job[0], job[1], seed=job[2], verbose=False), sims))
+    out, i = [], 0
+    for _p, _w, seeds in jobs:
+        rs, i = done[i: i + len(seeds)], i + len(seeds)
+        out.append(reduce(rs) if reduce else rs)
+    return out
 
 
 def _mean(rs: list[NumaResult], key: str) -> float:
@@ -344,7 +370,8 @@ def search_disclosure(search: str) -> str:
             "comparison (reproduce_numa_2015(wakeup_search='post-hoc'), the notebook and docs/models/numa.md)")
 
 
-def _grid_fit(run_stats, target: dict, search: str = "joint") -> tuple[float, float, dict, pd.DataFrame]:
+def _grid_fit(run_stats, target: dict, search: str = "joint", run_stats_all=None) -> tuple[float, float, dict,
+                                                                                          pd.DataFrame]:
     """The sharing and the cross-node wake-up rate of an xfs_repair-like load, fitted to the 3.19 statistics
     ``target`` (least squares in log ratio); ``run_stats(wander, shared)`` gives the statistics of a run.
 
@@ -353,10 +380,16 @@ def _grid_fit(run_stats, target: dict, search: str = "joint") -> tuple[float, fl
     :data:`POSTHOC_SHARED_AT`, then every rate of :data:`POSTHOC_WANDER_GRID` at that sharing, then the sharing
     again at the rate chosen), chosen after predictions were seen; only for comparison.
 
+    ``run_stats_all(pairs)``, when given, is ``[run_stats(w, sh) for w, sh in pairs]`` at once (:func:`_run_all`):
+    the joint search's pairs are all known before the first is run.
+
     Returns the rate, the sharing, their statistics, and for every rate of the grid its 3.19 error at the sharing
     that fits best at that rate (columns ``wander_per_s, shared_frac, error`` and the statistics; ``attrs``: the
     sharing and the rate chosen, and the search)."""
     seen = {}
+    if search == "joint" and run_stats_all is not None:
+        pairs = [(w, sh) for w in WANDER_GRID for sh in SHARED_GRID]
+        seen.update(zip(pairs, run_stats_all(pairs)))
 
     def stats(wander, shared):
         if (wander, shared) not in seen:
@@ -417,7 +450,8 @@ def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, d
 
     wander, shared, got, wakeups = _grid_fit(
         lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(wander, shared)), seeds)), target,
-        st.wakeup_search)
+        st.wakeup_search,
+        lambda pairs: _run_all([(p, xfs_repair(m, **kw_of(w, sh)), seeds) for w, sh in pairs], _xfs_stats))
     notes.extend(_edge_notes("the xfs_repair-like load", wakeups))
     kw = kw_of(wander, shared)
     # length and the load's own system time: real and syst of 3.19
@@ -446,12 +480,15 @@ def calibrate(st: Setup = Setup()) -> Calibration:
     m = MACHINES[MEL]
     p = NumaParams()
     runs = {}
+    def autonuma_runs(p, m):
+        return dict(zip(TESTS, _run_all([(p, _autonuma(t, st, m), st.seeds) for t in TESTS])))
+
     for _ in range(2):
-        runs = {t: _run(p, _autonuma(t, st, m), st.seeds) for t in TESTS}
+        runs = autonuma_runs(p, m)
         m = _fit_bandwidth(runs, m)
-        runs = {t: _run(p, _autonuma(t, st, m), st.seeds) for t in TESTS}
+        runs = autonuma_runs(p, m)
         p = _fit_costs(runs, p)
-    runs = {t: _run(p, _autonuma(t, st, m), st.seeds) for t in TESTS}
+    runs = autonuma_runs(p, m)
     setup_s = {t: pub("ptewrite-autonuma", f"Elapsed-{TESTS[t]}", K319, "Time") - _mean(runs[t], "elapsed_s")
                for t in TESTS}
     for t, v in setup_s.items():
@@ -512,13 +549,13 @@ def runs(st: Setup = Setup()) -> dict:
     """Every kernel on every workload: ``{(kernel, workload): [NumaResult per seed]}``, with the machine fitted
     on ``st.calibration_setup()``."""
     cal = calibrate(st.calibration_setup())
-    out = {}
+    jobs = {}
     for k in KERNELS:
         p = kernel_params(k, base=cal.params)
         for t in TESTS:
-            out[(k, t)] = _run(p, _autonuma(t, st, cal.machine, cal.setup_s[t]), st.seeds)
-        out[(k, "xfs_repair")] = _run(p, xfs_repair(cal.machine, **cal.xfs_kw), st.seeds)
-    return out
+            jobs[(k, t)] = (p, _autonuma(t, st, cal.machine, cal.setup_s[t]), st.seeds)
+        jobs[(k, "xfs_repair")] = (p, xfs_repair(cal.machine, **cal.xfs_kw), st.seeds)
+    return dict(zip(jobs, _run_all(list(jobs.values()))))
 
 
 # ------------------------------------------------------------------ Dave Chinner's fake-NUMA guest
@@ -601,7 +638,9 @@ def calibrate_dave(st: Setup = Setup()) -> DaveCalibration:
     real = pub("dave-xfsrepair-times", BOTH, DK319)
     wander, shared, got, wakeups = _grid_fit(
         lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(BOTH, wander, shared, real)), seeds)),
-        target, st.wakeup_search)
+        target, st.wakeup_search,
+        lambda pairs: _run_all([(p, xfs_repair(m, **kw_of(BOTH, w, sh, real)), seeds) for w, sh in pairs],
+                               _xfs_stats))
     notes.extend(_edge_notes("Dave's guest", wakeups))
     # the guest's IPI: share = ipi / (user + system), ipi proportional to the cost (closed form, twice: the run's
     # length moves with its system time)
@@ -613,13 +652,17 @@ def calibrate_dave(st: Setup = Setup()) -> DaveCalibration:
     if ipi > 0:
         p = replace(p, cost_tlb_flush_ipi_us=float(round(
             p.cost_tlb_flush_ipi_us * share * rest / max(ipi * (1 - share), 1e-9), 3)))
+    # each option's length: its 3.19 runtime (the IPI cost lengthens the run a little); the options are independent,
+    # so each step runs them together
+    def option_runs():
+        return dict(zip(DAVE_OPTIONS, _run_all([(p, xfs_repair(m, **kw[o]), seeds) for o in DAVE_OPTIONS])))
+
+    for _ in range(2):
+        for o, rs_o in option_runs().items():
+            kw[o]["seconds"] = float(kw[o]["seconds"] * pub("dave-xfsrepair-times", o, DK319) / _mean(rs_o,
+                                                                                                        "elapsed_s"))
     runtime_319 = {}
-    for o in DAVE_OPTIONS:  # each option's length: its 3.19 runtime (the IPI cost lengthens the run a little)
-        want = pub("dave-xfsrepair-times", o, DK319)
-        for _ in range(2):
-            el = _mean(_run(p, xfs_repair(m, **kw[o]), seeds), "elapsed_s")
-            kw[o]["seconds"] = float(kw[o]["seconds"] * want / el)
-        rs_o = _run(p, xfs_repair(m, **kw[o]), seeds)
+    for o, rs_o in option_runs().items():
         runtime_319[o] = _mean(rs_o, "elapsed_s")
         if o == BOTH:
             rs = rs_o
@@ -664,8 +707,8 @@ def dave_runs(st: Setup = Setup()) -> dict:
     the guest fitted by :func:`calibrate_dave` at ``st.calibration_setup()``."""
     dc = calibrate_dave(st.calibration_setup())
     seeds = st.seeds[:st.dave_seeds]
-    return {(o, k): _run(kernel_params(DAVE_KERNELS[k], base=dc.params), xfs_repair(dc.machine, **dc.kw[o]), seeds)
-            for o, k in DAVE_RUNS}
+    return dict(zip(DAVE_RUNS, _run_all([(kernel_params(DAVE_KERNELS[k], base=dc.params),
+                                          xfs_repair(dc.machine, **dc.kw[o]), seeds) for o, k in DAVE_RUNS])))
 
 
 def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
