@@ -170,3 +170,25 @@ def test_a_reproduction_echoes_its_mode_and_problem_size(monkeypatch):
     monkeypatch.setenv("WORKBOOK_MODE", "ci")
     assert r.problem_size == "full"  # not the mode of whoever reads it later
     assert Reproduction("2011-cfq-deep-idle", mode="lab", small=True).problem_size == "CI"  # small=True asked for
+
+
+def test_a_post_hoc_assumption_is_named_in_the_table_with_the_score_without_it():
+    """A stored run whose assumption was chosen after its predicted cells were seen is labelled so in the README
+    table, and the run stored without it (data/fidelity/<variant>/) gets a row of its own beside it."""
+    import json
+
+    from kernel_workbook.reproduce.fidelity import fidelity_dir, fidelity_markdown, load_fidelity, stored_variants
+
+    table = fidelity_markdown().splitlines()
+    for a in load_fidelity("2014-seqread-fairzone-cfq").get("assumptions", []):
+        if a.get("chosen_after_predicted_cells_seen"):
+            labelled = [ln for ln in table if f"with {a['name']} (chosen after the predicted cells were seen)" in ln]
+            assert len(labelled) == 1
+            variants = stored_variants("2014-seqread-fairzone-cfq")
+            assert variants, "a post-hoc assumption needs the run without it stored beside it"
+            for v in variants:
+                rows = [ln for ln in table if f"without it (`{v}`)" in ln]
+                assert len(rows) == 1
+                stored = json.loads((fidelity_dir() / v / "2014-seqread-fairzone-cfq.json").read_text())
+                st = stored["summary"]["strict"]
+                assert rows[0].split("|")[2].strip().startswith(f"{st['hits']}/{st['scored']} = ")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -83,12 +84,46 @@ def fidelity_markdown(threads: list[str] | None = None) -> str:
              "|---|---|---|---|---|"]
     for r in df.itertuples():
         f = full.loc[r.thread] if r.thread in full.index else None
-        big = "–" if f is None else (f"{f.hits}/{f.scored} = {_pct(f.strict)}; {_pct(f.strict_mean)} "
-                                     f"({_pct(f.strict_min)}–{_pct(f.strict_max)})")
-        lines.append(f"| `{r.thread}` | {r.hits}/{r.scored} = {_pct(r.strict)} | "
-                     f"{_pct(r.strict_mean)} ({_pct(r.strict_min)}–{_pct(r.strict_max)}), {r.seeds} seeds | "
-                     f"{_pct(r.lenient_direction)} of {r.lenient_cells} cells | {big} |")
+        post_hoc = post_hoc_assumptions(r.thread)
+        label = f"`{r.thread}`" + (f" with {', '.join(post_hoc)} (chosen after the predicted cells were seen)"
+                                   if post_hoc else "")
+        lines.append(_row(label, r, f))
+        # the score without each post-hoc assumption, stored beside it: the honest figure goes in the same table
+        for variant in stored_variants(r.thread):
+            v = df_fidelity_at(fidelity_dir() / variant, r.thread)
+            vf = fidelity_dir(True) / variant
+            vf = df_fidelity_at(vf, r.thread) if (vf / f"{r.thread}.json").is_file() else None
+            lines.append(_row(f"`{r.thread}` without it (`{variant}`)", v, vf))
     return "\n".join(lines)
+
+
+def _row(label: str, r, f) -> str:
+    big = "–" if f is None else (f"{f.hits}/{f.scored} = {_pct(f.strict)}; {_pct(f.strict_mean)} "
+                                 f"({_pct(f.strict_min)}–{_pct(f.strict_max)})")
+    return (f"| {label} | {r.hits}/{r.scored} = {_pct(r.strict)} | "
+            f"{_pct(r.strict_mean)} ({_pct(r.strict_min)}–{_pct(r.strict_max)}), {r.seeds} seeds | "
+            f"{_pct(r.lenient_direction)} of {r.lenient_cells} cells | {big} |")
+
+
+def post_hoc_assumptions(thread: str, full: bool = False) -> list[str]:
+    """Names of the stored run's assumptions that were chosen after its predicted cells had been seen."""
+    return [a["name"] for a in load_fidelity(thread, full).get("assumptions", [])
+            if a.get("chosen_after_predicted_cells_seen")]
+
+
+def stored_variants(thread: str) -> list[str]:
+    """Folders of ``data/fidelity`` (besides ``full``) holding a run of ``thread`` with an assumption changed."""
+    return sorted(d.name for d in fidelity_dir().iterdir()
+                  if d.is_dir() and d.name != "full" and (d / f"{thread}.json").is_file())
+
+
+def df_fidelity_at(folder: Path, thread: str):
+    """:func:`df_fidelity`'s row of the run of ``thread`` stored in ``folder`` (a variant's)."""
+    s = json.loads((folder / f"{thread}.json").read_text())["summary"]
+    st, sd, le = s["strict"], s["seeds"], s["lenient"]
+    return SimpleNamespace(hits=st["hits"], scored=st["scored"], strict=st["score"], strict_mean=sd["mean"],
+                           strict_min=sd["min"], strict_max=sd["max"], seeds=sd["n"],
+                           lenient_cells=le["predicted_cells"], lenient_direction=le["direction_agreement"])
 
 
 def readme_section(readme_text: str) -> str:
