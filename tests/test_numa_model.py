@@ -622,3 +622,63 @@ def test_reference_equals_jitted_with_direct_io_pins_and_partial_migrations(kern
     assert c["migrate_fail_eagain"] > 0 and c["migrate_fail_permanent"] > 0
     assert c["pgmigrate_fail"] == c["migrate_fail_permanent"]  # -EAGAIN leftovers are not counted
     assert c["mm_migrate_pages"] == c["numa_pages_migrated"] + c["migrate_fail_eagain"] + c["migrate_fail_permanent"]
+
+
+def _fake_numa_sim(**params):
+    """A reference Sim of Dave Chinner's numa=fake=4 guest: no SLIT, so no NUMA level and no sd_numa."""
+    return _sim(w=small_xfs("dave-vm-fake4-16"), **params)
+
+
+def test_machines_declare_their_numa_levels():
+    # kernel/sched/core.c sched_init_numa(): one level per distinct remote distance; numa=fake without a SLIT
+    # (arch/x86/mm/numa_emulation.c) gives every pair of nodes LOCAL_DISTANCE -> 'if (!level) return;'
+    assert MACHINES["mel-4socket-48"].sched_domains_numa_levels == 1
+    assert Machine().sched_domains_numa_levels == 1
+    assert MACHINES["dave-vm-fake4-16"].sched_domains_numa_levels == 0
+    assert MACHINES["one-node"].sched_domains_numa_levels == 0
+    assert _fake_numa_sim().ki[L.I.sched_domains_numa_levels] == 0
+    assert _sim().ki[L.I.sched_domains_numa_levels] == 1
+
+
+def test_without_a_numa_level_task_numa_migrate_gives_up_and_prefers_the_task_node():
+    # kernel/sched/fair.c task_numa_migrate(): no sd_numa -> p->numa_preferred_nid = task_node(p); -EINVAL,
+    # before update_numa_stats() or any task_numa_compare(): the task stays, nothing is searched or charged
+    s = _fake_numa_sim()
+    p = s.tasks[0]
+    p.numa_preferred_nid = (p.node + 1) % s.N
+    node, sys_before = p.node, list(s.sysb)
+    s.task_numa_migrate(p)
+    assert p.node == node and p.numa_preferred_nid == node
+    assert s.sysb == sys_before
+    assert s.cnt[L.CT.numa_migrate_calls] == s.cnt[L.CT.numa_task_moves] == s.cnt[L.CT.numa_task_swaps] == 0
+
+
+def test_without_sd_numa_the_load_balancer_ignores_the_preferred_node():
+    # migrate_improves_locality() is false without SD_NUMA, and the top domain's cache_nice_tries is sd_init()'s
+    # non-NUMA one (1): a task preferring the idle node waits like any other
+    s = _fake_numa_sim(cache_nice_tries=5)
+    assert s.nodes[0].nr_running == s.nodes[1].nr_running
+    for p in [p for p in s.tasks if p.node == 1][:2]:
+        s.move_task(p, 0)  # node 0: two tasks more than node 1
+    for p in s.tasks:
+        if p.node == 0:
+            p.numa_preferred_nid, p.has_faults = 1, 1
+    busiest_over = s.nodes[0].nr_running > s.cpus
+    waits = L.SD_DIE_CACHE_NICE_TRIES + (0 if busiest_over else 2)
+    for _ in range(waits):
+        s.load_balance()
+    assert s.cnt[L.CT.lb_task_moves] == 0
+    s.load_balance()
+    assert s.cnt[L.CT.lb_task_moves] >= 1
+
+
+def test_a_machine_without_a_numa_level_never_moves_a_task_by_numa_balancing():
+    w = small_xfs("dave-vm-fake4-16")
+    for kernel in ("3.19.0 vanilla", "4.0-rc4"):
+        r = simulate(kernel_params(kernel), w, seed=2, verbose=False)
+        c = r.counters
+        assert c["numa_hint_faults"] > 0  # the scanner and the hinting faults still run
+        assert c["numa_task_moves"] == c["numa_task_swaps"] == c["numa_migrate_calls"] == 0
+        mel = replace(MACHINES["dave-vm-fake4-16"], sched_domains_numa_levels=1)
+        r1 = simulate(kernel_params(kernel), w, seed=2, machine_name=mel, verbose=False)
+        assert r1.counters["numa_migrate_calls"] > 0  # the same guest with a NUMA level does search

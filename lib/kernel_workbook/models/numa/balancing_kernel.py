@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import borrowed, kernel, leaf
-from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, TF, TI, UA, UB, W
+from .layout import C_N, CT, FA, FP, GI, I, LG, MEMO_W, MI, NI, SB, SD_DIE_CACHE_NICE_TRIES, TF, TI, UA, UB, W
 from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
 _borrow = borrowed(__name__)
@@ -172,12 +172,17 @@ def load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb):
       goes anyway, above cache_nice_tries + 2 need_active_balance() moves the running task (stop_one_cpu());
     * nothing resists a move against NUMA placement (migrate_degrades_locality() is off: NUMA_RESIST_LOWER is
       false), and the move leaves numa_scan_period alone (only task_numa_migrate() resets it).
+    * on a machine without a NUMA level (``sched_domains_numa_levels == 0``, e.g. numa=fake without a SLIT) the
+      top domain is not SD_NUMA: migrate_improves_locality() returns false for every task, and cache_nice_tries
+      is that domain's (sd_init(): SD_DIE_CACHE_NICE_TRIES), not the NUMA domain's knob.
 
     Which task of the busiest node goes when none improves its locality: the lowest task id (the kernel takes
     the busiest CPU's task; with equal loads find_busiest_queue() keeps the first CPU it saw).
     """
     N = ki[I.nr_nodes]
     cpus = ki[I.cpus_per_node]
+    sd_numa = ki[I.sched_domains_numa_levels] > 0
+    tries = ki[I.cache_nice_tries] if sd_numa else SD_DIE_CACHE_NICE_TRIES
     for dst in range(N):
         local = ni[dst, NI.nr_running]
         if local >= cpus:
@@ -190,14 +195,15 @@ def load_balance(ki, kf, ti, tf, ni, mi, ctr, sysb):
             ni[dst, NI.lb_failed] = 0
             continue
         pick = -1
-        for j in range(1, ni[busiest, NI.tasks] + 1):
-            c = ni[busiest, NI.tasks + j]
-            if ti[c, TI.has_faults] != 0 and ti[c, TI.pref] == dst:  # migrate_improves_locality()
-                pick = c
-                break
+        if sd_numa:  # migrate_improves_locality(): false unless env->sd->flags & SD_NUMA
+            for j in range(1, ni[busiest, NI.tasks] + 1):
+                c = ni[busiest, NI.tasks + j]
+                if ti[c, TI.has_faults] != 0 and ti[c, TI.pref] == dst:
+                    pick = c
+                    break
         if pick < 0:
             ni[dst, NI.lb_failed] += 1
-            limit = ki[I.cache_nice_tries] if ni[busiest, NI.nr_running] > cpus else ki[I.cache_nice_tries] + 2
+            limit = tries if ni[busiest, NI.nr_running] > cpus else tries + 2
             if ni[dst, NI.lb_failed] <= limit:
                 continue
             pick = ni[busiest, NI.tasks + 1]
@@ -302,6 +308,11 @@ def _charge_search(ki, kf, tf, ctr, sysb, t, nodes):
 @kernel
 def task_numa_migrate(ki, kf, ti, tf, ni, mi, gi, wts, ctr, sysb, t):
     """task_numa_migrate(): move the task to its preferred node, or swap it with a task there."""
+    if ki[I.sched_domains_numa_levels] == 0:
+        # no sd_numa on the source CPU: "if (unlikely(!sd)) { p->numa_preferred_nid = task_node(p); return
+        # -EINVAL; }" -- before any update_numa_stats() or task_numa_find_cpu(), so nothing is searched
+        ti[t, TI.pref] = ti[t, TI.node]
+        return
     N = ki[I.nr_nodes]
     src = ti[t, TI.node]
     pref = ti[t, TI.pref]

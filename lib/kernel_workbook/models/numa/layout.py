@@ -154,6 +154,10 @@ COUNTER_NAMES = [
 ]
 C_N = len(COUNTER_NAMES)
 MEMO_W = 4  # epoch, preferred node, outcome and nodes searched of a task's last failed search
+# sd->cache_nice_tries of a domain that is neither SD_SHARE_CPUCAPACITY, SD_SHARE_PKG_RESOURCES nor SD_NUMA
+# (kernel/sched/core.c sd_init(), 3.16+: the 'else' branch, the DIE level): the top domain of a machine without
+# a NUMA level (Machine.sched_domains_numa_levels == 0)
+SD_DIE_CACHE_NICE_TRIES = 1
 # the counter array carries the kernel's cursors and scratch after the counters
 CT = slots("CT", [
     *COUNTER_NAMES,
@@ -181,7 +185,7 @@ SYS_NAMES = ["sys_fault_s", "sys_scan_s", "sys_migrate_s", "sys_ipi_s", "sys_wp_
 PARAMS = ParamLayout(
     NumaParams,
     derived_int=[
-        "nr_nodes", "cpus_per_node",  # the machine
+        "nr_nodes", "cpus_per_node", "sched_domains_numa_levels",  # the machine
         "scan_size_pages",  # numa_balancing_scan_size_mb << 8 (4 KiB pages)
         "unit_pages", "unit_huge",  # base pages per simulated unit; units are THPs
         "high_wmark_pages",  # the machine's high watermark per node, pages

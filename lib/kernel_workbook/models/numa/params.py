@@ -256,6 +256,13 @@ class Machine(Knobs):
                                          "shared")
     remote_access_cost: float = knob(1.6, unit="x", kernel="(hardware)", source="the interconnect",
                                      range=(1.0, None), packed=False, doc="a remote access's time over a local one's")
+    sched_domains_numa_levels: int = knob(
+        1, unit="levels", kernel="sched_domains_numa_levels",
+        source="kernel/sched/core.c sched_init_numa(); arch/x86/mm/numa_emulation.c numa_emulation()",
+        range=(0, 64), packed=False,
+        doc="NUMA levels of the scheduler's domain tree: one per distinct remote node distance; 0 when every node "
+            "distance is LOCAL_DISTANCE, and then no CPU has an sd_numa domain (task_numa_migrate() gives up, the "
+            "load balancer's top domain is not SD_NUMA)")
     note: str = ""
 
     def check(self) -> None:
@@ -278,15 +285,16 @@ MACHINES: dict[str, Machine] = {
              "(autonumabench, xfsrepair); its memory is an assumption"),
     "dave-vm-fake4-16": Machine(
         name="dave-vm-fake4-16", nr_nodes=4, cpus_per_node=4, node_mem_mb=4096, high_wmark_mb=16.0,
-        node_bandwidth_mbs=5000.0, remote_access_cost=1.0,
+        node_bandwidth_mbs=5000.0, remote_access_cost=1.0, sched_domains_numa_levels=0,
         note="Dave Chinner's KVM guest: -smp 16 -m 16384, numa=fake=4 (4 GB per node; fake nodes share "
              "the host's memory, so a 'remote' access costs what a local one does)"),
     "one-node": Machine(
         name="one-node", nr_nodes=1, cpus_per_node=16, node_mem_mb=16384, high_wmark_mb=16.0,
-        node_bandwidth_mbs=5000.0, remote_access_cost=1.0, note="a UMA machine: NUMA balancing has nothing to do"),
+        node_bandwidth_mbs=5000.0, remote_access_cost=1.0, sched_domains_numa_levels=0,
+        note="a UMA machine: NUMA balancing has nothing to do"),
 }
 MACHINE_FIELDS = ("nr_nodes", "cpus_per_node", "node_mem_mb", "high_wmark_mb", "node_bandwidth_mbs",
-                  "remote_access_cost")
+                  "remote_access_cost", "sched_domains_numa_levels")
 # (kind, why) per preset and field; kind is "thread" (the thread says it), "data sheet" (documented behaviour of
 # the kernel or the hardware), "assumption" (nothing says it), or "fitted" (the reproduction sets it on 3.19)
 MACHINE_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
@@ -300,6 +308,8 @@ MACHINE_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
         "node_bandwidth_mbs": ("fitted", "the 3.19 User times of the four autonumabench tests (the preset's 5000 "
                                          "MB/s is only the fit's start)"),
         "remote_access_cost": ("fitted", "the 3.19 User times of the four autonumabench tests"),
+        "sched_domains_numa_levels": ("data sheet", "a 4-socket machine's SLIT has one remote distance, so "
+                                                    "sched_init_numa() (kernel/sched/core.c) builds one NUMA level"),
     },
     "dave-vm-fake4-16": {
         "nr_nodes": ("thread", "'numa=fake=4' on the guest's command line (Dave, 2015-03-09)"),
@@ -309,8 +319,16 @@ MACHINE_SOURCES: dict[str, dict[str, tuple[str, str]]] = {
         "node_bandwidth_mbs": ("assumption", "unused by the xfs_repair-like load, whose access time is its own"),
         "remote_access_cost": ("data sheet", "numa=fake splits one node's memory (arch/x86/mm/numa_emulation.c): "
                                              "every fake node is the same DRAM, so no access is slower"),
+        "sched_domains_numa_levels": (
+            "data sheet", "no SLIT in the guest, so numa_emulation() (arch/x86/mm/numa_emulation.c) gives every pair "
+                          "of fake nodes on the one physical node LOCAL_DISTANCE; sched_init_numa() (kernel/sched/"
+                          "core.c, 3.19/4.0) finds no distance above it and returns at 'if (!level)': no NUMA "
+                          "level, no sd_numa, so task_numa_migrate() sets numa_preferred_nid = task_node(p) and "
+                          "returns -EINVAL, and migrate_improves_locality() is false (no SD_NUMA)"),
     },
-    "one-node": {f: ("assumption", "an illustration, not a machine of the thread") for f in MACHINE_FIELDS},
+    "one-node": {**{f: ("assumption", "an illustration, not a machine of the thread") for f in MACHINE_FIELDS},
+                 "sched_domains_numa_levels": ("data sheet", "one node: sched_init_numa() finds no remote distance "
+                                                             "(kernel/sched/core.c)")},
 }
 
 
@@ -320,7 +338,8 @@ def machine_sources(name_or_machine):
 
     m = machine(name_or_machine)
     src = MACHINE_SOURCES.get(m.name, {})
-    units = {"node_mem_mb": "MB", "high_wmark_mb": "MB", "node_bandwidth_mbs": "MB/s", "remote_access_cost": "x"}
+    units = {"node_mem_mb": "MB", "high_wmark_mb": "MB", "node_bandwidth_mbs": "MB/s", "remote_access_cost": "x",
+             "sched_domains_numa_levels": "levels"}
     rows = [{"parameter": f, "value": getattr(m, f), "unit": units.get(f, ""),
              "source": src.get(f, ("assumption", ""))[0], "why": src.get(f, ("assumption", "not stated"))[1]}
             for f in MACHINE_FIELDS]

@@ -13,7 +13,7 @@ objects from the arrays, runs the ticks, and writes the state back.
 
 from __future__ import annotations
 
-from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, TF, TI, UA, UB
+from .layout import C_N, CT, FA, FP, GI, I, MI, NI, SB, SD_DIE_CACHE_NICE_TRIES, TF, TI, UA, UB
 from .workload import SWEEP  # the access pattern enum, generated in workload.py
 
 LOAD_AVG_MAX = 47742
@@ -311,6 +311,7 @@ class Sim:
         describes (find_busiest_group(), can_migrate_task() with migrate_improves_locality(),
         need_active_balance())."""
         k = self.ki
+        sd_numa = k[I.sched_domains_numa_levels] > 0
         for dst in range(self.N):
             here = self.nodes[dst]
             if here.nr_running >= self.cpus:
@@ -320,10 +321,12 @@ class Sim:
                 here.nr_balance_failed = 0
                 continue
             on = [p for p in self.tasks if not p.done and p.node == busiest]
-            pick = next((p for p in on if p.has_faults and p.numa_preferred_nid == dst), None)
+            # migrate_improves_locality() is false unless the domain is SD_NUMA
+            pick = next((p for p in on if p.has_faults and p.numa_preferred_nid == dst), None) if sd_numa else None
             if pick is None:
                 here.nr_balance_failed += 1
-                tries = k[I.cache_nice_tries] + (0 if self.nodes[busiest].nr_running > self.cpus else 2)
+                nice = k[I.cache_nice_tries] if sd_numa else SD_DIE_CACHE_NICE_TRIES  # sd_init()
+                tries = nice + (0 if self.nodes[busiest].nr_running > self.cpus else 2)
                 if here.nr_balance_failed <= tries:
                     continue
                 pick = on[0]
@@ -392,6 +395,9 @@ class Sim:
             self.task_numa_compare(env, p, c, taskimp, groupimp)
 
     def task_numa_migrate(self, p):
+        if self.ki[I.sched_domains_numa_levels] == 0:  # no sd_numa: the kernel gives up before searching
+            p.numa_preferred_nid = p.node
+            return
         env = dict(src_nid=p.node, dst_nid=p.numa_preferred_nid, best_imp=0, best_task=-2, best_node=-1)
         taskweight = self.task_weight(p, env["src_nid"])
         groupweight = self.group_weight(p, env["src_nid"])

@@ -43,7 +43,8 @@ def derived(params: NumaParams, w: NumaWorkload, m: Machine, sample_steps: int =
     fpu = w.faults_per_unit
     entries = up // HPAGE_PMD_NR if huge else up  # PMDs or PTEs one unit takes to mark
     return dict(
-        nr_nodes=m.nr_nodes, cpus_per_node=m.cpus_per_node, scan_size_pages=params.numa_balancing_scan_size_mb << 8,
+        nr_nodes=m.nr_nodes, cpus_per_node=m.cpus_per_node, sched_domains_numa_levels=m.sched_domains_numa_levels,
+        scan_size_pages=params.numa_balancing_scan_size_mb << 8,
         unit_pages=up, unit_huge=int(huge), high_wmark_pages=int(round(m.high_wmark_mb * 256)),
         sample_steps=sample_steps, log_cap=log_cap,
         cost_fault_unit_us=params.cost_hint_fault_us * fpu,
