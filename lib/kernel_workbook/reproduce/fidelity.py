@@ -58,14 +58,8 @@ def df_fidelity(threads: list[str] | None = None, full: bool = False) -> pd.Data
     lenient_cells, lenient_direction, excluded`` (scores as fractions; ``excluded`` counts
     by reason, as text).
     """
-    rows = []
-    for th in threads or stored_threads(full):
-        s = load_fidelity(th, full)["summary"]
-        st, sd, le = s["strict"], s["seeds"], s["lenient"]
-        rows.append({"thread": th, "scored": st["scored"], "hits": st["hits"], "strict": st["score"],
-                     "strict_mean": sd["mean"], "strict_min": sd["min"], "strict_max": sd["max"], "seeds": sd["n"],
-                     "lenient_cells": le["predicted_cells"], "lenient_direction": le["direction_agreement"],
-                     "excluded": ", ".join(f"{v} {k}" for k, v in st["excluded"].items())})
+    rows = [{"thread": th, **_summary_row(load_fidelity(th, full)["summary"])}
+            for th in threads or stored_threads(full)]
     return pd.DataFrame(rows, columns=["thread", "scored", "hits", "strict", "strict_mean", "strict_min", "strict_max",
                                        "seeds", "lenient_cells", "lenient_direction", "excluded"])
 
@@ -90,10 +84,8 @@ def fidelity_markdown(threads: list[str] | None = None) -> str:
         lines.append(_row(label, r, f))
         # the score without each post-hoc assumption, stored beside it: the honest figure goes in the same table
         for variant in stored_variants(r.thread):
-            v = df_fidelity_at(fidelity_dir() / variant, r.thread)
-            vf = fidelity_dir(True) / variant
-            vf = df_fidelity_at(vf, r.thread) if (vf / f"{r.thread}.json").is_file() else None
-            lines.append(_row(f"`{r.thread}` without it (`{variant}`)", v, vf))
+            lines.append(_row(f"`{r.thread}` without it (`{variant}`)", _variant_row(variant, r.thread),
+                              _variant_row(variant, r.thread, full=True)))
     return "\n".join(lines)
 
 
@@ -117,13 +109,19 @@ def stored_variants(thread: str) -> list[str]:
                   if d.is_dir() and d.name != "full" and (d / f"{thread}.json").is_file())
 
 
-def df_fidelity_at(folder: Path, thread: str):
-    """:func:`df_fidelity`'s row of the run of ``thread`` stored in ``folder`` (a variant's)."""
-    s = json.loads((folder / f"{thread}.json").read_text())["summary"]
+def _summary_row(s: dict) -> dict:
+    """:func:`df_fidelity`'s columns (but ``thread``) from a stored run's ``summary``."""
     st, sd, le = s["strict"], s["seeds"], s["lenient"]
-    return SimpleNamespace(hits=st["hits"], scored=st["scored"], strict=st["score"], strict_mean=sd["mean"],
-                           strict_min=sd["min"], strict_max=sd["max"], seeds=sd["n"],
-                           lenient_cells=le["predicted_cells"], lenient_direction=le["direction_agreement"])
+    return {"scored": st["scored"], "hits": st["hits"], "strict": st["score"], "strict_mean": sd["mean"],
+            "strict_min": sd["min"], "strict_max": sd["max"], "seeds": sd["n"],
+            "lenient_cells": le["predicted_cells"], "lenient_direction": le["direction_agreement"],
+            "excluded": ", ".join(f"{v} {k}" for k, v in st["excluded"].items())}
+
+
+def _variant_row(variant: str, thread: str, full: bool = False):
+    """The summary row of the run of ``thread`` stored in the ``variant`` folder, or None where none is."""
+    f = fidelity_dir(full) / variant / f"{thread}.json"
+    return SimpleNamespace(**_summary_row(json.loads(f.read_text())["summary"])) if f.is_file() else None
 
 
 def readme_section(readme_text: str) -> str:
