@@ -1,14 +1,13 @@
 """vmstat -p's fast path (blocks of counter lines checked and read with numpy) gives the frame the general loop
 gives, and leaves to it every file it does not fully understand (the loop names the bad line)."""
 
-import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
-from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import vmstat as V
+
+from fastpath_compare import assert_same, outcome
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 BASE = (FIX / "vmstat-procps4-p.txt").read_text()
@@ -35,28 +34,12 @@ CASES = {
 }
 
 
-def _frame(fn, text):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        try:
-            df = fn(text)
-        except WorkbookParseError as e:
-            return ("error", str(e)), [str(x.message) for x in w]
-    return df, [str(x.message) for x in w]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_general_give_the_same_frame_or_error(name, monkeypatch):
     text = CASES[name]
-    fast, fw = _frame(V.parse_vmstat_partition, text)
+    fast = outcome(V.parse_vmstat_partition, text)
     monkeypatch.setattr(V, "_partition_fast", lambda text: None)
-    slow, sw = _frame(V.parse_vmstat_partition, text)
-    assert fw == sw
-    if isinstance(slow, tuple):
-        assert fast == slow
-    else:
-        pd.testing.assert_frame_equal(fast, slow)
-        assert fast.attrs == slow.attrs
+    assert_same(fast, outcome(V.parse_vmstat_partition, text))
 
 
 def test_the_fast_path_reads_the_common_log():
