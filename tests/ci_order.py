@@ -6,9 +6,10 @@ notebooks -- a few cells each, but minutes of simulation -- near the end, so one
 alone while the other had nothing left.  Longest first (``--no-loadscope-reorder`` keeps this order) leaves
 only short files for the end.
 
-A notebook's cost is read from its own committed execution metadata (the time of each executed cell), so a
-re-executed notebook brings its new cost with it.  A test file's cost is declared below from a measurement;
-a file not declared counts as cheap and keeps its place (collection order) after the costly ones.
+A file's cost is declared below from a measurement of it under pytest; a notebook not declared there is costed
+from its own committed execution metadata (the time of each executed cell: a rough figure, taken with whatever
+Numba cache and load the machine had then -- 2007's says 192 s, it takes 35 s under nbval); any other file
+counts as cheap and keeps its place (collection order) after the costly ones.
 """
 
 from __future__ import annotations
@@ -20,13 +21,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Seconds one test file takes on a worker of a 2-core run, for the files of 20 s or more.  Measured at dea0a6c
+# Seconds one file takes on a worker of a 2-core run, for the files of 20 s or more.  Measured at dea0a6c
 # (contended machine, 2 workers, a fresh clone's empty Numba cache: the first file to run a model pays its
 # compile, e.g. ~225 CPU s for fairzone, inside test_exercises' 15-fairzone-variant-sign) with
 #   KWB_FIT_CACHE=off WORKBOOK_MODE=ci .venv/bin/python -m pytest FILES -n 2 --dist loadfile --junitxml=X
 # and summed per file from X.  Only the order matters: a rough figure is enough, a missing one costs time
 # (the end of a run lists the costly files missing here).
 TEST_FILE_SECONDS: dict[str, float] = {
+    # notebooks under nbval (warm Numba cache; pytest notebooks -n 2 --dist loadfile --nbval-lax --junitxml=X)
+    "notebooks/2012-highalloc-compaction.ipynb": 170,
+    "notebooks/2015-numa-slow-scan.ipynb": 105,
+    "notebooks/2011-cfq-deep-idle.ipynb": 56,
+    "notebooks/2014b-seqread-fairzone.ipynb": 48,
+    "notebooks/2014a-seqread-cfq.ipynb": 45,
+    "notebooks/2007-throttle-vm-writeout.ipynb": 35,
+    # test files (a fresh clone's empty Numba cache)
     "tests/test_exercises.py": 442,
     # 230 s when it compiles fairzone itself; 80 s (74 CPU s) once test_exercises' 15-fairzone-variant-sign has
     # compiled it: declared at 80 so that the two do not start together and compile the same model twice
@@ -69,9 +78,9 @@ def notebook_seconds(path: str) -> float:
 
 def file_cost(path: str) -> float:
     """Expected seconds of one file of the run (``path`` relative to the repository, as in a node id)."""
-    if path.endswith(".ipynb"):
-        return notebook_seconds(path)
-    return TEST_FILE_SECONDS.get(path, 0.0)
+    if path in TEST_FILE_SECONDS:
+        return TEST_FILE_SECONDS[path]
+    return notebook_seconds(path) if path.endswith(".ipynb") else 0.0
 
 
 def scope(nodeid: str) -> str:
@@ -104,7 +113,7 @@ class FileTimes:
         self.seconds[f] = self.seconds.get(f, 0.0) + getattr(report, "duration", 0.0)
 
     def undeclared(self) -> list[tuple[str, float]]:
-        """Test files of this run that took UNDECLARED_SECONDS or more and are not in TEST_FILE_SECONDS."""
+        """Files of this run that took UNDECLARED_SECONDS or more and are not in TEST_FILE_SECONDS."""
         return sorted(((f, s) for f, s in self.seconds.items()
-                       if s >= UNDECLARED_SECONDS and not f.endswith(".ipynb") and f not in TEST_FILE_SECONDS),
+                       if s >= UNDECLARED_SECONDS and f not in TEST_FILE_SECONDS),
                       key=lambda fs: -fs[1])

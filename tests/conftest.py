@@ -23,10 +23,10 @@ def pytest_runtest_logreport(report):
 
 def pytest_terminal_summary(terminalreporter):
     """Say loudly when the real-browser tests did not run (no chromium, no playwright); name the costly test
-    files that tests/ci_order.py does not know (they start after the declared ones)."""
+    files and notebooks whose cost tests/ci_order.py does not declare."""
     slow = _file_times.undeclared()
     if slow:
-        terminalreporter.write_sep("-", "test files of 20 s or more not in tests/ci_order.py TEST_FILE_SECONDS")
+        terminalreporter.write_sep("-", "files of 20 s or more not in tests/ci_order.py TEST_FILE_SECONDS")
         for f, s in slow:
             terminalreporter.write_line(f"{s:8.1f} s  {f}")
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "BROWSER TESTS SKIPPED" in str(r.longrepr)]

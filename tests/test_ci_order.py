@@ -75,4 +75,12 @@ def test_the_run_names_the_costly_test_files_the_table_does_not_know():
     for nodeid, s in [("tests/test_new.py::a", 15.0), ("tests/test_new.py::b", 6.0), ("tests/test_quick.py::a", 1.0),
                       (f"{declared}::a", 99.0), ("notebooks/x.ipynb::Cell 0", 50.0)]:
         times.add(R(nodeid=nodeid, duration=s))
-    assert times.undeclared() == [("tests/test_new.py", 21.0)]
+    assert times.undeclared() == [("notebooks/x.ipynb", 50.0), ("tests/test_new.py", 21.0)]
+
+
+def test_a_declared_cost_wins_over_a_notebooks_metadata():
+    declared = next(f for f in TEST_FILE_SECONDS if f.endswith(".ipynb"))
+    assert file_cost(declared) == TEST_FILE_SECONDS[declared]
+    undeclared = [str(nb.relative_to(ROOT)) for nb in sorted((ROOT / "notebooks").glob("*.ipynb"))
+                  if str(nb.relative_to(ROOT)) not in TEST_FILE_SECONDS]
+    assert undeclared and all(file_cost(f) == notebook_seconds(f) > 0 for f in undeclared)
