@@ -35,6 +35,8 @@ TEST_FILE_SECONDS: dict[str, float] = {
     "notebooks/2014b-seqread-fairzone.ipynb": 48,
     "notebooks/2014a-seqread-cfq.ipynb": 45,
     "notebooks/2007-throttle-vm-writeout.ipynb": 35,
+    "notebooks/explore-your-traces.ipynb": 20,
+    "notebooks/sensitivity.ipynb": 15,
     # test files (a fresh clone's empty Numba cache)
     "tests/test_exercises.py": 442,
     # 230 s when it compiles fairzone itself; 80 s (74 CPU s) once test_exercises' 15-fairzone-variant-sign has
