@@ -77,11 +77,13 @@ slides-html: webassets
 # One pytest run: the unit tests and every notebook (nbval-lax: only cells
 # marked NBVAL_CHECK_OUTPUT are compared with their committed output).
 # -n auto --dist loadfile: one worker per core; a notebook's cells stay on one worker.
+# --no-loadscope-reorder: the workers take the files costliest first, as tests/conftest.py orders them
+# (tests/ci_order.py), not xdist's most-items-first, which started the long notebooks last.
 # Tests, stored fidelity and executed notebooks always fit the machines from the code: no stored fits
 # (reproduce/fit_cache.py).
 test: webassets
 	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
-		-n auto --dist loadfile \
+		-n auto --dist loadfile --no-loadscope-reorder \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--nbval-cell-timeout=600 $(PYTEST_ARGS)
 
