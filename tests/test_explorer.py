@@ -90,6 +90,37 @@ def test_a_widget_shown_again_at_its_place_is_not_displayed_again(monkeypatch):
     assert len(box.children) == 1
 
 
+def test_tables_and_text_change_in_place_without_a_new_output_area(monkeypatch):
+    """A redraw puts a table, preformatted text or prose into the HTML widget that showed the last one (its
+    value changes; the browser rebuilds no output area: that took most of a 160-280 ms redraw), and displays
+    only what needs the lab's renderer (a chart) in an output area."""
+    import IPython.display
+    import ipywidgets as w
+    import pandas as pd
+
+    from kernel_workbook.frames import Preformatted, Prose, Table
+    from kernel_workbook.ui import explorer as ex
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda o: shown.append(o))
+    chart = w.HTML("chart")
+    box = w.VBox([w.Output()])
+
+    def frame(v):
+        return pd.DataFrame({"kernel": ["a"], "MB/s": [v]})
+
+    last = ex._redisplay(box, (Prose("run `a`"), Preformatted("x 1"), ex.Formatted(Table(frame(1.5))), chart), [])
+    slots = box.children
+    assert [type(c) for c in slots[:3]] == [w.HTML] * 3 and all("kwb-html" in c._dom_classes for c in slots[:3])
+    assert slots[0].value == "<p>run <code>a</code></p>" and "x 1" in slots[1].value and "1.5" in slots[2].value
+    assert shown == [chart]
+    ex._redisplay(box, (Prose("run `b`"), Preformatted("x 2"), ex.Formatted(Table(frame(2.5))), chart), last)
+    assert box.children == slots and shown == [chart]  # the same widgets, new values; the chart left alone
+    assert "<code>b</code>" in slots[0].value and "x 2" in slots[1].value and "2.5" in slots[2].value
+    ex._redisplay(box, ("plain text",), [])  # no HTML of its own: an output area again
+    assert isinstance(box.children[0], w.Output) and shown[-1] == "plain text"
+
+
 def test_every_control_sits_in_a_grid_of_columns_wide_enough_for_a_150px_track(lab):
     """Labels above their controls in columns of at least 260 px: at 1280x720 a label beside a slider had left
     its track 0-50 px (the browser test measures the tracks)."""

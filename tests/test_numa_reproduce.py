@@ -123,7 +123,10 @@ def test_the_wake_up_rate_is_an_unknown_with_its_3_19_error_over_the_grid():
     w = cal.wakeups
     assert list(w["wander_per_s"]) == list(R.WANDER_GRID) and (w["error"] > 0).all()
     assert cal.xfs_kw["wander_per_s"] == w.loc[w["error"].idxmin(), "wander_per_s"]
-    assert "a workload unknown" in R.calibration_text(cal)
+    rep = R.Reproduction(R.THREAD)
+    R.add_calibration_blocks(rep, cal)
+    assert "a workload unknown" in rep.block("calibration/wakeups").title
+    assert "a workload unknown" in " ".join(rep.block("calibration").frame["fitted to / reason"])
     # and what slowscan makes of it is shown across the range, not only at the chosen rate
     sw = R.df_slowscan_sweep(cal, rates=(0.01, 30.0))
     assert list(sw.columns[2:9]) == [R.SLOWSCAN_SHORT[r] for _, _, r, _ in R.SLOWSCAN_FAMILY]
@@ -194,8 +197,13 @@ def test_every_cost_is_fitted_or_an_assumption_with_a_reason():
     # the identifiability check is reported: a free fit of the fault cost beside its prior
     a = cal.identify.attrs
     assert a["prior_cost_hint_fault_us"] == NumaParams().cost_hint_fault_us and a["free_fit_cost_hint_fault_us"] > 0
-    text = R.calibration_text(cal)
-    assert "assumed (not fitted; the reason)" in text and "free fit" in text
+    rep = R.Reproduction(R.THREAD)
+    R.add_calibration_blocks(rep, cal)
+    assumed = rep.block("calibration/assumed")
+    assert assumed.title == "assumed (not fitted; the reason)" and assumed.kind == "frame"
+    assert set(assumed.frame["quantity"]) == set(f.index[f["how"] == "assumed"])
+    assert (assumed.frame["fitted to / reason"].str.len() > 0).all()
+    assert "free fit" in rep.block("calibration/identify").notes[0]
 
 
 def test_reproduction_is_deterministic(rep):

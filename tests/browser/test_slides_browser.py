@@ -186,18 +186,13 @@ def marks(deck: Path) -> int:
                    for c in cells[1:])
 
 
-# Known defects (issue 33, open): slides of the committed outputs that a presenter meets wrong today, each by its
-# deck, slide and kind.  They are listed, not hidden: any other slide with a problem fails, and a listed one that
-# is fixed must leave this list.  Left: 2015's calibration notes (Dave's and Mel's machines, the seeds' switches),
-# printed as one block of aligned rows whose comments run to 171-668 characters, wrap on the slide as in the lab;
-# laying them out as a table with a notes column is what would fix them.  (Fixed: the four tables wider than a
-# slide -- their headers now break at underscores; the mmtests tables of 00-start-here, 2011 and 2014b, which
-# the deck drew at the prose's 18 px instead of the code's 13 px; the static decks' wide tables.)
-KNOWN_DECK_DEFECTS = (
-    "2015-numa-slow-scan slide 20 (cells 28): printed lines wrap",
-    "2015-numa-slow-scan slide 34 (cells 45): printed lines wrap",
-    "2015-numa-slow-scan slide 38 (cells 49,50,51): printed lines wrap",
-)
+# Known defects: slides of the committed outputs that a presenter meets wrong today, each by its deck, slide and
+# kind.  They are listed, not hidden: any other slide with a problem fails, and a listed one that is fixed must
+# leave this list.  None left (issue 33 fixed the last: 2015's calibration notes, once printed as one block of
+# aligned rows whose comments ran to 171-668 characters, are tables with a reasons column; the explorer's caption
+# is prose; before them the four tables wider than a slide, the mmtests tables drawn at the prose's 18 px, and
+# the static decks' wide tables).
+KNOWN_DECK_DEFECTS: tuple[str, ...] = ()
 
 
 def _unknown(problems: list[str]) -> list[str]:

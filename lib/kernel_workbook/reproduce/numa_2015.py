@@ -60,7 +60,6 @@ from ..config import mode
 from ..models.numa import NumaParams, NumaResult, kernel_params, simulate
 from ..models.numa import COST_PRIORS, MACHINES, Machine
 from ..tables import compare, published
-from ..textfit import WIDTH
 from ..workloads.autonumabench import autonumabench
 from ..workloads.xfs_repair import DAVE_OPTIONS, dave_option, xfs_repair
 from . import Reproduction, delta_pct, summarise
@@ -849,27 +848,29 @@ def df_dave_vmstat(d: dict, dc: DaveCalibration) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def dave_calibration_text(dc: DaveCalibration) -> str:
-    """What was fitted on Dave's 3.19 column, what was assumed, and the wake-up rates' 3.19 errors."""
-    import textwrap
+def _quantities(f: pd.DataFrame, how: bool = False) -> pd.DataFrame:
+    """The fitted/assumed quantities as a table: each value in 4 significant digits (they span 0.1 to 1e8),
+    its unit, (``how``: fitted or assumed) and the cells it was fitted to or the reason it was assumed."""
+    out = pd.DataFrame({"quantity": f["quantity"],
+                        "value": f["value"].map(lambda v: "" if v is None or v != v else f"{v:.4g}"),
+                        "unit": f["unit"]})
+    if how:
+        out["how"] = f["how"]
+    out["fitted to / reason"] = f["source"]
+    return out.reset_index(drop=True)
 
-    f = dc.fitted
-    lines = [f"machine {dc.machine.name}: {dc.machine.note}", "", "fitted (to Dave's 3.19 cells named) or assumed:"]
-    qw = max(24, *map(len, f["quantity"]))
-    for q in f.itertuples():
-        head = f"  {q.quantity:{qw}s} {q.value:>10.4g} {q.unit:10s} {q.how:8s} "
-        body = textwrap.wrap(q.source, WIDTH - len(head), break_on_hyphens=False)
-        lines.append(head + body[0])
-        lines += [" " * len(head) + b for b in body[1:]]
-    lines += ["", "3.19 after the fit (published / model):",
-              dc.fit319.assign(published=dc.fit319["published"].map(lambda v: f"{v:.4g}"),
-                               model=dc.fit319["model"].map(lambda v: f"{v:.4g}")).to_string(index=False),
-              "", f"the cross-node wake-up rate, a workload unknown, searched with the sharing on Dave's 3.19 "
-                  f"({_search_words(dc.wakeups)}): his 3.19 error at each rate, at the sharing that fits best there",
-              df_wakeups(dc.wakeups).to_string(index=False)]
-    if dc.notes:
-        lines += ["", "notes:"] + [f"  {n}" for n in dc.notes]
-    return "\n".join(lines)
+
+def add_dave_calibration_blocks(rep: Reproduction, dc: DaveCalibration) -> None:
+    """What was fitted on Dave's 3.19 column, what was assumed, and the wake-up rates' 3.19 errors: tables (a
+    presenter's slide and the lab show them with their reasons wrapped in a column, not as printed lines)."""
+    rep.add("dave-calibration", "Dave Chinner's guest: fitted on his 3.19 column only; fitted (to Dave's 3.19 cells "
+            "named) or assumed", _quantities(dc.fitted, how=True), notes=[f"machine {dc.machine.name}: {dc.machine.note}"])
+    rep.add("dave-calibration/fit319", "Dave's 3.19 after the fit (published / model)",
+            dc.fit319.assign(published=dc.fit319["published"].map(lambda v: f"{v:.4g}"),
+                             model=dc.fit319["model"].map(lambda v: f"{v:.4g}")))
+    rep.add("dave-calibration/wakeups", f"the cross-node wake-up rate, a workload unknown, searched with the sharing "
+            f"on Dave's 3.19 ({_search_words(dc.wakeups)}): his 3.19 error at each rate, at the sharing that fits "
+            f"best there", df_wakeups(dc.wakeups), notes=list(dc.notes))
 
 
 def _edge_notes(load: str, w: pd.DataFrame) -> list[str]:
@@ -1313,49 +1314,36 @@ def _why(c: dict, cal: Calibration, r: dict) -> str:
     return f"model {md_:+.1f}% against {pd_:+.1f}% published"
 
 
-def calibration_text(cal: Calibration) -> str:
-    """What was fitted (to which 3.19 cells), what was assumed (and why), and what 3.19 cannot identify."""
-    import textwrap
-
+def add_calibration_blocks(rep: Reproduction, cal: Calibration) -> None:
+    """What was fitted (to which 3.19 cells), what was assumed (and why), and what 3.19 cannot identify: tables
+    (a presenter's slide and the lab show the reasons wrapped in a column, not as printed lines)."""
     st = cal.setup
     f = cal.fitted
-    fit = f[f["how"] == "fitted"]
-    ass = f[f["how"] == "assumed"]
-    lines = [f"machine {cal.machine.name}: {cal.machine.note}",
-             f"iterations (seeds): {list(st.seeds)}; autonumabench unit = {st.unit_thps} huge page(s); "
-             f"xfs_repair unit = {st.xfs_unit_pages} pages", "", "fitted (to the 3.19 cells named):"]
-    qw = max([24, *map(len, f["quantity"])])
-    for q in fit.itertuples():
-        lines.append(f"  {q.quantity:{qw}s} {q.value:>10.4g} {q.unit:14s} <- {q.source}")
-    lines += ["", "assumed (not fitted; the reason):"]
-    for q in ass.itertuples():
-        head = f"  {q.quantity:{qw}s} {q.value:>10.4g} {q.unit:14s} "
-        body = textwrap.wrap(q.source, WIDTH - len(head), break_on_hyphens=False)
-        lines.append(head + body[0])
-        lines += [" " * len(head) + b for b in body[1:]]
+    rep.add("calibration", "calibration: fitted on the 3.19.0 vanilla column only (to the 3.19 cells named)",
+            _quantities(f[f["how"] == "fitted"]),
+            notes=[f"machine {cal.machine.name}: {cal.machine.note}",
+                   f"iterations (seeds): {list(st.seeds)}; autonumabench unit = {st.unit_thps} huge page(s); "
+                   f"xfs_repair unit = {st.xfs_unit_pages} pages"])
+    rep.add("calibration/assumed", "assumed (not fitted; the reason)", _quantities(f[f["how"] == "assumed"]))
     idf = cal.identify
     a = idf.attrs
-    lines += ["", "can the 3.19 System times identify a per-event cost? (model at the priors, per-CPU overhead fitted)",
-              idf.assign(published_s=idf["published_s"].map("{:.2f}".format),
-                         model_s=idf["model_s"].map("{:.2f}".format), faults=idf["faults"].map("{:.0f}".format),
-                         tick_only_error_pct=idf["tick_only_error_pct"].map("{:+.1f}".format)).to_string(index=False),
-              f"a free fit of both the per-CPU overhead and the hinting-fault cost asks for "
-              f"cost_sched_tick_us = {a['free_fit_cost_sched_tick_us']:.3g} and cost_hint_fault_us = "
-              f"{a['free_fit_cost_hint_fault_us']:.3g} us (prior {a['prior_cost_hint_fault_us']:g} us): "
-              f"{a['free_fit_cost_hint_fault_us'] / a['prior_cost_hint_fault_us']:.0f}x a trap's cost is no fault's "
-              f"price but NUMA01's extra system time, which its fault count happens to track; the per-event costs "
-              f"stay at their priors.",
-              "", "the xfs_repair-like load's cross-node wake-up rate, a workload unknown, searched with the sharing "
-                  f"on 3.19 ({_search_words(cal.wakeups)}): the 3.19 error (least squares in log ratio of the "
-                  "four statistics) at each rate, at the sharing that fits best there",
-              df_wakeups(cal.wakeups).to_string(index=False),
-              "", "3.19 after the fit (published / model):",
-              cal.fit319.assign(published=cal.fit319["published"].map(
-                  lambda v: "" if v is None or v != v else f"{v:.2f}"),
-                  model=cal.fit319["model"].map(lambda v: f"{v:.3f}")).to_string(index=False)]
-    if cal.notes:
-        lines += ["", "notes:"] + [f"  {n}" for n in cal.notes]
-    return "\n".join(lines)
+    rep.add("calibration/identify", "can the 3.19 System times identify a per-event cost? (model at the priors, "
+            "per-CPU overhead fitted)",
+            idf.assign(published_s=idf["published_s"].map("{:.2f}".format), model_s=idf["model_s"].map("{:.2f}".format),
+                       faults=idf["faults"].map("{:.0f}".format),
+                       tick_only_error_pct=idf["tick_only_error_pct"].map("{:+.1f}".format)),
+            notes=[f"a free fit of both the per-CPU overhead and the hinting-fault cost asks for "
+                   f"cost_sched_tick_us = {a['free_fit_cost_sched_tick_us']:.3g} and cost_hint_fault_us = "
+                   f"{a['free_fit_cost_hint_fault_us']:.3g} us (prior {a['prior_cost_hint_fault_us']:g} us): "
+                   f"{a['free_fit_cost_hint_fault_us'] / a['prior_cost_hint_fault_us']:.0f}x a trap's cost is no "
+                   f"fault's price but NUMA01's extra system time, which its fault count happens to track; the "
+                   f"per-event costs stay at their priors."])
+    rep.add("calibration/wakeups", "the xfs_repair-like load's cross-node wake-up rate, a workload unknown, searched "
+            f"with the sharing on 3.19 ({_search_words(cal.wakeups)}): the 3.19 error (least squares in log ratio of "
+            "the four statistics) at each rate, at the sharing that fits best there", df_wakeups(cal.wakeups))
+    rep.add("calibration/fit319", "3.19 after the fit (published / model)",
+            cal.fit319.assign(published=cal.fit319["published"].map(lambda v: "" if v is None or v != v else f"{v:.2f}"),
+                              model=cal.fit319["model"].map(lambda v: f"{v:.3f}")), notes=list(cal.notes))
 
 
 # Why each published table the reproduction does not address is left out (listed in --json's "unmodelled").
@@ -1490,8 +1478,7 @@ def reproduce_numa_2015(small: bool | None = None, seed_base: int = 0, wakeup_se
                    "source": q.source} for q in fitted.itertuples()]
     rep.fitted += [{"parameter": q.quantity, "value": float(q.value), "unit": q.unit, "fitted_to": list(q.cells),
                     "source": q.source} for q in dc.fitted[dc.fitted["how"] == "fitted"].itertuples()]
-    rep.add("calibration", "calibration: fitted on the 3.19.0 vanilla column only", kind="text",
-            text=calibration_text(cal))
+    add_calibration_blocks(rep, cal)
     blocks = [
         ("slowscan-autonuma", df_model_autonuma(r, (KRC1, KSLOW, K319), ("System", "Elapsed"))),
         ("slowscan-totals", df_model_totals(r, (KRC1, KSLOW, K319))),
@@ -1509,8 +1496,7 @@ def reproduce_numa_2015(small: bool | None = None, seed_base: int = 0, wakeup_se
             p = p[p["row"].str.endswith("xfsrepair")]
         rep.add(f"{table}/published", f"{table}: {title} — published", p, kind="mmtests")
         rep.add(f"{table}/model", f"{table} — model (mean of {len(st.seeds)} seeds)", model, kind="mmtests")
-    rep.add("dave-calibration", "Dave Chinner's guest: fitted on his 3.19 column only", kind="text",
-            text=dave_calibration_text(dc))
+    add_dave_calibration_blocks(rep, dc)
     rep.add("dave-xfsrepair-times/published", "dave-xfsrepair-times: xfs_repair wall time by option — published",
             published(THREAD, "dave-xfsrepair-times"), kind="mmtests")
     rep.add("dave-xfsrepair-times/model", f"dave-xfsrepair-times — model (s, mean of {st.dave_seeds} seed(s))",

@@ -72,6 +72,8 @@ _CSS = """
   animation: kwb-spin 0.8s linear infinite; }
 .kwb-status .kwb-stale { opacity: 0.5; }
 .kwb-status .kwb-error { color: #b00; }
+.kwb-output .kwb-html > .widget-html-content { line-height: normal; white-space: normal; overflow: visible;
+  height: auto; display: block; }
 @keyframes kwb-spin { to { transform: rotate(360deg); } }
 """
 
@@ -354,25 +356,68 @@ def _show(shown) -> None:
         display(o)
 
 
+def _html_of(item) -> str | None:
+    """The HTML a redraw can put into a slot's HTML widget (a table, preformatted text, prose), or ``None``
+    for what must go through an output area (a chart, a widget).  Prose is Markdown: shown as a paragraph
+    (its code spans as code), which is all the explorers' prose uses."""
+    import ipywidgets as w
+
+    from ..frames import Prose
+
+    if isinstance(item, w.Widget):
+        return None
+    if isinstance(item, Formatted):
+        return item.data.get("text/html")
+    if isinstance(item, Prose):
+        parts = item.text.split("`")
+        return "<p>" + "".join(f"<code>{html.escape(t)}</code>" if i % 2 else html.escape(t)
+                               for i, t in enumerate(parts)) + "</p>"
+    if hasattr(item, "_repr_mimebundle_"):  # an Altair chart: the lab's renderer draws it
+        return None
+    repr_html = getattr(item, "_repr_html_", None)
+    return repr_html() if callable(repr_html) else None
+
+
 def _redisplay(box, shown, last: list) -> list:
-    """Show ``shown`` in ``box`` (a VBox of one Output per item).  An item that is the very widget
-    already shown at its place (a ``LiveChart``'s JupyterChart, whose spec was replaced in place) is
-    left alone: displaying it again would make the browser draw it twice and flicker."""
+    """Show ``shown`` in ``box`` (a VBox of one slot per item), changing in place what can be: a table or
+    text goes into an HTML widget whose value a redraw replaces (clearing an output area and rendering a new
+    one took most of a redraw as the browser drew it: 100-200 ms of 160-280), and an item that is the very
+    widget already shown at its place (a ``LiveChart``'s JupyterChart, whose data was replaced in place) is
+    left alone: displaying it again would make the browser draw it twice and flicker.  Anything else (an
+    Altair chart) is displayed again in an output area."""
     import ipywidgets as w
     from IPython.display import display
 
     items = _items(shown)
     outs = list(box.children)
-    while len(outs) < len(items):
-        outs.append(w.Output())
-    for i, o in enumerate(outs):
-        if i < len(items) and isinstance(items[i], w.Widget) and i < len(last) and last[i] is items[i]:
+    slots = []
+    for i, item in enumerate(items):
+        old = outs[i] if i < len(outs) else None
+        if isinstance(item, w.Widget) and i < len(last) and last[i] is item and old is not None:
+            slots.append(old)
             continue
+        page = _html_of(item)
+        if page is not None:
+            if isinstance(old, w.HTML) and "kwb-html" in old._dom_classes:
+                if old.value != page:
+                    old.value = page
+                slots.append(old)
+            else:
+                h = w.HTML(page, layout=w.Layout(width="100%"))
+                h.add_class("kwb-html")
+                h.add_class("jp-RenderedHTMLCommon")
+                slots.append(h)
+            continue
+        o = old if isinstance(old, w.Output) else w.Output()
         o.clear_output(wait=True)
-        if i < len(items):
-            with o:
-                display(items[i])
-    box.children = tuple(outs[:max(len(items), 1)])
+        with o:
+            display(item)
+        slots.append(o)
+    if not slots:
+        slots = [outs[0] if outs and isinstance(outs[0], w.Output) else w.Output()]
+        slots[0].clear_output()
+    if tuple(slots) != tuple(outs):
+        box.children = tuple(slots)
     return items
 
 

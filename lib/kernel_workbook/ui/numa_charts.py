@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import mode
-from ..frames import Preformatted
+from ..frames import Preformatted, Prose
 
 
 def df_scan_period(result, task: int = 0) -> pd.DataFrame:
@@ -223,7 +223,7 @@ def explore_outputs(df: pd.DataFrame, live: tuple | None = None) -> tuple:
         charts = (plot_scan_period(r, 0), plot_faults(r))
     else:
         charts = (live[0].show(*f1, **o1), live[1].show(*f2, **o2))
-    return Preformatted(caption, wrap=True), Preformatted(text), *charts
+    return Prose(caption), Preformatted(text), *charts
 
 
 def _explore_data(df: pd.DataFrame) -> tuple:
@@ -285,7 +285,7 @@ def numa_explorer(base=None, small: bool | None = None, xfs_kw: dict | None = No
 
     def draw(p, workload, machine_name):
         caption, text, (f1, o1), (f2, o2) = runs.get(p, workload, machine_name)
-        return Preformatted(caption, wrap=True), Preformatted(text), live[0].show(*f1, **o1), live[1].show(*f2, **o2)
+        return Prose(caption), Preformatted(text), live[0].show(*f1, **o1), live[1].show(*f2, **o2)
 
     return explorer(presets["4.0.0-rc1 slowscan-v2"], EXPLORER_KNOBS, draw,
                     controls={"workload": workload, "machine_name": machine_name}, presets=presets,
