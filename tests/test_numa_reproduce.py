@@ -142,13 +142,17 @@ def test_the_wake_up_search_is_joint_over_grids_fixed_a_priori_and_the_post_hoc_
         calls.append((w, sh))
         return {"a": np.exp(abs(np.log10(w + 1e-3) - 1.0)), "b": np.exp(10 * abs(sh - 0.3))}
 
-    wander, shared, got, w = R._grid_fit(run_stats, {"a": 1.0, "b": 1.0})
+    def run_stats_all(pairs):
+        return [run_stats(w, sh) for w, sh in pairs]
+
+    wander, shared, got, w = R._grid_fit(run_stats_all, {"a": 1.0, "b": 1.0})
     assert (wander, shared) == (10.0, 0.3) and set(calls) == {(a, b) for a in R.WANDER_GRID for b in R.SHARED_GRID}
+    assert len(calls) == len(R.WANDER_GRID) * len(R.SHARED_GRID)  # each pair run once, the fitted one too
     assert list(w["wander_per_s"]) == list(R.WANDER_GRID) and w.attrs["search"] == "joint"
     assert list(w["shared_frac"]) == [0.3] * len(R.WANDER_GRID)
-    assert R._grid_fit(run_stats, {"a": 1.0, "b": 1.0}, "post-hoc")[1] >= 0.5  # it never looked below 0.5
+    assert R._grid_fit(run_stats_all, {"a": 1.0, "b": 1.0}, "post-hoc")[1] >= 0.5  # it never looked below 0.5
     with pytest.raises(ValueError, match="wakeup_search"):
-        R._grid_fit(run_stats, {"a": 1.0}, "best")
+        R._grid_fit(run_stats_all, {"a": 1.0}, "best")
     assert R.Setup().wakeup_search == R.Setup.for_mode(True).wakeup_search == "joint"
     with pytest.raises(ValueError, match="wakeup_search"):
         R.Setup.for_mode(True, wakeup_search="tuned")

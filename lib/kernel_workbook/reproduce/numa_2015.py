@@ -369,30 +369,43 @@ def search_disclosure(search: str) -> str:
             "comparison (reproduce_numa_2015(wakeup_search='post-hoc'), the notebook and docs/models/numa.md)")
 
 
-def _grid_fit(run_stats, target: dict, search: str = "joint", run_stats_all=None) -> tuple[float, float, dict,
-                                                                                          pd.DataFrame]:
+def _xfs_runs(job) -> tuple[dict, callable]:
+    """The runs of an xfs_repair-like load at ``(wander, shared)`` pairs, each job ``job(wander, shared)`` (a
+    ``(params, workload, seeds)`` of :func:`_run_all`) run once: returns the runs by pair, kept so that the caller
+    reuses the fitted pair's runs (a run is a function of its parameters, workload and seed), and the
+    ``run_stats_all`` of :func:`_grid_fit`."""
+    runs: dict = {}
+
+    def run_stats_all(pairs):
+        new = [pr for pr in dict.fromkeys(pairs) if pr not in runs]
+        runs.update(zip(new, _run_all([job(*pr) for pr in new])))
+        return [_xfs_stats(runs[pr]) for pr in pairs]
+
+    return runs, run_stats_all
+
+
+def _grid_fit(run_stats_all, target: dict, search: str = "joint") -> tuple[float, float, dict, pd.DataFrame]:
     """The sharing and the cross-node wake-up rate of an xfs_repair-like load, fitted to the 3.19 statistics
-    ``target`` (least squares in log ratio); ``run_stats(wander, shared)`` gives the statistics of a run.
+    ``target`` (least squares in log ratio); ``run_stats_all(pairs)`` gives the statistics of the run of every
+    ``(wander, shared)`` pair, in order (:func:`_xfs_runs`: all at once, so the joint search's pairs, all known
+    before the first is run, share the cores).
 
     ``search="joint"``: every pair of :data:`WANDER_GRID` x :data:`SHARED_GRID`, the minimum taken.
     ``search="post-hoc"``: the earlier stop's search (the sharing on :data:`POSTHOC_SHARED_GRID` at
     :data:`POSTHOC_SHARED_AT`, then every rate of :data:`POSTHOC_WANDER_GRID` at that sharing, then the sharing
     again at the rate chosen), chosen after predictions were seen; only for comparison.
 
-    ``run_stats_all(pairs)``, when given, is ``[run_stats(w, sh) for w, sh in pairs]`` at once (:func:`_run_all`):
-    the joint search's pairs are all known before the first is run.
-
     Returns the rate, the sharing, their statistics, and for every rate of the grid its 3.19 error at the sharing
     that fits best at that rate (columns ``wander_per_s, shared_frac, error`` and the statistics; ``attrs``: the
     sharing and the rate chosen, and the search)."""
     seen = {}
-    if search == "joint" and run_stats_all is not None:
+    if search == "joint":
         pairs = [(w, sh) for w in WANDER_GRID for sh in SHARED_GRID]
         seen.update(zip(pairs, run_stats_all(pairs)))
 
     def stats(wander, shared):
         if (wander, shared) not in seen:
-            seen[(wander, shared)] = run_stats(wander, shared)
+            seen[(wander, shared)] = run_stats_all([(wander, shared)])[0]
         return seen[(wander, shared)]
 
     def error(wander, shared):
@@ -447,17 +460,15 @@ def _fit_xfs(p: NumaParams, m: Machine, st: Setup, notes: list) -> tuple[dict, d
         return dict(unit_pages=st.xfs_unit_pages, seconds=real, accesses_per_s=XFS_DENSITY * units,
                     wander_per_s=wander, shared_frac=shared)
 
-    wander, shared, got, wakeups = _grid_fit(
-        lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(wander, shared)), seeds)), target,
-        st.wakeup_search,
-        lambda pairs: _run_all([(p, xfs_repair(m, **kw_of(w, sh)), seeds) for w, sh in pairs], _xfs_stats))
+    runs, run_stats_all = _xfs_runs(lambda wander, shared: (p, xfs_repair(m, **kw_of(wander, shared)), seeds))
+    wander, shared, got, wakeups = _grid_fit(run_stats_all, target, st.wakeup_search)
     notes.extend(_edge_notes("the xfs_repair-like load", wakeups))
     kw = kw_of(wander, shared)
-    # length and the load's own system time: real and syst of 3.19
+    # length and the load's own system time: real and syst of 3.19 (the first length is the fitted pair's run)
+    rs = runs[(wander, shared)]
     for _ in range(3):
-        el = _mean(_run(p, xfs_repair(m, **kw), seeds), "elapsed_s")
-        kw["seconds"] = float(kw["seconds"] * real / el)
-    rs = _run(p, xfs_repair(m, **kw), seeds)
+        kw["seconds"] = float(kw["seconds"] * real / _mean(rs, "elapsed_s"))
+        rs = _run(p, xfs_repair(m, **kw), seeds)
     numa_sys = _mean(rs, "system_s")
     acc = _mean(rs, "accesses")
     extra = syst - numa_sys
@@ -635,17 +646,15 @@ def calibrate_dave(st: Setup = Setup()) -> DaveCalibration:
                     wander_per_s=wander, shared_frac=shared, **w)
 
     real = pub("dave-xfsrepair-times", BOTH, DK319)
-    wander, shared, got, wakeups = _grid_fit(
-        lambda wander, shared: _xfs_stats(_run(p, xfs_repair(m, **kw_of(BOTH, wander, shared, real)), seeds)),
-        target, st.wakeup_search,
-        lambda pairs: _run_all([(p, xfs_repair(m, **kw_of(BOTH, w, sh, real)), seeds) for w, sh in pairs],
-                               _xfs_stats))
+    runs, run_stats_all = _xfs_runs(
+        lambda wander, shared: (p, xfs_repair(m, **kw_of(BOTH, wander, shared, real)), seeds))
+    wander, shared, got, wakeups = _grid_fit(run_stats_all, target, st.wakeup_search)
     notes.extend(_edge_notes("Dave's guest", wakeups))
     # the guest's IPI: share = ipi / (user + system), ipi proportional to the cost (closed form, twice: the run's
     # length moves with its system time)
     share = pub("flush-profile", "native_flush_tlb_others", DK319) / 100
     kw = {o: kw_of(o, wander, shared, pub("dave-xfsrepair-times", o, DK319)) for o in DAVE_OPTIONS}
-    rs = _run(p, xfs_repair(m, **kw[BOTH]), seeds)
+    rs = runs[(wander, shared)]  # kw[BOTH] is the fitted pair's workload
     ipi = _mean(rs, "sys_ipi_s")
     rest = _mean(rs, "user_s") + _mean(rs, "system_s") - ipi
     if ipi > 0:
