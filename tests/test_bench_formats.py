@@ -31,3 +31,29 @@ def test_every_kind_has_a_benchmark_input_or_a_reason_why_not():
     benchmarked = {f.kind for f in trace_inputs.FORMATS}
     assert set(KINDS) - benchmarked == set(trace_inputs.NOT_BENCHMARKED)
     assert not benchmarked & set(trace_inputs.NOT_BENCHMARKED)
+
+
+def test_kwb_bench_stores_each_formats_peak_memory_beside_its_speed(tmp_path, monkeypatch, capsys):
+    """The whole path of ``make bench`` (pyperf workers, companion benchmark, results, ``--json``) on one small
+    input put where the workers look for the 10**6-line files, the value read back from the JSON."""
+    import json
+
+    from kernel_workbook import cli
+    from kernel_workbook.bench import formats_bench
+
+    fmt = next(f for f in trace_inputs.FORMATS if f.name == "meminfo")  # no jc baseline: one worker fewer
+    monkeypatch.setattr(trace_inputs, "LINES", 20000)
+    d = tmp_path / f"kwb-bench-formats-{formats_bench.VERSION}"
+    d.mkdir()
+    fmt.make(d / fmt.name)
+    (d / "done").write_text("ok\n")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setenv("KWB_BENCH_FORMATS", fmt.name)
+    assert cli.main(["bench", "--json", "--suites", "trace-formats"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    size = (d / fmt.name).stat().st_size
+    assert row["name"].startswith("traces.load meminfo") and row["unit"] == "bytes" and row["ours_per_s"] > 0
+    # a load of 20000 lines keeps a frame and the text: more than a page, far less than a gigabyte
+    assert 4096 < row["peak_bytes"] < 1e9
+    assert row["peak_ratio"] == pytest.approx(row["peak_bytes"] / size)
+    assert "peak <= 4x size" in row["target"]

@@ -77,3 +77,26 @@ def test_bench_check_fails_on_a_missed_target(monkeypatch, capsys):
     assert "MISSED" in capsys.readouterr().out
     assert cli.main(["bench", "--suites", "cfq", "--check"]) == 1
     assert "targets missed: slow" in capsys.readouterr().err
+
+
+def _peak_bench(name, peak_bytes):
+    run = pyperf.Run([float(peak_bytes)], metadata={"name": name, "loops": 1, "unit": "byte"},
+                     collect_metadata=False)
+    return pyperf.Benchmark([run])
+
+
+def test_a_peak_memory_companion_is_a_column_of_its_row_checked_against_the_size():
+    small = Bench("small", None, 100e6, "bytes", target_peak_ratio=4.0)
+    big = Bench("big", None, 100e6, "bytes", target_peak_ratio=4.0)
+    alone = Bench("alone", None, 100e6, "bytes", target_peak_ratio=4.0)
+    rows = {r["name"]: r for r in results([
+        _bench("small", 1.0, small.metadata()), _peak_bench(small.peak_name, 250e6),
+        _bench("big", 1.0, big.metadata()), _peak_bench(big.peak_name, 450e6),
+        _bench("alone", 1.0, alone.metadata())])}
+    assert set(rows) == {"small", "big", "alone"}  # a companion is no row of its own
+    assert rows["small"]["peak_bytes"] == 250e6 and rows["small"]["peak_ratio"] == pytest.approx(2.5)
+    assert rows["small"]["met"] is True and rows["small"]["target"] == "peak <= 4x size"
+    assert rows["big"]["peak_ratio"] == pytest.approx(4.5) and rows["big"]["met"] is False
+    assert rows["alone"]["peak_bytes"] is None and rows["alone"]["met"] is None  # no peak run: not checked
+    plain = results([_bench("plain", 1.0, Bench("plain", None, 1.0, "runs").metadata())])[0]
+    assert plain["peak_bytes"] is None and plain["peak_ratio"] is None

@@ -179,7 +179,9 @@ def _cmd_bench(a) -> int:
             extra = f"  vs {r['baseline']}: {r['baseline_per_s']:.4g}/s, ratio {r['ratio']:.1f}x" if r["baseline"] else ""
             said = {True: "met", False: "MISSED", None: "not checked"}[r["met"]]
             verdict = "" if r["target"] is None else f"  [target {r['target']}: {said}]"
-            print(f"{r['name']:60s} {r['ours_per_s']:.4g} {r['unit']}/s{extra}{verdict}")
+            peak = "" if r["peak_bytes"] is None else f"  peak {r['peak_bytes'] / 1e6:.4g} MB" + (
+                "" if r["peak_ratio"] is None else f" ({r['peak_ratio']:.2f}x size)")
+            print(f"{r['name']:60s} {r['ours_per_s']:.4g} {r['unit']}/s{extra}{peak}{verdict}")
     missed = [r["name"] for r in rows if r["met"] is False]
     if missed and a.check:
         print("kwb bench: targets missed: " + "; ".join(missed), file=sys.stderr)

@@ -4,7 +4,8 @@ Each suite module in :data:`SUITES` has a ``benchmarks()`` function returning
 :class:`Bench` objects.  ``kwb bench`` runs them all in pyperf worker processes
 (``python -m kernel_workbook.bench.run``), then prints::
 
-    {"results": [{"name", "ours_per_s", "baseline", "baseline_per_s", "ratio", "unit"}]}
+    {"results": [{"name", "ours_per_s", "baseline", "baseline_per_s", "ratio", "unit", "target", "met",
+                  "peak_bytes", "peak_ratio"}]}
 
 ``ours_per_s`` is items per second (bytes, requests, allocations...: ``unit``
 says which); ``baseline`` names what we are measured against (jc, FlameGraph,
@@ -12,6 +13,11 @@ the pure-Python reference of a model...) and ``ratio`` is ours / baseline.
 Targets are written beside each benchmark (``target_per_s``, ``target_ratio``)
 and checked by ``kwb bench``, not in timed tests: each result says its
 ``target`` and whether it was ``met`` (``kwb bench --check`` fails on a miss).
+
+A benchmark with a ``peak_func`` (the trace formats: issue 32 promises peak memory <= 4x the file's size) also
+records its peak memory, as a companion pyperf benchmark ``<name> [peak memory]`` of unit ``byte`` run in a
+worker process of its own; its row carries ``peak_bytes`` and ``peak_ratio`` (peak / the items of one call: the
+file's size where the unit is bytes), None for the others.
 
 A suite whose one call lasts long (``reproduce``: a minute) declares its own
 pyperf settings in ``RUNNER_ARGS``; ``kwb bench`` runs it in a pyperf run of
@@ -23,6 +29,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+
+PEAK = " [peak memory]"  # the suffix of a benchmark's companion that holds its peak memory (unit: byte)
 
 # name -> module; a module is imported only when the benchmarks run.
 SUITES: dict[str, str] = {
@@ -56,6 +64,13 @@ class Bench:
     baseline_items: float | None = None
     target_ratio: float | None = None  # ours/baseline we promise, if any
     target_per_s: float | None = None  # absolute throughput we promise, if any
+    peak_func: Callable[[], float] | None = None  # one call's peak memory in bytes, measured in a fresh worker
+    target_peak_ratio: float | None = None  # peak / items we promise at most, if any
+
+    @property
+    def peak_name(self) -> str:
+        """The name of the companion benchmark that holds the peak memory."""
+        return self.name + PEAK
 
     def metadata(self) -> dict:
         """What travels with the pyperf result (pyperf metadata: numbers and text, never None)."""
@@ -64,7 +79,21 @@ class Bench:
             md["kwb_target_per_s"] = float(self.target_per_s)
         if self.target_ratio is not None:
             md["kwb_target_ratio"] = float(self.target_ratio)
+        if self.target_peak_ratio is not None:
+            md["kwb_target_peak_ratio"] = float(self.target_peak_ratio)
         return md
+
+    def peak_time_func(self) -> Callable[[int], float]:
+        """pyperf "time" function of the companion benchmark: the value it returns is bytes (its unit), the
+        largest peak of ``loops`` calls, times ``loops`` because pyperf divides by them."""
+        def run(loops: int) -> float:
+            # pyperf refuses a zero value: a call that touched no new page is recorded as 1 byte
+            return max(max(self.peak_func() for _ in range(loops)), 1.0) * loops
+        return run
+
+    def peak_metadata(self) -> dict:
+        """What travels with the companion's pyperf result: a value in bytes, and the items of one call."""
+        return {"unit": "byte", "kwb_items": self.items, "kwb_unit": self.unit}
 
     def baseline_metadata(self) -> dict:
         """What travels with the baseline's pyperf result: its items and unit (the targets are the benchmark's)."""
@@ -115,10 +144,15 @@ def results(benchmarks) -> list[dict]:
     ``target`` is the promise in words (``">= 20 runs/s"``, ``"ratio >= 100"``; None if the benchmark makes
     none) and ``met`` whether the mean kept it (None without a target, and for a ratio target whose baseline
     did not run: FlameGraph's script is only timed where ``KWB_FLAMEGRAPH`` points at it).
+    ``peak_bytes`` is the largest value of the companion ``<name> [peak memory]`` and ``peak_ratio`` that over
+    the items of one call where they are bytes (peak x the file's size); both None without a companion.
     """
-    per_s, md = {}, {}
+    per_s, md, peak = {}, {}, {}
     for b in benchmarks:
         m = b.get_metadata()
+        if b.get_name().endswith(PEAK):
+            peak[b.get_name()[:-len(PEAK)]] = max(b.get_values())
+            continue
         per_s[b.get_name()] = float(m["kwb_items"]) / b.mean()
         md[b.get_name()] = m
     out = []
@@ -137,12 +171,18 @@ def results(benchmarks) -> list[dict]:
             t = float(m["kwb_target_ratio"])
             checks.append((f"ratio >= {t:g}", ratio >= t) if base else
                           (f"ratio >= {t:g} (not checked: no baseline run)", None))
+        p = peak.get(name)
+        p_ratio = p / float(m["kwb_items"]) if p is not None and m.get("kwb_unit") == "bytes" else None
+        if "kwb_target_peak_ratio" in m:
+            t = float(m["kwb_target_peak_ratio"])
+            checks.append((f"peak <= {t:g}x size", p_ratio <= t) if p_ratio is not None else
+                          (f"peak <= {t:g}x size (not checked: no peak memory run)", None))
         kept = [ok for _, ok in checks if ok is not None]
         target = ", ".join(text for text, _ in checks) or None
         met = all(kept) if kept else None
         out.append({"name": name, "ours_per_s": v, "baseline": base.split(" [baseline: ", 1)[1][:-1] if base else None,
                     "baseline_per_s": bv, "ratio": ratio, "unit": m.get("kwb_unit", ""), "target": target,
-                    "met": met})
+                    "met": met, "peak_bytes": p, "peak_ratio": p_ratio})
     return out
 
 

@@ -20,6 +20,8 @@ def main() -> None:
         if b.baseline_time_func is not None:
             runner.bench_time_func(f"{b.name} [baseline: {b.baseline}]", b.baseline_time_func,
                                    metadata=b.baseline_metadata())
+        if b.peak_func is not None:
+            runner.bench_time_func(b.peak_name, b.peak_time_func(), metadata=b.peak_metadata())
 
 
 if __name__ == "__main__":
