@@ -55,6 +55,13 @@ TEST_FILE_SECONDS: dict[str, float] = {
     "tests/test_grade_hostile.py": 24,
     "tests/test_reproduce_cfq.py": 22,
     "tests/browser/test_report_browser.py": 20,
+    # named undeclared by the clean-clone run at cd8556c (its end-of-run list, seconds on a worker)
+    "tests/test_cli.py": 92,
+    "tests/test_fairzone_model.py": 76,
+    "tests/test_compaction_model.py": 73,
+    "tests/test_cfq_ui.py": 55,
+    "tests/test_parse.py": 39,
+    "tests/test_traces_record.py": 36,
 }
 
 

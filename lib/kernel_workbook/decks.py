@@ -39,6 +39,7 @@ PROSE_CHARS = 105  # characters of prose a line holds (1,100 px of 18 px DejaVu 
 PARAGRAPH = 18  # px between blocks
 HEADING = {1: 80, 2: 66, 3: 52, 4: 44, 5: 40, 6: 40}  # px a heading line takes, margins included
 TABLE_ROW = 38  # px: a row of a Markdown table
+ROW_CELL_CHARS = 60  # characters a wide text cell of an HTML table holds on a line before it wraps (a rough half width)
 MONO_LINE = 17  # px: a line of code or printed text (13 px at line-height 1.3)
 OUTPUT_PAD = 12  # px around an output
 CELL_PAD = 10  # px around a cell
@@ -132,7 +133,10 @@ def _html_height(html: str) -> float:
     html = re.sub(r"<style[^>]*>.*?</style>", "", html, flags=re.S)
     pre = sum(len(m.strip("\n").splitlines()) for m in re.findall(r"<pre[^>]*>(.*?)</pre>", html, re.S))
     rest = re.sub(r"<pre[^>]*>.*?</pre>", "", html, flags=re.S)
-    rows = len(re.findall(r"<tr\b", rest))
+    # a row is as tall as its longest cell wraps: a cell of prose (2015's calibration reasons) takes several lines
+    rows = sum(max([1] + [-(-len(re.sub(r"<[^>]+>", "", c).strip()) // ROW_CELL_CHARS)
+                          for c in re.findall(r"<t[dh]\b.*?</t[dh]>", r, re.S)])
+               for r in re.findall(r"<tr\b.*?</tr>", rest, re.S))
     breaks = len(re.findall(r"<(?:p|div|li|h\d|br)\b", rest))
     words = len(re.sub(r"<[^>]+>", " ", re.sub(r"<table.*?</table>", "", rest, flags=re.S)))
     return pre * 14 + rows * 24 + breaks * 20 + words / 150 * 20 + 20
