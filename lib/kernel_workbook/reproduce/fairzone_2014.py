@@ -119,17 +119,23 @@ whole run (what a ``vm.min_free_kbytes`` sysctl or khugepaged's recommendation d
 :func:`min_free_sweep` over the quantity the 2014 result rests on.  Unset, the kernels' own value is used."""
 
 
-def _min_free_from_env() -> int | None:
-    v = os.environ.get(MIN_FREE_ENV, "").strip()
+def _number_from_env(name: str, kind, ok, expected: str):
+    """The number in environment variable ``name`` read as ``kind``, or None when it is unset or blank; a value
+    that does not read or fails ``ok`` names the variable."""
+    v = os.environ.get(name, "").strip()
     if not v:
         return None
     try:
-        n = int(v)
+        x = kind(v)
     except ValueError:
-        n = -1
-    if n < 0:
-        raise WorkbookParameterError(MIN_FREE_ENV, v, "a whole number of KiB >= 0")
-    return n
+        x = None
+    if x is None or not ok(x):
+        raise WorkbookParameterError(name, v, expected)
+    return x
+
+
+def _min_free_from_env() -> int | None:
+    return _number_from_env(MIN_FREE_ENV, int, lambda n: n >= 0, "a whole number of KiB >= 0")
 
 
 MIN_FREE_FLOOR = _min_free_from_env()
@@ -140,16 +146,7 @@ not a kernel constant) for a whole run: the sweep of :func:`kswapd_speed_sweep`.
 
 
 def _kswapd_speed_from_env() -> float | None:
-    v = os.environ.get(KSWAPD_ENV, "").strip()
-    if not v:
-        return None
-    try:
-        x = float(v)
-    except ValueError:
-        x = -1.0
-    if not x > 0 or x == float("inf"):
-        raise WorkbookParameterError(KSWAPD_ENV, v, "a number of pages per ms > 0")
-    return x
+    return _number_from_env(KSWAPD_ENV, float, lambda x: 0 < x < float("inf"), "a number of pages per ms > 0")
 
 
 KSWAPD_SPEED = _kswapd_speed_from_env()
@@ -1075,6 +1072,16 @@ def family(cell: dict) -> str:
     return t
 
 
+def _family_hits(doc: dict) -> dict:
+    """A stored run's scored cells per :func:`family`, as ``hits/scored`` in the order the families first occur."""
+    fam: dict = {}
+    for c in doc["cells"]:
+        if c["status"] in ("hit", "miss"):
+            h, n = fam.get(family(c), (0, 0))
+            fam[family(c)] = (h + (c["status"] == "hit"), n + 1)
+    return {f: f"{h}/{n}" for f, (h, n) in fam.items()}
+
+
 def _stored_run(thp: str, full: bool):
     from .fidelity import fidelity_dir
 
@@ -1116,12 +1123,7 @@ def df_thp_scores(full: bool | None = None) -> pd.DataFrame:
                "strict (seed base 0)": f"{st['hits']}/{st['scored']} = {100 * st['score']:.1f}%",
                "mean": f"{100 * sd['mean']:.1f}%", "range": f"{100 * sd['min']:.1f}-{100 * sd['max']:.1f}%",
                "seed bases": sd["n"]}
-        fam: dict = {}
-        for c in doc["cells"]:
-            if c["status"] in ("hit", "miss"):
-                h, n = fam.get(family(c), (0, 0))
-                fam[family(c)] = (h + (c["status"] == "hit"), n + 1)
-        row.update({f: f"{h}/{n}" for f, (h, n) in fam.items()})
+        row.update(_family_hits(doc))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -1193,12 +1195,7 @@ def _sweep_row(floor, doc: dict, label: str = "min_free_kbytes floor") -> dict:
         d = [v for (kern, r), v in vel.items() if kern.endswith(k) and "dma32" in r.lower()]
         n = [v for (kern, r), v in vel.items() if kern.endswith(k) and "normal" in r.lower()]
         row[f"DMA32 % of scanning, {label}"] = round(100 * d[0] / (d[0] + n[0]), 1) if d and n else None
-    fam: dict = {}
-    for c in doc["cells"]:
-        if c["status"] in ("hit", "miss"):
-            h, n_ = fam.get(family(c), (0, 0))
-            fam[family(c)] = (h + (c["status"] == "hit"), n_ + 1)
-    row.update({f: f"{h}/{n_}" for f, (h, n_) in sorted(fam.items())})
+    row.update(sorted(_family_hits(doc).items()))
     return row
 
 
