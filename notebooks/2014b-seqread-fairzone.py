@@ -360,6 +360,54 @@ Table(df_sweep_view(df_kswapd_speed_sweep()))
 # watermarks, not kswapd's speed.
 
 # %% [markdown]
+# ### Why the band decides: kswapd's cycle, allocation by allocation
+#
+# What "a band wide enough to outlast kswapd's nap" means, traced in 3.0 on
+# Johannes's machine at one reader (3,000 allocations of 32 pages from the
+# middle of the first SeqRead; `fairzone_2014.df_kswapd_cycle()`). After
+# balancing the node kswapd naps for HZ/10 (`kswapd_try_to_sleep()`); the
+# allocator walks Normal down to its low watermark, then DMA32 down to its low
+# watermark plus the lowmem reserve Normal's allocations must leave it. When
+# both are there, the next allocation enters the slow path, which wakes kswapd
+# out of its nap. Each rise below is kswapd:
+
+# %%
+from kernel_workbook.reproduce.fairzone_2014 import df_kswapd_cycle, df_kswapd_cycle_summary
+from kernel_workbook.ui.fairzone_charts import plot_kswapd_cycle
+
+cycle = df_kswapd_cycle()
+plot_kswapd_cycle(cycle)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+Table(df_kswapd_cycle_summary(cycle))
+
+# %% [markdown]
+# At the `int_sqrt()` watermarks both zones' bands are a few hundred pages
+# (`high - low` is a fixed share of each zone), every cycle ends with the
+# allocator in the slow path waking kswapd after a few tens of milliseconds,
+# and kswapd refills each zone by what it gave: DMA32 takes its share by
+# size. With khugepaged's watermarks Normal's band is five times wider, and
+# DMA32 sits far above the point where the allocator would stop using it
+# (kswapd shrinks it up to `high` + balance gap + reserve whenever it
+# balances Normal), so the allocator never reaches the slow path: the cycle
+# is kswapd's own nap, and in it Normal gives all of its band before DMA32
+# gives a little. The skew is this timing, and it needs the wide band.
+#
+# Could something the model leaves out widen Normal's band at the default
+# watermarks? Per-cpu vmstat counters let an allocating CPU see a zone's free
+# pages late by at most its `stat_threshold` (3.0 `mm/vmstat.c`:
+# `calculate_normal_threshold()`, 2 x fls(CPUs) x (1 + fls(zone size in
+# 128 MB)), 56 pages for this Normal zone with 8 CPUs; while kswapd is awake
+# `calculate_pressure_threshold()`, (low - min) / CPUs), so the allocator can
+# overshoot `low` by at most that much per CPU allocating: 56 pages at one
+# reader, 448 with eight CPUs all allocating. Pages on per-cpu lists are
+# missing from the zone's count the whole time, which shifts where it sits,
+# not the distance from `low` to `high`. The sweep above widens Normal's band
+# by about 770 pages (32768 KiB: 1,187 against 414) with no skew at all, so
+# neither can give the thread's 16% by itself.
+
+# %% [markdown]
 # ## Out of sample: the 2013 round-robin changelog
 #
 # Johannes Weiner's changelog of the fair policy (81c0a2bb515f, May 2013)

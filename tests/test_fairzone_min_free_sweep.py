@@ -79,3 +79,17 @@ def test_the_kswapd_speed_reaches_the_params(monkeypatch):
     assert fz._params("3.0", "desktop-2014", "never").machine.kswapd_pages_per_ms == 125.0
     monkeypatch.setattr(fz, "KSWAPD_SPEED", None)
     assert fz._params("3.0", "desktop-2014", "never").machine.kswapd_pages_per_ms == 1000.0
+
+
+def test_kswapd_cycle_is_woken_by_the_slow_path_at_int_sqrt_and_ends_with_its_nap_at_khugepaged_watermarks():
+    """The mechanism the 2014b notebook shows: at the int_sqrt() watermarks every cycle ends with an allocation in
+    the slow path waking kswapd and DMA32 gives its share by size; at khugepaged's, kswapd's own HZ/10 nap ends
+    each cycle and Normal gives most of the pages."""
+    s = fz.df_kswapd_cycle_summary(fz.df_kswapd_cycle(small=True)).set_index("min_free_kbytes")
+    low, high = s.iloc[0], s.iloc[-1]
+    assert s.index[0] < 16384 and s.index[-1] == 67584
+    assert low["cycles ended by the slow path"] == low["cycles"] > 10
+    assert high["cycles ended by the slow path"] == 0 and high["cycles"] > 10
+    # the nap is HZ/10: a cycle at khugepaged's watermarks lasts at least that long, at int_sqrt()'s far less
+    assert high["ms a cycle"] >= 100 > 2 * low["ms a cycle"]
+    assert low["DMA32 %"] > 35 > 25 > high["DMA32 %"]

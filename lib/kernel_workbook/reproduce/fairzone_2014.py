@@ -871,6 +871,78 @@ def df_kswapd_regime(machine_key: str = "johannes", small: bool | None = None, t
     return pd.DataFrame(rows)
 
 
+CYCLE_FLOORS = (0, 67584)
+"""The two ends of :data:`MIN_FREE_SWEEP` that :func:`df_kswapd_cycle` traces: the ``int_sqrt()`` value and
+khugepaged's."""
+
+
+def df_kswapd_cycle(floors=CYCLE_FLOORS, machine_key: str = "johannes", variant: str = "3.0",
+                    small: bool | None = None, units: int = 3000) -> pd.DataFrame:
+    """kswapd's cycle as the allocator sees it: ``units`` allocations (of :data:`PAGES_PER_UNIT` pages) from the
+    middle of the first SeqRead phase (one reader) of the 2 x RAM tiobench, without THP, with ``min_free_kbytes``
+    raised to each floor (0: the kernel's own value).  A rise of a zone's free pages between two allocations is
+    kswapd's reclaim; ``path`` ``slow`` is an allocation that found every zone below its low watermark (+ reserve)
+    and entered the slow path, which wakes kswapd even from its HZ/10 nap.
+
+    Columns: ``min_free_kbytes, ms, zone, free DMA32, free Normal, path``.
+    """
+    from ..models.fairzone import zone_setup
+
+    out = []
+    cal = calibrate_johannes(small, "never") if machine_key == "johannes" else None
+    m = _alloc_machine(machine_key, small, "never", cal["dma32_mb"] if cal else None)
+    w = seqread_workload(machine_key, m.ram_mb, small)
+    first = next(ph for ph in w.phases if ph.file_pages)  # the first run's SeqWrite
+    for floor in floors:
+        p = variant_params(variant, m, transparent_hugepage="never", pages_per_unit=PAGES_PER_UNIT)
+        if zone_setup(p).min_free_kbytes < floor:
+            p = p.with_(min_free_kbytes=int(floor))
+        # SeqWrite allocates its whole file; SeqRead (after a RandWrite of a few thousand pages) allocates about
+        # as much again: start a quarter of a file into it
+        start = int(first.file_pages * 1.25)
+        r = simulate(p, w, seed=shift_seed(21), verbose=False, trace=units, trace_start=start)
+        t = r.df_trace()
+        out.append(pd.DataFrame({"min_free_kbytes": zone_setup(p).min_free_kbytes, "ms": t["t_ms"] - t["t_ms"].iloc[0],
+                                 "zone": t["zone"], "free DMA32": t["free_dma32"], "free Normal": t["free_normal"],
+                                 "path": t["path"]}))
+    return pd.concat(out, ignore_index=True)
+
+
+REFILL_GAP_MS = 5.0
+
+
+def df_kswapd_cycle_summary(cycle: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per ``min_free_kbytes`` of :func:`df_kswapd_cycle`: the cycles (kswapd refilling Normal), their mean
+    length, the pages each cycle took from each zone, DMA32's share, and how many cycles a slow-path
+    allocation ended (the allocator waking kswapd) rather than kswapd's own HZ/10 nap running out.
+
+    Columns: ``min_free_kbytes, cycles, ms a cycle, Normal pages a cycle, DMA32 pages a cycle, DMA32 %,
+    cycles ended by the slow path``.
+    """
+    cycle = df_kswapd_cycle() if cycle is None else cycle
+    rows = []
+    for mf, g in cycle.groupby("min_free_kbytes", sort=True):
+        # a rise of Normal's free pages is a kswapd pass; passes less than REFILL_GAP_MS apart are one
+        # balance_pgdat() call (its passes take a fraction of a millisecond each)
+        rises = np.flatnonzero((g["free Normal"].diff() > 0).to_numpy())
+        ms = g["ms"].to_numpy()
+        starts = [i for k, i in enumerate(rises) if k == 0 or ms[i] - ms[rises[k - 1]] > REFILL_GAP_MS]
+        if len(starts) < 2:
+            continue
+        span = g.iloc[starts[0]:starts[-1]]
+        n = len(starts) - 1
+        taken = span["zone"].value_counts()
+        pages = {z: int(taken.get(z, 0)) * PAGES_PER_UNIT for z in ("DMA32", "Normal")}
+        # the allocation just before a refill: a slow-path one woke kswapd
+        woken = sum(1 for i in starts[1:] if g["path"].iloc[i - 1] == "slow")
+        rows.append({"min_free_kbytes": int(mf), "cycles": n,
+                     "ms a cycle": round(float(span["ms"].iloc[-1] - span["ms"].iloc[0]) / n, 1),
+                     "Normal pages a cycle": round(pages["Normal"] / n), "DMA32 pages a cycle": round(pages["DMA32"] / n),
+                     "DMA32 %": round(100 * pages["DMA32"] / max(pages["DMA32"] + pages["Normal"], 1), 1),
+                     "cycles ended by the slow path": woken})
+    return pd.DataFrame(rows)
+
+
 def df_thp_sensitivity(machine_key: str = "johannes", small: bool | None = None) -> pd.DataFrame:
     """The one configuration fact the result rests on, both ways: :func:`df_kswapd_regime` with the kernels built
     with THP (min_free_kbytes 67584 KiB) and without (``int_sqrt(lowmem_kbytes * 16)``), each machine fitted again

@@ -8,6 +8,8 @@
 * :func:`df_velocity` / :func:`plot_velocity` -- pages scanned per second by zone;
 * :func:`df_decomposition` / :func:`plot_decomposition` -- how much of a
   kernel's SeqRead change each assumption carries;
+* :func:`plot_kswapd_cycle` -- each zone's free pages as kswapd cycles, for each ``min_free_kbytes``
+  (the data: ``reproduce.fairzone_2014.df_kswapd_cycle``);
 * :func:`fairzone_explorer` -- the knobs as widgets, from their declaration
   (:mod:`kernel_workbook.ui.explorer`), with a menu of the thread's kernels;
   in ``WORKBOOK_MODE=ci`` a static default.
@@ -206,6 +208,26 @@ def plot_decomposition(df: pd.DataFrame, title: str = "SeqRead change against va
         column=alt.Column("kernel:N", title=None),
         tooltip=["kernel", "readers", "component", alt.Tooltip("pct:Q", format="+.2f")],
     ).properties(width=int(m.width * 0.45), height=m.height, title=title)
+
+
+# --------------------------------------------------------------------------- kswapd's cycle
+
+def plot_kswapd_cycle(df: pd.DataFrame, ms: float = 320.0,
+                      title: str = "free pages per zone, allocation by allocation (3.0, one reader)") -> alt.Chart:
+    """Each zone's free pages over the first ``ms`` of :func:`~kernel_workbook.reproduce.fairzone_2014.df_kswapd_cycle`
+    (columns ``min_free_kbytes, ms, zone, free DMA32, free Normal, path``), one row of charts per
+    ``min_free_kbytes``: the allocator walks Normal down to its low watermark, then DMA32; each rise is kswapd."""
+    m = mode()
+    d = df[df["ms"] <= ms].melt(id_vars=["min_free_kbytes", "ms"], value_vars=["free DMA32", "free Normal"],
+                                var_name="zone", value_name="free pages")
+    d["zone"] = d["zone"].str.removeprefix("free ")
+    return alt.Chart(d).mark_line(interpolate="step-after").encode(
+        x=alt.X("ms:Q", title="ms"), y=alt.Y("free pages:Q", title="free pages", scale=alt.Scale(zero=False)),
+        color=alt.Color("zone:N", scale=ZONE_COLORS, title=None),
+        tooltip=["min_free_kbytes", alt.Tooltip("ms:Q", format=".1f"), "zone", "free pages"],
+    ).properties(width=int(m.width * 0.9), height=int(m.height * 0.45)).facet(
+        row=alt.Row("min_free_kbytes:O", title="min_free_kbytes"), title=title
+    ).resolve_scale(y="independent")
 
 
 # --------------------------------------------------------------------------- the explorer
