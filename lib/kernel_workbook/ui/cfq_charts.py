@@ -146,11 +146,18 @@ def plot_await_percentiles(sweep: pd.DataFrame, title: str = "read latency (awai
 
 def _await_parts(sweep: pd.DataFrame, title: str):
     # long: label, readers, percentile, ms, series
-    d = sweep.groupby(["label", "readers"], as_index=False)[["p50_ms", "p90_ms", "p99_ms"]].mean()
-    long = d.melt(["label", "readers"], var_name="percentile", value_name="ms")
-    long["percentile"] = long["percentile"].str.replace("_ms", "")
-    long["series"] = long["label"] + " " + long["percentile"]
-    return (long,), {"domain": _series_domain(long["label"]), "title": title}
+    # the frame ``melt`` and two string-column operations made, built from lists (those pandas steps were
+    # about 10 ms of the CFQ explorer's 40-55 ms CPU per redraw); the same frame, the same chart
+    cols = [f"{pc}_ms" for pc in PERCENTILES]
+    d = sweep.groupby(["label", "readers"], as_index=False)[cols].mean()
+    labels = d["label"].tolist()
+    pcts = [pc for pc in PERCENTILES for _ in labels]
+    long = pd.DataFrame({"label": pd.Series(labels * len(cols), dtype="str"),
+                         "readers": np.tile(d["readers"].to_numpy(), len(cols)),
+                         "percentile": pd.Series(pcts, dtype="str"),
+                         "ms": np.concatenate([d[c].to_numpy(dtype=np.float64) for c in cols]),
+                         "series": pd.Series([f"{lb} {pc}" for lb, pc in zip(labels * len(cols), pcts)], dtype="str")})
+    return (long,), {"domain": _series_domain(labels), "title": title}
 
 
 def _await_chart(long: pd.DataFrame, domain, title: str) -> alt.Chart:
@@ -196,40 +203,47 @@ def df_timeline(result: Result, t0_ms: float | None = None, t1_ms: float | None 
     from ``arm_idle`` to the next event of that queue (a request, the timer,
     the expiry).
     """
-    ev = result.events
-    if ev.empty:
+    rows = _timeline_rows(result, t0_ms, t1_ms, queues)
+    if rows is None:
         return pd.DataFrame(columns=["kind", "queue", "start_ms", "end_ms", "detail"])
-    end_all = float(ev["t_ms"].max())
+    return pd.DataFrame(rows, columns=["kind", "queue", "start_ms", "end_ms", "detail"])
+
+
+def _timeline_rows(result: Result, t0_ms: float | None = None, t1_ms: float | None = None, queues=None):
+    # df_timeline's rows as tuples, filtered (None: no event logged).  Plain lists, not a frame's columns: a
+    # redraw of the 2011 explorer walks 4000 events, and pandas' per-column work cost more than the walk
+    t, names, qs, a_s, _ = result.event_columns()
+    if not len(names):
+        return None
+    end_all = float(t.max())
     rows = []
     active = {}
     idle = {}
     ends_idle = ("insert", "idle_timer_fired", "slice_expired", "dispatch")
-    # plain lists, not itertuples: a redraw of the explorer reads a few thousand events
-    for t_ms, event, q, a in zip(ev["t_ms"].tolist(), ev["event"].tolist(), ev["queue"].tolist(), ev["a"].tolist()):
-        q = int(q)
+    for t_ms, event, q, a in zip(t.tolist(), names, qs.tolist(), a_s.tolist()):
         if event == "set_active":
-            active[q] = (t_ms, WL_TYPE_NAMES.get(int(a), ""))
+            active[q] = (t_ms, WL_TYPE_NAMES.get(a, ""))
         elif event == "slice_expired" and q in active:
-            t, tree = active.pop(q)
-            rows.append(("slice", q, t, t_ms, f"{tree} tree, expired ({'timed out' if a else 'done'})"))
+            t_, tree = active.pop(q)
+            rows.append(("slice", q, t_, t_ms, f"{tree} tree, expired ({'timed out' if a else 'done'})"))
         elif event == "arm_idle":
             idle[q] = t_ms
         elif event in ("dispatch", "complete"):
-            rows.append((event, q, t_ms, t_ms, f"request {int(a)}"))
+            rows.append((event, q, t_ms, t_ms, f"request {a}"))
         elif event == "preempt":
-            rows.append(("preempt", q, t_ms, t_ms, f"preempts queue {int(a)}"))
+            rows.append(("preempt", q, t_ms, t_ms, f"preempts queue {a}"))
         if q in idle and event in ends_idle and t_ms >= idle[q]:
             rows.append(("idle", q, idle.pop(q), t_ms, "idle window (slice_idle)"))
-    for q, (t, tree) in active.items():
-        rows.append(("slice", q, t, end_all, f"{tree} tree (still active)"))
-    df = pd.DataFrame(rows, columns=["kind", "queue", "start_ms", "end_ms", "detail"])
+    for q, (t_, tree) in active.items():
+        rows.append(("slice", q, t_, end_all, f"{tree} tree (still active)"))
     if t0_ms is not None:
-        df = df[df["end_ms"] >= t0_ms]
+        rows = [r for r in rows if r[3] >= t0_ms]
     if t1_ms is not None:
-        df = df[df["start_ms"] <= t1_ms]
+        rows = [r for r in rows if r[2] <= t1_ms]
     if queues is not None:
-        df = df[df["queue"].isin(list(queues))]
-    return df.reset_index(drop=True)
+        keep = set(queues)
+        rows = [r for r in rows if r[1] in keep]
+    return rows
 
 
 def plot_timeline(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
@@ -246,39 +260,69 @@ def plot_timeline(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None
 
 def _timeline_parts(result: Result, t0_ms: float = 0.0, t1_ms: float | None = None, queues=None,
                     title: str | None = None):
-    # the three layers' data (slices, idle windows, ticks) and the chart's options
+    # the three layers' data (slices, idle windows, ticks) and the chart's options, from df_timeline's rows in
+    # plain lists (each frame built once at the end: the frame operations were most of the 2011 explorer's
+    # redraw after its model run).  The frames are those df_timeline's frame would give: rows clipped to the
+    # window, ``queue`` named, the dispatches binned, each frame's index the rows' positions
     m = mode()
-    d = df_timeline(result, t0_ms, t1_ms, queues)
+    rows = _timeline_rows(result, t0_ms, t1_ms, queues)
+    if rows is None:
+        return _timeline_parts_of_frame(result, df_timeline(result), t0_ms, t1_ms, title)
     if t1_ms is not None:
-        d = d.assign(start_ms=d["start_ms"].clip(lower=t0_ms, upper=t1_ms), end_ms=d["end_ms"].clip(t0_ms, t1_ms))
-    d["queue"] = "queue " + d["queue"].astype(str)
-    marks = d[d["kind"].isin(["dispatch", "preempt"])]
-    disp = marks[marks["kind"] == "dispatch"]
-    if len(disp):
+        def clip(x):
+            x = x if t0_ms is None or x >= t0_ms else t0_ms
+            return t1_ms if x > t1_ms else x
+        rows = [(k, q, clip(s), clip(e), dt) for k, q, s, e, dt in rows]
+    rows = [(k, f"queue {q}", s, e, dt) for k, q, s, e, dt in rows]
+    at = {k: [i for i, r in enumerate(rows) if r[0] == k] for k in ("slice", "idle", "dispatch", "preempt")}
+    marks = sorted(at["dispatch"] + at["preempt"])
+    if at["dispatch"]:
+        disp = [rows[i] for i in at["dispatch"]]
+        starts = np.array([r[2] for r in disp], dtype=np.float64)
         lo = t0_ms
-        hi = t1_ms if t1_ms is not None else float(disp["start_ms"].max())
+        hi = t1_ms if t1_ms is not None else float(starts.max())
         width = max((hi - lo) / 150.0, 1e-6)
-        b = ((disp["start_ms"] - lo) // width).astype(int)
+        bins = ((starts - lo) // width).astype(int).tolist()
         # one tick per (queue, bin): its first dispatch and the count, sorted by queue then bin (as a groupby)
         first: dict = {}
-        for q, i, st, en in zip(disp["queue"].tolist(), b.tolist(), disp["start_ms"].tolist(), disp["end_ms"].tolist()):
-            if (q, i) in first:
-                first[(q, i)][2] += 1
+        for r, i in zip(disp, bins):
+            if (r[1], i) in first:
+                first[(r[1], i)][2] += 1
             else:
-                first[(q, i)] = [st, en, 1]
+                first[(r[1], i)] = [r[2], r[3], 1]
         keys = sorted(first)
-        disp = pd.DataFrame({"queue": pd.Series([q for q, _ in keys], dtype=disp["queue"].dtype),
-                             "kind": pd.Series(["dispatch"] * len(keys), dtype=disp["kind"].dtype),
-                             "start_ms": [first[k][0] for k in keys], "end_ms": [first[k][1] for k in keys],
-                             "detail": pd.Series([f"{first[k][2]} request(s) dispatched" for k in keys],
-                                                 dtype=disp["detail"].dtype)})
-        marks = pd.concat([disp, marks[marks["kind"] == "preempt"]], ignore_index=True)
-    span = (t1_ms if t1_ms is not None else float(d["end_ms"].max() if len(d) else 1.0)) - t0_ms
-    idles = d[(d["kind"] == "idle") & (d["end_ms"] - d["start_ms"] >= span / 600.0)]  # below a pixel: not drawn
+        ticks = [("dispatch", k[0], first[k][0], first[k][1], f"{first[k][2]} request(s) dispatched")
+                 for k in keys] + [rows[i] for i in at["preempt"]]
+        marks_frame = _timeline_frame(ticks, None)[["queue", "kind", "start_ms", "end_ms", "detail"]]
+    else:
+        marks_frame = _timeline_frame([rows[i] for i in marks], marks)
+    span = (t1_ms if t1_ms is not None else (max(r[3] for r in rows) if rows else 1.0)) - t0_ms
+    idles = [i for i in at["idle"] if rows[i][3] - rows[i][2] >= span / 600.0]  # below a pixel: not drawn
     head = title or f"{result.params.scheduler} on {result.params.disk.name}"
-    options = {"x_domain": None if t1_ms is None else (t0_ms, t1_ms), "queues": max(1, d["queue"].nunique()),
+    options = {"x_domain": None if t1_ms is None else (t0_ms, t1_ms), "queues": max(1, len({r[1] for r in rows})),
                "head": head, "subtitle": [_wrap(result.caption(), m)] if not title else []}
-    return (d[d["kind"] == "slice"], idles, marks), options
+    return (_timeline_frame([rows[i] for i in at["slice"]], at["slice"]),
+            _timeline_frame([rows[i] for i in idles], idles), marks_frame), options
+
+
+def _timeline_frame(rows: list, index) -> pd.DataFrame:
+    # one layer's frame: df_timeline's columns and dtypes (``queue`` named), ``index`` its rows' positions
+    # (None: 0..n-1, a frame made anew)
+    cols = list(zip(*rows)) if rows else [()] * 5
+    return pd.DataFrame({"kind": pd.Series(cols[0], dtype="str"), "queue": pd.Series(cols[1], dtype="str"),
+                         "start_ms": np.array(cols[2], dtype=np.float64), "end_ms": np.array(cols[3], dtype=np.float64),
+                         "detail": pd.Series(cols[4], dtype="str")}).set_axis(
+        pd.RangeIndex(len(rows)) if index is None else pd.Index(index, dtype=np.int64))
+
+
+def _timeline_parts_of_frame(result: Result, d: pd.DataFrame, t0_ms, t1_ms, title):
+    # a run without a log: the empty frame's layers (what the chart shows is nothing, the options as ever)
+    m = mode()
+    d = d.assign(queue="queue " + d["queue"].astype(str))
+    head = title or f"{result.params.scheduler} on {result.params.disk.name}"
+    options = {"x_domain": None if t1_ms is None else (t0_ms, t1_ms), "queues": 1,
+               "head": head, "subtitle": [_wrap(result.caption(), m)] if not title else []}
+    return (d.copy(), d.copy(), d.copy()), options  # three frames, as three layers have (Altair lifts one shared)
 
 
 def _timeline_chart(slices: pd.DataFrame, idles: pd.DataFrame, marks: pd.DataFrame, x_domain, queues: int,

@@ -240,14 +240,18 @@ class Result:
         ``idle_window`` (a = 0/1)).  For noop and deadline ``queue`` is the
         thread.
         """
+        t_ms, names, q, a, b = self.event_columns()
+        nproc = len(self.workload.processes)
+        thread = np.where((q >= 0) & (q < nproc), q, -1)
+        return pd.DataFrame({"t_ms": t_ms, "event": names, "queue": q, "thread": thread, "a": a, "b": b})
+
+    def event_columns(self) -> tuple:
+        """:attr:`events`' columns ``t_ms, event, queue, a, b`` as arrays (``event`` a list of names), without
+        the frame: a timeline redraw walks them in Python (the frame's columns cost as much as the walk)."""
         n = int(self.arrays.S[S_.log_n])
         E = self.arrays.EV[:n]
-        nproc = len(self.workload.processes)
-        q = E[:, EV_.who]
-        thread = np.where((q >= 0) & (q < nproc), q, -1)
-        return pd.DataFrame({"t_ms": E[:, EV_.t] / 1e6,
-                             "event": [EVENT_NAMES.get(int(c), str(c)) for c in E[:, EV_.code]],
-                             "queue": q, "thread": thread, "a": E[:, EV_.a], "b": E[:, EV_.b]})
+        names = [EVENT_NAMES.get(c, str(c)) for c in E[:, EV_.code].tolist()]
+        return E[:, EV_.t] / 1e6, names, E[:, EV_.who], E[:, EV_.a], E[:, EV_.b]
 
     def caption(self) -> str:
         """The run in one line: the machine, every knob that differs from it and the seed
