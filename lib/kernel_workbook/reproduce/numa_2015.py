@@ -1532,7 +1532,7 @@ def df_wakeup_sweep() -> pd.DataFrame:
     (the thread's changes); columns as :func:`wakeup_sweep`'s."""
     df = pd.read_csv(wakeup_sweep_path())
     top = pd.DataFrame([{"wander_per_s": "published", **slowscan_published()}])
-    return pd.concat([top, df.astype({"wander_per_s": object})], ignore_index=True)
+    return pd.concat([top, df.astype({"wander_per_s": object})], ignore_index=True)[list(df.columns)]
 
 
 def df_fidelity_groups(cells: list[dict]) -> pd.DataFrame:
