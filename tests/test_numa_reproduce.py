@@ -151,6 +151,9 @@ def test_the_stored_wake_up_sweep_is_this_calibration_s_across_the_rate_s_range(
     for row in sw.itertuples():
         assert row.shared_frac == w.loc[float(row.wander_per_s), "shared_frac"]
         assert row.error_319 == pytest.approx(w.loc[float(row.wander_per_s), "error"], abs=1e-4)
+    # a slowscan miss's reason quotes the stored sweep at every rate; a row outside the family gets nothing
+    words = R._sweep_words("NUMA base PTE updates")
+    assert all(f"at {float(x):g}/s" in words for x in sw["wander_per_s"]) and R._sweep_words("User") == ""
     with pytest.raises(ValueError, match="--wakeup-sweep"):
         R.main(["--everything"])
 

@@ -1252,6 +1252,18 @@ def _why_dave(c: dict, dc: "DaveCalibration", d: dict) -> str:
             f"multiplies less; runtimes, allocations and faults follow the migrations")
 
 
+def _sweep_words(row: str) -> str:
+    """What the stored wake-up sweep (:func:`df_wakeup_sweep`) gives a slowscan-family cell at each rate, for a
+    miss's reason; empty when the row is not in the family or the sweep is not stored."""
+    short = SLOWSCAN_SHORT.get(row)
+    if short is None or not wakeup_sweep_path().is_file():
+        return ""
+    sw = pd.read_csv(wakeup_sweep_path())
+    at = ", ".join(f"{v:+.1f}% at {w:g}/s" for w, v in zip(sw["wander_per_s"], sw[short]))
+    return (f"; across the rate's range the stored sweep (8 seed bases, the sharing refitted on 3.19 at each rate) "
+            f"gives {at}")
+
+
 def _why(c: dict, cal: Calibration, r: dict) -> str:
     """Why a cell misses, in one line, with the model's own numbers (the notebook explains each cause)."""
     row, table, k = c["row"], c["table"], c["kernel"]
@@ -1334,12 +1346,12 @@ def _why(c: dict, cal: Calibration, r: dict) -> str:
             return (f"slowscan slows the scanner; it does not move threads or memory: the model's local and remote "
                     f"faults fall alike ({lf:+.0f}% and {rf:+.0f}%), so the local share hardly moves; the real "
                     f"one fell from 40% to 37%, a change of where the threads ran that the model's fitted wake-up "
-                    f"rate does not make")
+                    f"rate does not make" + _sweep_words(row))
         return (f"the slow-down is set by how often task_numa_migrate() resets a latched thread's period: the "
                 f"model's 4.0-rc1 has {eag:.0f} pages pinned by another thread's direct read when tried (-EAGAIN "
                 f"on every pass, never in pgmigrate_fail), enough to latch every thread, and the wake-up rate "
-                f"({cal.xfs_kw['wander_per_s']:g}/s, the 3.19 column's least-squares choice) sets the resets; see "
-                f"the notebook's sweep for how this cell moves with the rate")
+                f"({cal.xfs_kw['wander_per_s']:g}/s, the 3.19 column's least-squares choice) sets the resets"
+                + _sweep_words(row))
     if table.endswith("xfsrepair") and row == "syst-xfsrepair":
         ratio = mig(k, "xfs_repair") / max(mig(K319, "xfs_repair"), 1)
         wp = _mean(r[(k, "xfs_repair")], "sys_wp_s")
