@@ -133,6 +133,31 @@ def test_the_wake_up_rate_is_an_unknown_with_its_3_19_error_over_the_grid():
     assert sw.loc[0, "pte"] < sw.loc[1, "pte"]  # the resets after cross-node wake-ups undo the slow-down
 
 
+def test_the_stored_wake_up_sweep_is_this_calibration_s_across_the_rate_s_range():
+    """The stored sweep (data/fidelity/numa-wakeup-sweep.csv) covers every non-zero rate of the a-priori grid, at
+    each rate the sharing the 3.19 fit takes there (not one chosen from slowscan's cells), over 8 seed bases; a
+    calibration that changed without the sweep being stored again fails here."""
+    from kernel_workbook.reproduce.fidelity import STORED_SEEDS
+
+    stored = R.df_wakeup_sweep()
+    assert stored.loc[0, "wander_per_s"] == "published"
+    assert stored.iloc[0][list(R.SLOWSCAN_SHORT.values())].to_dict() == R.slowscan_published()
+    sw = stored.iloc[1:].reset_index(drop=True)
+    assert [float(x) for x in sw["wander_per_s"]] == list(R.WANDER_GRID[1:])
+    assert (sw["seed_bases"] == STORED_SEEDS).all()
+    assert ((sw["hits_min"] <= sw["hits_mean"]) & (sw["hits_mean"] <= sw["hits_max"])
+            & (sw["hits_max"] <= len(R.SLOWSCAN_FAMILY))).all()
+    w = R.calibrate(R.Setup.for_mode(True).calibration_setup()).wakeups.set_index("wander_per_s")
+    for row in sw.itertuples():
+        assert row.shared_frac == w.loc[float(row.wander_per_s), "shared_frac"]
+        assert row.error_319 == pytest.approx(w.loc[float(row.wander_per_s), "error"], abs=1e-4)
+    # a slowscan miss's reason quotes the stored sweep at every rate; a row outside the family gets nothing
+    words = R._sweep_words("NUMA base PTE updates")
+    assert all(f"at {float(x):g}/s" in words for x in sw["wander_per_s"]) and R._sweep_words("User") == ""
+    with pytest.raises(ValueError, match="--wakeup-sweep"):
+        R.main(["--everything"])
+
+
 def test_the_wake_up_search_is_joint_over_grids_fixed_a_priori_and_the_post_hoc_one_is_disclosed(rep):
     """Every pair of WANDER_GRID x SHARED_GRID is tried and the global 3.19 minimum taken (no starting point, no
     order); the search chosen after predictions were seen is not the default and the output says so."""
@@ -160,6 +185,7 @@ def test_the_wake_up_search_is_joint_over_grids_fixed_a_priori_and_the_post_hoc_
     src = {f["parameter"]: f["source"] for f in json.loads(rep.to_json())["fitted"]}
     for k in ("xfs wander_per_s", "dave wander_per_s"):
         assert "chosen post hoc" in src[k] and "disclosed comparison" in src[k]
+    assert f"averaged over {R.DAVE_FIT_SEEDS} seeds" in src["dave wander_per_s"]  # a multi-seed fit on 3.19
     assert any("chosen post hoc" in n for n in rep.notes)
 
 
