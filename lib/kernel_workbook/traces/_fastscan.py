@@ -190,9 +190,11 @@ def _build():
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
-    def fill_series(b, names, name_off, out, times, s, k, pow10):
+    def fill_series(b, names, name_off, pad, units, unit_off, out, times, s, k, pow10):
         # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
-        # are the snapshot and counter reached before b.  Returns (s, k, bad offset in b or -1).
+        # are the snapshot and counter reached before b.  After a name one blank, or blanks when *pad*; after a
+        # number blanks and the counter's unit (units[unit_off[k]:unit_off[k + 1]]) when it has one.
+        # Returns (s, k, bad offset in b or -1).
         n = b.shape[0]
         ncol = name_off.shape[0] - 1
         i = 0
@@ -248,8 +250,11 @@ def _build():
                     if b[i + q] != names[a + q]:
                         return s, k, i
                 j = i + w + 1
+                if pad:
+                    while j < e and (b[j] == 32 or b[j] == 9):
+                        j += 1
                 neg = False
-                if b[j] == 45:
+                if j < e and b[j] == 45:
                     neg = True
                     j += 1
                 m = 0
@@ -260,6 +265,19 @@ def _build():
                     j += 1
                 if nd == 0 or nd > 18:
                     return s, k, i
+                ua = unit_off[k]
+                uw = unit_off[k + 1] - ua
+                if uw:
+                    if j >= e or not (b[j] == 32 or b[j] == 9):
+                        return s, k, i
+                    while j < e and (b[j] == 32 or b[j] == 9):
+                        j += 1
+                    if e - j < uw:
+                        return s, k, i
+                    for q in range(uw):
+                        if b[j + q] != units[ua + q]:
+                            return s, k, i
+                    j += uw
                 while j < e and (b[j] == 32 or b[j] == 9):
                     j += 1
                 if j != e:
@@ -352,6 +370,7 @@ def warm() -> None:
     _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
     scan_table("1 2\nx\n", 2)
     scan_series("time: 1\nx 1\n", ["x"], 1)
+    scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
     folded_stacks("a;b 1\n")
 
 
@@ -408,24 +427,33 @@ def scan_table(text: str, ncol: int, max_digits: int = 15, signed: bool = True):
     return out, data_line, others, -1, 0, 0
 
 
-def scan_series(text: str, names: list[str], snapshots: int):
+def _packed(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The ASCII *words* end to end as bytes, and the offset where each starts (one more: the end)."""
+    off = np.zeros(len(words) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(x) for x in words])
+    return np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8), off
+
+
+def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | None = None, pad: bool = False):
     """A ``/proc/vmstat`` series read without a string per line: *snapshots* times ``time: <epoch>`` then the
     counters *names* in that order, each ``<name> <integer>`` (at most 18 digits), blank lines anywhere.
+    With *pad* (``/proc/meminfo``'s ``MemFree:     17916348 kB``: the names given with their colon) any run of
+    blanks may follow the name, and a counter whose *units* entry is not empty has blanks and that unit after
+    its number.
 
     Returns ``(values (len(names), snapshots) int64, times (snapshots,) float64)``, or None when the text is
-    anything else (another order, a missing or extra line, a cut snapshot...), for the general reader to say
-    what.  The text is encoded :data:`CHUNK` characters at a time."""
+    anything else (another order, a missing or extra line, another unit, a cut snapshot...), for the general
+    reader to say what.  The text is encoded :data:`CHUNK` characters at a time."""
     if "fill_series" not in _KERNELS:
         _build()
-    tb = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
-    off = np.zeros(len(names) + 1, dtype=np.int64)
-    off[1:] = np.cumsum([len(x) for x in names])
+    tb, off = _packed(names)
+    ub, uoff = _packed(units if units is not None else [""] * len(names))
     out = np.empty((len(names), snapshots), dtype=np.int64)
     times = np.empty(snapshots, dtype=np.float64)
     s, k = -1, len(names)
     for a, e in _pieces(text, CHUNK):
-        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, out,
-                                            times, s, k, _POW10)
+        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, pad,
+                                            ub, uoff, out, times, s, k, _POW10)
         if bad >= 0:
             return None
     if s != snapshots - 1 or k != len(names):
