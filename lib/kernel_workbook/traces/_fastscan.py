@@ -134,9 +134,43 @@ def _build():
         return nd, nh
 
     @numba.njit(cache=True, nogil=True)
-    def fill_table(b, ncol, max_digits, signed, out, data_line, hdr, d, h, line, base):
+    def read_ints(b, j, e, ncol, max_digits, signed, out, d):
+        # the integers of b[j:e] into out[:, d]: how many there were, or -1 for anything else or more than ncol
+        k = 0
+        while True:
+            while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j >= e:
+                return k
+            if k >= ncol:
+                return -1
+            neg = False
+            if b[j] == 45 and signed:  # '-'
+                neg = True
+                j += 1
+            m = 0
+            nds = 0
+            while j < e:
+                c = b[j]
+                if 48 <= c <= 57:
+                    m = m * 10 + (c - 48)
+                    nds += 1
+                elif c == 32 or c == 9 or c == 13:
+                    break
+                else:
+                    return -1
+                j += 1
+            if nds == 0 or nds > max_digits:
+                return -1
+            out[k, d] = -m if neg else m
+            k += 1
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_table(b, ncol, max_digits, signed, named, out, data_line, name_span, hdr, d, h, line, base):
         # read the data lines of b into out[:, d:], note the others in hdr[h:]; *line* and *base* are the line
-        # index and the offset of b's first byte in the whole text
+        # index and the offset of b's first byte in the whole text.  A data line starts (after blanks) with a
+        # digit, or, when *named*, with a name of printable ASCII (its span noted in name_span) and is any line
+        # that then holds ncol integers: the others are then every other non-blank line, for the caller to check
         n = b.shape[0]
         i = 0
         while i < n:
@@ -147,43 +181,32 @@ def _build():
             while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
                 j += 1
             if j < e:
-                if not (48 <= b[j] <= 57):
+                if named:
+                    ns = j
+                    while j < e and 33 <= b[j] <= 126:
+                        j += 1
+                    ok = j > ns and (j == e or b[j] == 32 or b[j] == 9 or b[j] == 13) and d < out.shape[1]
+                    if ok and read_ints(b, j, e, ncol, max_digits, signed, out, d) == ncol:
+                        data_line[d] = line
+                        name_span[d, 0] = base + ns
+                        name_span[d, 1] = base + j
+                        d += 1
+                    elif h < hdr.shape[0]:
+                        hdr[h, 0] = line
+                        hdr[h, 1] = base + i
+                        hdr[h, 2] = base + e
+                        h += 1
+                    else:
+                        return d, h, line, d, base + i, base + e
+                elif not (48 <= b[j] <= 57):
                     hdr[h, 0] = line
                     hdr[h, 1] = base + i
                     hdr[h, 2] = base + e
                     h += 1
                 else:
-                    data_line[d] = line
-                    k = 0
-                    while True:
-                        while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
-                            j += 1
-                        if j >= e:
-                            break
-                        if k >= ncol:
-                            return d, h, line, d, base + i, base + e
-                        neg = False
-                        if b[j] == 45 and signed:  # '-'
-                            neg = True
-                            j += 1
-                        m = 0
-                        nds = 0
-                        while j < e:
-                            c = b[j]
-                            if 48 <= c <= 57:
-                                m = m * 10 + (c - 48)
-                                nds += 1
-                            elif c == 32 or c == 9 or c == 13:
-                                break
-                            else:
-                                return d, h, line, d, base + i, base + e
-                            j += 1
-                        if nds == 0 or nds > max_digits:
-                            return d, h, line, d, base + i, base + e
-                        out[k, d] = -m if neg else m
-                        k += 1
-                    if k != ncol:
+                    if read_ints(b, j, e, ncol, max_digits, signed, out, d) != ncol:
                         return d, h, line, d, base + i, base + e
+                    data_line[d] = line
                     d += 1
             line += 1
             i = e + 1
@@ -369,6 +392,7 @@ def warm() -> None:
     _KERNELS["first_nonblank"](b, z[:1], z[:1] + 3)
     _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
     scan_table("1 2\nx\n", 2)
+    scan_named_table("x 1 2\ny\n", 2, 1)
     scan_series("time: 1\nx 1\n", ["x"], 1)
     scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
     folded_stacks("a;b 1\n")
@@ -419,12 +443,40 @@ def scan_table(text: str, ncol: int, max_digits: int = 15, signed: bool = True):
     d = h = line = 0
     for s, e in pieces:
         b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
-        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, out, data_line, others, d, h,
-                                                         line, s)
+        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, False, out, data_line,
+                                                         _NO_SPANS, others, d, h, line, s)
         if bad >= 0:
             return out, data_line, others, bad, bs, be
         # a piece ends after a newline (but the last), so fill_table stops at the line the next piece starts
     return out, data_line, others, -1, 0, 0
+
+
+_NO_SPANS = np.empty((0, 2), dtype=np.int64)
+
+
+def scan_named_table(text: str, ncol: int, others_max: int, max_digits: int = 18):
+    """:func:`scan_table` for lines led by a name (``vmstat -d``'s ``sda  106982  26444 ...``): a data line is
+    a name of printable ASCII then exactly *ncol* unsigned integers (at most *max_digits* digits each); every
+    other non-blank line (headers, and anything damaged) is listed for the caller, who must check each, at most
+    *others_max* of them.  One pass over the text, :data:`CHUNK` characters encoded at a time.
+
+    Returns ``(values (ncol, n_data) int64, data line index (n_data,), name start and end (n_data, 2) in the
+    text, others (n_other, 3): line index, start, end)``, or None past *others_max* others."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    cap = max(text.count("\n") + 1 - others_max, 0)
+    out = np.empty((ncol, cap), dtype=np.int64)
+    data_line = np.empty(cap, dtype=np.int64)
+    spans = np.empty((cap, 2), dtype=np.int64)
+    others = np.empty((others_max, 3), dtype=np.int64)
+    d = h = line = 0
+    for s, e in _pieces(text, CHUNK):
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        d, h, line, bad, _, _ = _KERNELS["fill_table"](b, ncol, max_digits, False, True, out, data_line, spans,
+                                                       others, d, h, line, s)
+        if bad >= 0:
+            return None
+    return out[:, :d], data_line[:d], spans[:d], others[:h]
 
 
 def _packed(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
