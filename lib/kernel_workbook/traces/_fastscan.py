@@ -213,10 +213,11 @@ def _build():
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
-    def fill_series(b, names, name_off, pad, units, unit_off, out, times, s, k, pow10):
+    def fill_series(b, names, name_off, pad, width, signed, units, unit_off, out, sk, ss, so, times, s, k, pow10):
         # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
-        # are the snapshot and counter reached before b.  After a name one blank, or blanks when *pad*; after a
-        # number blanks and the counter's unit (units[unit_off[k]:unit_off[k + 1]]) when it has one.
+        # are the snapshot and counter reached before b.  After a name one blank, or blanks when *pad*; then
+        # *width* integers apart by blanks, number o of counter k of snapshot s going to out[k*sk + s*ss + o*so];
+        # after them blanks and the counter's unit (units[unit_off[k]:unit_off[k + 1]]) when it has one.
         # Returns (s, k, bad offset in b or -1).
         n = b.shape[0]
         ncol = name_off.shape[0] - 1
@@ -273,21 +274,25 @@ def _build():
                     if b[i + q] != names[a + q]:
                         return s, k, i
                 j = i + w + 1
-                if pad:
-                    while j < e and (b[j] == 32 or b[j] == 9):
+                for o in range(width):
+                    if o > 0 and (j >= e or not (b[j] == 32 or b[j] == 9)):
+                        return s, k, i
+                    if pad or o > 0:
+                        while j < e and (b[j] == 32 or b[j] == 9):
+                            j += 1
+                    neg = False
+                    if signed and j < e and b[j] == 45:
+                        neg = True
                         j += 1
-                neg = False
-                if j < e and b[j] == 45:
-                    neg = True
-                    j += 1
-                m = 0
-                nd = 0
-                while j < e and 48 <= b[j] <= 57:
-                    m = m * 10 + (b[j] - 48)
-                    nd += 1
-                    j += 1
-                if nd == 0 or nd > 18:
-                    return s, k, i
+                    m = 0
+                    nd = 0
+                    while j < e and 48 <= b[j] <= 57:
+                        m = m * 10 + (b[j] - 48)
+                        nd += 1
+                        j += 1
+                    if nd == 0 or nd > 18:
+                        return s, k, i
+                    out[k * sk + s * ss + o * so] = -m if neg else m
                 ua = unit_off[k]
                 uw = unit_off[k + 1] - ua
                 if uw:
@@ -305,7 +310,6 @@ def _build():
                     j += 1
                 if j != e:
                     return s, k, i
-                out[k, s] = -m if neg else m
                 k += 1
             i = e + 1
         return s, k, -1
@@ -395,6 +399,7 @@ def warm() -> None:
     scan_named_table("x 1 2\ny\n", 2, 1)
     scan_series("time: 1\nx 1\n", ["x"], 1)
     scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
+    scan_series("time: 1\nx  1 2\n", ["x"], 1, None, True, 2, False)
     folded_stacks("a;b 1\n")
 
 
@@ -486,26 +491,38 @@ def _packed(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8), off
 
 
-def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | None = None, pad: bool = False):
+def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | None = None, pad: bool = False,
+                width: int = 1, signed: bool = True):
     """A ``/proc/vmstat`` series read without a string per line: *snapshots* times ``time: <epoch>`` then the
     counters *names* in that order, each ``<name> <integer>`` (at most 18 digits), blank lines anywhere.
     With *pad* (``/proc/meminfo``'s ``MemFree:     17916348 kB``: the names given with their colon) any run of
     blanks may follow the name, and a counter whose *units* entry is not empty has blanks and that unit after
     its number.
 
-    Returns ``(values (len(names), snapshots) int64, times (snapshots,) float64)``, or None when the text is
-    anything else (another order, a missing or extra line, another unit, a cut snapshot...), for the general
-    reader to say what.  The text is encoded :data:`CHUNK` characters at a time."""
+    With *width* > 1 (``/proc/buddyinfo``'s ``Node 0, zone   Normal    251     54 ...``: the names are the lines'
+    text up to their numbers) each line holds *width* integers (``-`` signs refused unless *signed*).
+
+    Returns ``(values, times (snapshots,) float64)``, or None when the text is anything else (another order, a
+    missing or extra line, another unit, a cut snapshot...), for the general reader to say what.  The values are
+    ``(len(names), snapshots)`` int64 for *width* 1, else ``(width, snapshots * len(names))``: row o holds
+    number o of every line in the order of the text, a frame's column without a copy.  The text is encoded
+    :data:`CHUNK` characters at a time."""
     if "fill_series" not in _KERNELS:
         _build()
     tb, off = _packed(names)
     ub, uoff = _packed(units if units is not None else [""] * len(names))
-    out = np.empty((len(names), snapshots), dtype=np.int64)
+    n = len(names)
+    if width == 1:
+        out = np.empty((n, snapshots), dtype=np.int64)
+        steps = (snapshots, 1, 0)
+    else:
+        out = np.empty((width, snapshots * n), dtype=np.int64)
+        steps = (1, n, snapshots * n)
     times = np.empty(snapshots, dtype=np.float64)
-    s, k = -1, len(names)
+    s, k = -1, n
     for a, e in _pieces(text, CHUNK):
         s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, pad,
-                                            ub, uoff, out, times, s, k, _POW10)
+                                            width, signed, ub, uoff, out.reshape(-1), *steps, times, s, k, _POW10)
         if bad >= 0:
             return None
     if s != snapshots - 1 or k != len(names):

@@ -76,6 +76,10 @@ def parse_buddyinfo(src, source: str | None = None, max_bytes: int | None = None
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_buddyinfo(text, name)
+        if fast is not None:
+            return fast
     recs = []
     sample = -1
     seen = set()
@@ -445,6 +449,51 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
 FAST_MIN = 20000
 
 
+def _first_snapshot(text: str) -> list[str] | None:
+    """The non-blank lines of a series' first snapshot, when the text starts with a ``time:`` line."""
+    end1 = text.find("\n")
+    if end1 < 0 or _TIME_RE.match(text[:end1]) is None:
+        return None
+    nxt = text.find("\ntime:", end1)
+    return [ln for ln in text[end1:nxt if nxt >= 0 else len(text)].split("\n") if ln.strip()]
+
+
+def _fast_buddyinfo(text: str, name: str) -> pd.DataFrame | None:
+    """The series mmtests' ``watch-proc-buddyinfo.sh`` writes (``time: <epoch>``, then the same zones' lines,
+    each its ``Node N, zone NAME`` printed the same way, every time), read by numba into the frame's columns
+    (:func:`~._fastscan.scan_series`): a regex match and a dict a line took 18x the file's memory for 10**6
+    lines.  None for anything else (a stamp line, a zone missing, added or moved, another count of orders, a
+    cut snapshot or line), which :func:`parse_buddyinfo`'s line reader then reads, warns about or refuses."""
+    from ._fastscan import scan_series
+
+    first = _first_snapshot(text)
+    if not first:
+        return None
+    heads, keys, widths = [], [], set()
+    for ln in first:
+        m = _BUDDY_RE.match(ln)
+        if m is None:
+            return None
+        heads.append(ln[:m.start(3)])
+        keys.append((int(m.group(1)), m.group(2)))
+        widths.add(len(m.group(3).split()))
+    if len(widths) != 1 or len(set(keys)) != len(keys):
+        return None
+    norders = widths.pop()
+    snapshots = text.count("\ntime:") + 1
+    scan = scan_series(text, heads, snapshots, pad=True, width=norders, signed=False)
+    if scan is None:
+        return None
+    vals, times = scan
+    df = pd.DataFrame({"node": np.tile(np.array([k[0] for k in keys], dtype=np.int64), snapshots),
+                       "zone": np.tile(np.array([k[1] for k in keys], dtype=object), snapshots)})
+    for o in range(norders):
+        df[f"order_{o}"] = vals[o]
+    df["sample"] = np.repeat(np.arange(snapshots, dtype=np.int64), len(keys))
+    df["time"] = np.repeat(times, len(keys))
+    return set_attrs(_finish_time(df), name, "buddyinfo", None, None, orders=norders)
+
+
 def _fast_meminfo(text: str, name: str) -> pd.DataFrame | None:
     """The series mmtests' ``watch-proc-meminfo.sh`` writes (``time: <epoch>``, then the same fields in the same
     order with the same units every time, no ``Node N`` prefix), read by numba into the frame's columns without a
@@ -453,14 +502,11 @@ def _fast_meminfo(text: str, name: str) -> pd.DataFrame | None:
     snapshot), which :func:`parse_meminfo`'s line reader then reads, warns about or refuses as before."""
     from ._fastscan import scan_series
 
-    end1 = text.find("\n")
-    if end1 < 0 or _TIME_RE.match(text[:end1]) is None:
+    first = _first_snapshot(text)
+    if first is None:
         return None
-    nxt = text.find("\ntime:", end1)
     fields, units = [], []
-    for ln in text[end1:nxt if nxt >= 0 else len(text)].split("\n"):
-        if not ln.strip():
-            continue
+    for ln in first:
         m = _MEM_RE.match(ln)
         if m is None or m.group(1) is not None or m.group(2)[:3] in _DAYS:
             return None
