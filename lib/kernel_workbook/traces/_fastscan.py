@@ -213,6 +213,97 @@ def _build():
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
+    def is_time(b, i, e):
+        return e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
+            and b[i + 4] == 58  # 'time:'
+
+    @numba.njit(cache=True, nogil=True)
+    def read_time(b, i, e, times, s, pow10):
+        # 'time: <epoch>' (digits, a point and digits), as float() reads it, into times[s]; False for anything else
+        j = i + 5
+        while j < e and b[j] == 32:
+            j += 1
+        m = 0
+        nd = 0
+        frac = 0
+        dot = False
+        while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
+            if b[j] == 46:
+                dot = True
+            else:
+                m = m * 10 + (b[j] - 48)
+                nd += 1
+                if dot:
+                    frac += 1
+            j += 1
+        if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
+            return False
+        while j < e and (b[j] == 32 or b[j] == 9):
+            j += 1
+        if j != e:
+            return False
+        times[s] = m / pow10[frac] if frac else float(m)
+        return True
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_template(b, lits, lit_off, line_first, out, times, s, k, v, pow10):
+        # '<time: epoch>' then the template's lines in order, snapshot after snapshot: line k is the literal texts
+        # line_first[k] .. line_first[k + 1] - 1 (lits[lit_off[q]:lit_off[q + 1]]) with an unsigned integer (at most
+        # 18 digits) between each two, going to out[v], v += 1.  *s*, *k*, *v* as reached before b.
+        # Returns (s, k, v, bad offset in b or -1).
+        n = b.shape[0]
+        nlines = line_first.shape[0] - 1
+        i = 0
+        while i < n:
+            e = i
+            while e < n and b[e] != 10:
+                e += 1
+            j = i
+            while j < e and (b[j] == 32 or b[j] == 9):
+                j += 1
+            if j == e:
+                i = e + 1
+                continue
+            if is_time(b, i, e):
+                if s >= 0 and k != nlines:
+                    return s, k, v, i
+                s += 1
+                if s >= times.shape[0] or not read_time(b, i, e, times, s, pow10):
+                    return s, k, v, i
+                k = 0
+            else:
+                if s < 0 or k >= nlines:
+                    return s, k, v, i
+                q0 = line_first[k]
+                nq = line_first[k + 1] - q0
+                j = i
+                for q in range(q0, q0 + nq):
+                    a = lit_off[q]
+                    w = lit_off[q + 1] - a
+                    if e - j < w:
+                        return s, k, v, i
+                    for t in range(w):
+                        if b[j + t] != lits[a + t]:
+                            return s, k, v, i
+                    j += w
+                    if q < q0 + nq - 1:
+                        m = 0
+                        nd = 0
+                        while j < e and 48 <= b[j] <= 57:
+                            m = m * 10 + (b[j] - 48)
+                            nd += 1
+                            j += 1
+                        if nd == 0 or nd > 18 or v >= out.shape[0]:
+                            return s, k, v, i
+                        out[v] = m
+                        v += 1
+                if j != e:
+                    return s, k, v, i
+                k += 1
+            i = e + 1
+        return s, k, v, -1
+
+    @numba.njit(cache=True, nogil=True)
     def fill_series(b, names, name_off, pad, width, signed, units, unit_off, out, sk, ss, so, times, s, k, pow10):
         # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
         # are the snapshot and counter reached before b.  After a name one blank, or blanks when *pad*; then
@@ -232,37 +323,13 @@ def _build():
             if j == e:
                 i = e + 1
                 continue
-            if e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
-                    and b[i + 4] == 58:  # 'time:'
+            if is_time(b, i, e):
                 if s >= 0 and k != ncol:
                     return s, k, i
                 s += 1
-                if s >= times.shape[0]:
+                if s >= times.shape[0] or not read_time(b, i, e, times, s, pow10):
                     return s, k, i
                 k = 0
-                j = i + 5
-                while j < e and b[j] == 32:
-                    j += 1
-                m = 0
-                nd = 0
-                frac = 0
-                dot = False
-                while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
-                    if b[j] == 46:
-                        dot = True
-                    else:
-                        m = m * 10 + (b[j] - 48)
-                        nd += 1
-                        if dot:
-                            frac += 1
-                    j += 1
-                if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
-                    return s, k, i
-                while j < e and (b[j] == 32 or b[j] == 9):
-                    j += 1
-                if j != e:
-                    return s, k, i
-                times[s] = m / pow10[frac] if frac else float(m)
             else:
                 if s < 0 or k >= ncol:
                     return s, k, i
@@ -372,6 +439,7 @@ def _build():
     _KERNELS["fill_table"] = fill_table
     _KERNELS["suspect_numbers"] = suspect_numbers
     _KERNELS["fill_series"] = fill_series
+    _KERNELS["fill_template"] = fill_template
     _KERNELS["folded_lines"] = folded_lines
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
@@ -400,6 +468,7 @@ def warm() -> None:
     scan_series("time: 1\nx 1\n", ["x"], 1)
     scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
     scan_series("time: 1\nx  1 2\n", ["x"], 1, None, True, 2, False)
+    scan_template("time: 1\nx 1\n", [["x ", ""]], 1)
     folded_stacks("a;b 1\n")
 
 
@@ -526,6 +595,38 @@ def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | 
         if bad >= 0:
             return None
     if s != snapshots - 1 or k != len(names):
+        return None
+    return out, times
+
+
+def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.ndarray | None = None):
+    """A series of snapshots whose lines are the same but for their numbers (``/proc/zoneinfo`` under mmtests'
+    ``time:`` lines), read without a string per line: *snapshots* times ``time: <epoch>`` then the lines of
+    *template* in that order, each the literal texts of its list with an unsigned integer (at most 18 digits)
+    between each two; blank lines anywhere.
+
+    Returns ``(values (snapshots * numbers in the template,) int64 in the order of the text, times (snapshots,)
+    float64)``, or None when the text is anything else (a line changed, missing or added, a sign, a cut
+    snapshot...), for the general reader to say what.  The values go into *out* when given (contiguous int64 of
+    that size: a frame's column).  The text is encoded :data:`CHUNK` characters at a time."""
+    if "fill_template" not in _KERNELS:
+        _build()
+    lits, lit_off = _packed([t for line in template for t in line])
+    line_first = np.zeros(len(template) + 1, dtype=np.int64)
+    line_first[1:] = np.cumsum([len(line) for line in template])
+    size = snapshots * sum(len(line) - 1 for line in template)
+    if out is None:
+        out = np.empty(size, dtype=np.int64)
+    if out.shape != (size,):
+        return None
+    times = np.empty(snapshots, dtype=np.float64)
+    s, k, v = -1, len(template), 0
+    for a, e in _pieces(text, CHUNK):
+        s, k, v, bad = _KERNELS["fill_template"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), lits,
+                                                 lit_off, line_first, out, times, s, k, v, _POW10)
+        if bad >= 0:
+            return None
+    if s != snapshots - 1 or k != len(template) or v != out.shape[0]:
         return None
     return out, times
 
