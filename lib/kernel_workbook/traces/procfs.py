@@ -147,6 +147,32 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_long(text, name, _pagetypeinfo_lines, _pagetypeinfo_values, "count")
+        if fast is not None:
+            return fast
+    return _pagetypeinfo_lines(text, name)
+
+
+_PT_HEADERS = ("Page block order:", "Pages per block:", "Free pages count per migrate type at order",
+               "Number of blocks type", "Number of mixed blocks")
+
+
+def _pagetypeinfo_values(ln: str) -> int | None:
+    """How many values :func:`_pagetypeinfo_lines` takes from the line (its last numbers), None for a line it
+    would not read as a header or a row of counts."""
+    s = ln.strip()
+    if s.startswith(_PT_HEADERS):
+        return 0
+    m = _PT_FREE_RE.match(ln)
+    if m:
+        return len(m.group(4).split())
+    m = _PT_BLOCK_RE.match(ln)
+    return len(m.group(3).split()) if m else None
+
+
+def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
+    """:func:`parse_pagetypeinfo`'s line reader (and the first snapshot's, for the one-pass reader)."""
     recs = []
     meta = {}
     orders = None
@@ -521,13 +547,19 @@ def _zoneinfo_values(ln: str) -> int | None:
 
 
 def _fast_zoneinfo(text: str, name: str) -> pd.DataFrame | None:
-    """The series mmtests' ``watch-proc-zoneinfo.sh`` writes (``time: <epoch>``, then the same lines every time
-    but for their numbers), read by numba (:func:`~._fastscan.scan_template`): the first snapshot is read by
-    the line reader, and every later one must be its lines with other unsigned numbers where the line reader
-    took its values, so each row's node, zone, scope, cpu and counter are the first snapshot's.  A tuple per
-    line took 21x the file's memory for 10**6 lines; the columns are filled in place here.  None for anything
-    else (a line changed, missing or added, a sign, a stamp line, a cut snapshot or line), which the line
-    reader then reads, warns about or refuses as before."""
+    """The series mmtests' ``watch-proc-zoneinfo.sh`` writes, read by :func:`_fast_long`: a tuple per line took
+    21x the file's memory for 10**6 lines."""
+    return _fast_long(text, name, _zoneinfo_lines, _zoneinfo_values, "value")
+
+
+def _fast_long(text: str, name: str, line_reader, values_of, value: str) -> pd.DataFrame | None:
+    """A ``time:`` series of a long frame's file (``zoneinfo``, ``pagetypeinfo``: a row per number) whose
+    snapshots are the same lines but for their numbers, read by numba (:func:`~._fastscan.scan_template`):
+    *line_reader* reads the first snapshot, and every later one must be its lines with other unsigned numbers
+    where *line_reader* took its values (``values_of(line)`` of them, the last numbers of the line), so each
+    row is the first snapshot's row with its own *value* column, ``sample`` and ``time``.  The columns are made
+    whole, none a Python object per row.  None for anything else (a line changed, renamed, missing or added, a
+    sign, a stamp line, a cut snapshot or line), which *line_reader* then reads, warns about or refuses."""
     import warnings
 
     from ._fastscan import scan_template
@@ -537,7 +569,7 @@ def _fast_zoneinfo(text: str, name: str) -> pd.DataFrame | None:
         return None
     template, expect = [], []
     for ln in lines:
-        n = _zoneinfo_values(ln)
+        n = values_of(ln)
         spans = [m.span() for m in re.finditer(r"\d+", ln)][-n:] if n else []
         if n is None or len(spans) != n or any(a > 0 and ln[a - 1] == "-" for a, _ in spans):
             return None
@@ -548,29 +580,35 @@ def _fast_zoneinfo(text: str, name: str) -> pd.DataFrame | None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            first = _zoneinfo_lines(text[:first_len + 1] if first_len >= 0 else text, name)
+            first = line_reader(text[:first_len + 1] if first_len >= 0 else text, name)
         except (WorkbookParseError, Warning):
             return None
-    if len(first) != len(expect) or (first["sample"] != 0).any() or first["value"].tolist() != expect:
+    if len(first) != len(expect) or (first["sample"] != 0).any() or first[value].tolist() != expect \
+            or "time" not in first.columns:
         return None
     snapshots = text.count("\ntime:") + 1
     rows = len(first)
-    ints = np.empty((4, snapshots * rows), dtype=np.int64)  # node, cpu, value, sample
-    scan = scan_template(text, template, snapshots, out=ints[2])
+    out = np.empty(snapshots * rows, dtype=np.int64)
+    scan = scan_template(text, template, snapshots, out=out)
     if scan is None:
         return None
-    _, times = scan
-    ints[0].reshape(snapshots, rows)[:] = first["node"].to_numpy()
-    ints[1].reshape(snapshots, rows)[:] = first["cpu"].to_numpy()
-    ints[3].reshape(snapshots, rows)[:] = np.arange(snapshots)[:, None]
-    cols = {"node": ints[0], "zone": None, "scope": None, "cpu": ints[1], "counter": None, "value": ints[2],
-            "sample": ints[3], "time": np.repeat(times, rows)}
     every = np.tile(np.arange(rows), snapshots)
-    for col in ("zone", "scope", "counter"):
-        cols[col] = first[col].array.take(every)  # the strings' own array type: no Python object per row
+    cols = {}
+    for col in first.columns:
+        if col == value:
+            cols[col] = out
+        elif col == "sample":
+            cols[col] = np.repeat(np.arange(snapshots, dtype=np.int64), rows)
+        elif col == "time":
+            cols[col] = np.repeat(scan[1], rows)
+        elif col != "elapsed":  # the strings in their own array type (pandas' str), not a Python object a row
+            cols[col] = first[col].to_numpy().take(every) if isinstance(first[col].dtype, np.dtype) \
+                else first[col].array.take(every)
     del every
     # one frame of the columns as they are (an insert into a frame copied its integer block: 2x at the peak)
-    return set_attrs(_finish_time(pd.DataFrame(cols, copy=False)), name, "zoneinfo", None, None)
+    df = _finish_time(pd.DataFrame(cols, copy=False))
+    df.attrs.update(first.attrs)
+    return df
 
 
 def _fast_meminfo(text: str, name: str) -> pd.DataFrame | None:
