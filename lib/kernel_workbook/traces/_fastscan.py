@@ -213,6 +213,17 @@ def _build():
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
+    def line_end(b, i, n):
+        # the end of the line that starts at i (its newline or n), and whether it holds only blanks and tabs
+        e = i
+        blank = True
+        while e < n and b[e] != 10:
+            if b[e] != 32 and b[e] != 9:
+                blank = False
+            e += 1
+        return e, blank
+
+    @numba.njit(cache=True, nogil=True)
     def is_time(b, i, e):
         return e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
             and b[i + 4] == 58  # 'time:'
@@ -255,13 +266,8 @@ def _build():
         nlines = line_first.shape[0] - 1
         i = 0
         while i < n:
-            e = i
-            while e < n and b[e] != 10:
-                e += 1
-            j = i
-            while j < e and (b[j] == 32 or b[j] == 9):
-                j += 1
-            if j == e:
+            e, blank = line_end(b, i, n)
+            if blank:
                 i = e + 1
                 continue
             if is_time(b, i, e):
@@ -314,13 +320,8 @@ def _build():
         ncol = name_off.shape[0] - 1
         i = 0
         while i < n:
-            e = i
-            while e < n and b[e] != 10:
-                e += 1
-            j = i
-            while j < e and (b[j] == 32 or b[j] == 9):
-                j += 1
-            if j == e:
+            e, blank = line_end(b, i, n)
+            if blank:
                 i = e + 1
                 continue
             if is_time(b, i, e):
