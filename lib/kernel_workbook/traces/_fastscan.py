@@ -257,11 +257,12 @@ def _build():
         return True
 
     @numba.njit(cache=True, nogil=True)
-    def fill_template(b, lits, lit_off, line_first, out, times, s, k, v, pow10):
+    def fill_template(b, lits, lit_off, line_first, lead, cycle, out, times, s, k, v, pow10):
         # '<time: epoch>' then the template's lines in order, snapshot after snapshot: line k is the literal texts
         # line_first[k] .. line_first[k + 1] - 1 (lits[lit_off[q]:lit_off[q + 1]]) with an unsigned integer (at most
-        # 18 digits) between each two, going to out[v], v += 1.  *s*, *k*, *v* as reached before b.
-        # Returns (s, k, v, bad offset in b or -1).
+        # 18 digits) between each two, going to out[v], v += 1; with *lead* any run of spaces before the line.
+        # With *cycle* no time lines: a snapshot starts again after the template's last line.  *s*, *k*, *v* as
+        # reached before b.  Returns (s, k, v, bad offset in b or -1).
         n = b.shape[0]
         nlines = line_first.shape[0] - 1
         i = 0
@@ -270,7 +271,7 @@ def _build():
             if blank:
                 i = e + 1
                 continue
-            if is_time(b, i, e):
+            if not cycle and is_time(b, i, e):
                 if s >= 0 and k != nlines:
                     return s, k, v, i
                 s += 1
@@ -278,11 +279,17 @@ def _build():
                     return s, k, v, i
                 k = 0
             else:
+                if cycle and k >= nlines and s + 1 < times.shape[0]:
+                    s += 1
+                    k = 0
                 if s < 0 or k >= nlines:
                     return s, k, v, i
                 q0 = line_first[k]
                 nq = line_first[k + 1] - q0
                 j = i
+                if lead:
+                    while j < e and b[j] == 32:
+                        j += 1
                 for q in range(q0, q0 + nq):
                     a = lit_off[q]
                     w = lit_off[q + 1] - a
@@ -470,6 +477,7 @@ def warm() -> None:
     scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
     scan_series("time: 1\nx  1 2\n", ["x"], 1, None, True, 2, False)
     scan_template("time: 1\nx 1\n", [["x ", ""]], 1)
+    scan_template(" 1 x\n", [["", " x"]], 1, None, True, True)
     folded_stacks("a;b 1\n")
 
 
@@ -600,7 +608,8 @@ def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | 
     return out, times
 
 
-def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.ndarray | None = None):
+def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.ndarray | None = None,
+                  lead: bool = False, cycle: bool = False):
     """A series of snapshots whose lines are the same but for their numbers (``/proc/zoneinfo`` under mmtests'
     ``time:`` lines), read without a string per line: *snapshots* times ``time: <epoch>`` then the lines of
     *template* in that order, each the literal texts of its list with an unsigned integer (at most 18 digits)
@@ -609,7 +618,10 @@ def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.
     Returns ``(values (snapshots * numbers in the template,) int64 in the order of the text, times (snapshots,)
     float64)``, or None when the text is anything else (a line changed, missing or added, a sign, a cut
     snapshot...), for the general reader to say what.  The values go into *out* when given (contiguous int64 of
-    that size: a frame's column).  The text is encoded :data:`CHUNK` characters at a time."""
+    that size: a frame's column).  With *lead* a line may start with any number of spaces (``vmstat -s``'s
+    numbers printed right-aligned); with *cycle* there are no ``time:`` lines, the template's lines repeat, and
+    *snapshots* is only a bound: the values and times of the snapshots read are returned (times unset).
+    The text is encoded :data:`CHUNK` characters at a time."""
     if "fill_template" not in _KERNELS:
         _build()
     lits, lit_off = _packed([t for line in template for t in line])
@@ -624,9 +636,11 @@ def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.
     s, k, v = -1, len(template), 0
     for a, e in _pieces(text, CHUNK):
         s, k, v, bad = _KERNELS["fill_template"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), lits,
-                                                 lit_off, line_first, out, times, s, k, v, _POW10)
+                                                 lit_off, line_first, lead, cycle, out, times, s, k, v, _POW10)
         if bad >= 0:
             return None
+    if cycle and k == len(template) and s >= 0:
+        return out[:v], times[:s + 1]
     if s != snapshots - 1 or k != len(template) or v != out.shape[0]:
         return None
     return out, times

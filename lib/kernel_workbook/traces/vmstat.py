@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import segments
+from ..errors import WorkbookParseError
 from ._vmstat_l10n import delocalize_disk_summary, delocalize_partition, looks_like_translated_disk_summary
 from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
                       strip_latency_prefix, token_counts, unglue_restart, warn_truncated, zone_offset)
@@ -691,17 +692,66 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
         listings counts them, a listing restarting at ``total memory``).
     """
     text, name = read_source(src, source, max_bytes)
+    if len(text) > FAST_MIN and text.isascii():
+        fast = _fast_summary(text, name)
+        if fast is not None:
+            return fast
+    return _summary_lines(text, name)
 
-    def line(ln):
-        m = _SUM_RE.match(ln)
-        if m:
-            return {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
-        m = _SUM_LABEL_FIRST_RE.match(ln)
-        return m and {"name": m.group(1), "value": int(m.group(2)), "unit": m.group(3) or ""}
 
-    recs = _listings(text, name, line, "total memory", "vmstat -s",
+def _summary_line(ln: str):
+    m = _SUM_RE.match(ln)
+    if m:
+        return {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
+    m = _SUM_LABEL_FIRST_RE.match(ln)
+    return m and {"name": m.group(1), "value": int(m.group(2)), "unit": m.group(3) or ""}
+
+
+def _summary_lines(text: str, name: str) -> pd.DataFrame:
+    """:func:`parse_vmstat_summary`'s line reader."""
+    recs = _listings(text, name, _summary_line, "total memory", "vmstat -s",
                      "'<number> [unit] <name>' (vmstat -s)", "vmstat -s counter lines")
     return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
+
+
+def _fast_summary(text: str, name: str) -> pd.DataFrame | None:
+    """``while :; do vmstat -s; sleep 1; done``: the same listing again and again, only the numbers (and their
+    right-aligned padding) changing, read by numba (:func:`~._fastscan.scan_template`): the line reader reads
+    the first listing, every later one must be its lines with other numbers.  A dict a line took 16x the
+    file's memory for 10**6 lines.  None for anything else (a line renamed, missing, added or moved, another
+    unit, a cut listing or line, a translated listing with its label first), which the line reader then reads,
+    warns about or refuses as before."""
+    import warnings
+
+    from ._fastscan import scan_template
+
+    head = text[:text.find("\n", min(len(text), 1 << 16) - 1) + 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = _summary_lines(head, name)
+        except (WorkbookParseError, Warning):
+            return None
+    if first["sample"].max() < 1:
+        return None
+    first = first[first["sample"] == 0]
+    lines = [ln for ln in head.split("\n") if ln.strip()][:len(first)]
+    template = []
+    for ln, v in zip(lines, first["value"].tolist()):
+        m = _SUM_RE.match(ln)
+        if m is None or int(m.group(1)) != v or len(m.group(1)) > 18:
+            return None
+        template.append(["", ln[m.end(1):]])
+    rows = len(template)
+    scan = scan_template(text, template, text.count("\n") // rows + 2, lead=True, cycle=True)
+    if scan is None:
+        return None
+    values, times = scan
+    every = np.tile(np.arange(rows), times.size)
+    df = pd.DataFrame({"name": first["name"].array.take(every), "value": values,
+                       "unit": first["unit"].array.take(every),
+                       "sample": np.repeat(np.arange(times.size, dtype=np.int64), rows)}, copy=False)
+    return set_attrs(df, name, "vmstat-s")
 
 
 def _listings(text: str, name: str, line, first: str, tool: str, expected: str, nothing: str) -> list[dict]:
