@@ -28,3 +28,39 @@ def assert_same(a, b) -> None:
     else:
         pd.testing.assert_frame_equal(fa, fb)
         assert fa.attrs == fb.attrs
+
+
+#: the damage every ``time:`` series reader's fast path is tested with (:func:`series_damage`)
+SERIES_DAMAGE = ("date line", "prompt", "cut snapshot", "swapped", "duplicate", "CR", "empty snapshot")
+
+
+def series_damage(lines: list, mid: int, what: str):
+    """The text of *lines* (a ``time:`` series) damaged at line *mid* as *what* of :data:`SERIES_DAMAGE` says, or
+    None (and *lines* untouched) for another *what*."""
+    if what not in SERIES_DAMAGE:
+        return None
+    t = next((j for j in range(mid, len(lines)) if lines[j].startswith("time:")), len(lines))
+    if what == "date line":
+        lines.insert(t, "Wed Nov 25 03:30:50 UTC 2026")
+    elif what == "prompt":
+        lines.insert(mid, "$ cat /proc/something")
+    elif what == "cut snapshot":
+        return "\n".join(lines[:mid]) + "\n"
+    elif what == "swapped":
+        lines[mid], lines[mid + 1] = lines[mid + 1], lines[mid]
+    elif what == "duplicate":
+        lines.insert(mid, lines[mid])
+    elif what == "CR":
+        lines[mid] += "\r"
+    else:  # "empty snapshot"
+        lines.insert(t, "time: 1795239999.5")
+    return "\n".join(lines)
+
+
+def assert_fast_is_general(module, parse, text: str, monkeypatch) -> None:
+    """*parse* gives the same outcome for *text* with its fast path (the text is longer than the module's
+    ``FAST_MIN``) and without."""
+    assert len(text) > module.FAST_MIN
+    fast = outcome(parse, text)
+    monkeypatch.setattr(module, "FAST_MIN", 10 ** 12)
+    assert_same(fast, outcome(parse, text))

@@ -27,7 +27,7 @@ from pathlib import Path
 from kernel_workbook.bench import Bench
 from kernel_workbook.bench import call_timer as _timer
 
-VERSION = 1  # bump when trace_inputs changes what it writes
+VERSION = 2  # bump when trace_inputs changes what it writes
 # pyperf's workers see only the environment variables named: the formats chosen must reach them, or a worker
 # would list every format and time the first under the name of the one chosen
 RUNNER_ARGS = ["--processes", "1", "--warmups", "0", "--values", "1", "--loops", "1",

@@ -134,9 +134,43 @@ def _build():
         return nd, nh
 
     @numba.njit(cache=True, nogil=True)
-    def fill_table(b, ncol, max_digits, signed, out, data_line, hdr, d, h, line, base):
+    def read_ints(b, j, e, ncol, max_digits, signed, out, d):
+        # the integers of b[j:e] into out[:, d]: how many there were, or -1 for anything else or more than ncol
+        k = 0
+        while True:
+            while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
+                j += 1
+            if j >= e:
+                return k
+            if k >= ncol:
+                return -1
+            neg = False
+            if b[j] == 45 and signed:  # '-'
+                neg = True
+                j += 1
+            m = 0
+            nds = 0
+            while j < e:
+                c = b[j]
+                if 48 <= c <= 57:
+                    m = m * 10 + (c - 48)
+                    nds += 1
+                elif c == 32 or c == 9 or c == 13:
+                    break
+                else:
+                    return -1
+                j += 1
+            if nds == 0 or nds > max_digits:
+                return -1
+            out[k, d] = -m if neg else m
+            k += 1
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_table(b, ncol, max_digits, signed, named, out, data_line, name_span, hdr, d, h, line, base):
         # read the data lines of b into out[:, d:], note the others in hdr[h:]; *line* and *base* are the line
-        # index and the offset of b's first byte in the whole text
+        # index and the offset of b's first byte in the whole text.  A data line starts (after blanks) with a
+        # digit, or, when *named*, with a name of printable ASCII (its span noted in name_span) and is any line
+        # that then holds ncol integers: the others are then every other non-blank line, for the caller to check
         n = b.shape[0]
         i = 0
         while i < n:
@@ -147,96 +181,163 @@ def _build():
             while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
                 j += 1
             if j < e:
-                if not (48 <= b[j] <= 57):
+                if named:
+                    ns = j
+                    while j < e and 33 <= b[j] <= 126:
+                        j += 1
+                    ok = j > ns and (j == e or b[j] == 32 or b[j] == 9 or b[j] == 13) and d < out.shape[1]
+                    if ok and read_ints(b, j, e, ncol, max_digits, signed, out, d) == ncol:
+                        data_line[d] = line
+                        name_span[d, 0] = base + ns
+                        name_span[d, 1] = base + j
+                        d += 1
+                    elif h < hdr.shape[0]:
+                        hdr[h, 0] = line
+                        hdr[h, 1] = base + i
+                        hdr[h, 2] = base + e
+                        h += 1
+                    else:
+                        return d, h, line, d, base + i, base + e
+                elif not (48 <= b[j] <= 57):
                     hdr[h, 0] = line
                     hdr[h, 1] = base + i
                     hdr[h, 2] = base + e
                     h += 1
                 else:
-                    data_line[d] = line
-                    k = 0
-                    while True:
-                        while j < e and (b[j] == 32 or b[j] == 9 or b[j] == 13):
-                            j += 1
-                        if j >= e:
-                            break
-                        if k >= ncol:
-                            return d, h, line, d, base + i, base + e
-                        neg = False
-                        if b[j] == 45 and signed:  # '-'
-                            neg = True
-                            j += 1
-                        m = 0
-                        nds = 0
-                        while j < e:
-                            c = b[j]
-                            if 48 <= c <= 57:
-                                m = m * 10 + (c - 48)
-                                nds += 1
-                            elif c == 32 or c == 9 or c == 13:
-                                break
-                            else:
-                                return d, h, line, d, base + i, base + e
-                            j += 1
-                        if nds == 0 or nds > max_digits:
-                            return d, h, line, d, base + i, base + e
-                        out[k, d] = -m if neg else m
-                        k += 1
-                    if k != ncol:
+                    if read_ints(b, j, e, ncol, max_digits, signed, out, d) != ncol:
                         return d, h, line, d, base + i, base + e
+                    data_line[d] = line
                     d += 1
             line += 1
             i = e + 1
         return d, h, line, -1, 0, 0
 
     @numba.njit(cache=True, nogil=True)
-    def fill_series(b, names, name_off, out, times, s, k, pow10):
+    def line_end(b, i, n):
+        # the end of the line that starts at i (its newline or n), and whether it holds only blanks and tabs
+        e = i
+        blank = True
+        while e < n and b[e] != 10:
+            if b[e] != 32 and b[e] != 9:
+                blank = False
+            e += 1
+        return e, blank
+
+    @numba.njit(cache=True, nogil=True)
+    def is_time(b, i, e):
+        return e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
+            and b[i + 4] == 58  # 'time:'
+
+    @numba.njit(cache=True, nogil=True)
+    def read_time(b, i, e, times, s, pow10):
+        # 'time: <epoch>' (digits, a point and digits), as float() reads it, into times[s]; False for anything else
+        j = i + 5
+        while j < e and b[j] == 32:
+            j += 1
+        m = 0
+        nd = 0
+        frac = 0
+        dot = False
+        while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
+            if b[j] == 46:
+                dot = True
+            else:
+                m = m * 10 + (b[j] - 48)
+                nd += 1
+                if dot:
+                    frac += 1
+            j += 1
+        if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
+            return False
+        while j < e and (b[j] == 32 or b[j] == 9):
+            j += 1
+        if j != e:
+            return False
+        times[s] = m / pow10[frac] if frac else float(m)
+        return True
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_template(b, lits, lit_off, line_first, lead, cycle, out, times, s, k, v, pow10):
+        # '<time: epoch>' then the template's lines in order, snapshot after snapshot: line k is the literal texts
+        # line_first[k] .. line_first[k + 1] - 1 (lits[lit_off[q]:lit_off[q + 1]]) with an unsigned integer (at most
+        # 18 digits) between each two, going to out[v], v += 1; with *lead* any run of spaces before the line.
+        # With *cycle* no time lines: a snapshot starts again after the template's last line.  *s*, *k*, *v* as
+        # reached before b.  Returns (s, k, v, bad offset in b or -1).
+        n = b.shape[0]
+        nlines = line_first.shape[0] - 1
+        i = 0
+        while i < n:
+            e, blank = line_end(b, i, n)
+            if blank:
+                i = e + 1
+                continue
+            if not cycle and is_time(b, i, e):
+                if s >= 0 and k != nlines:
+                    return s, k, v, i
+                s += 1
+                if s >= times.shape[0] or not read_time(b, i, e, times, s, pow10):
+                    return s, k, v, i
+                k = 0
+            else:
+                if cycle and k >= nlines and s + 1 < times.shape[0]:
+                    s += 1
+                    k = 0
+                if s < 0 or k >= nlines:
+                    return s, k, v, i
+                q0 = line_first[k]
+                nq = line_first[k + 1] - q0
+                j = i
+                if lead:
+                    while j < e and b[j] == 32:
+                        j += 1
+                for q in range(q0, q0 + nq):
+                    a = lit_off[q]
+                    w = lit_off[q + 1] - a
+                    if e - j < w:
+                        return s, k, v, i
+                    for t in range(w):
+                        if b[j + t] != lits[a + t]:
+                            return s, k, v, i
+                    j += w
+                    if q < q0 + nq - 1:
+                        m = 0
+                        nd = 0
+                        while j < e and 48 <= b[j] <= 57:
+                            m = m * 10 + (b[j] - 48)
+                            nd += 1
+                            j += 1
+                        if nd == 0 or nd > 18 or v >= out.shape[0]:
+                            return s, k, v, i
+                        out[v] = m
+                        v += 1
+                if j != e:
+                    return s, k, v, i
+                k += 1
+            i = e + 1
+        return s, k, v, -1
+
+    @numba.njit(cache=True, nogil=True)
+    def fill_series(b, names, name_off, pad, width, signed, units, unit_off, out, sk, ss, so, times, s, k, pow10):
         # '<time: epoch>' then the counters named in *names* in that order, snapshot after snapshot; *s* and *k*
-        # are the snapshot and counter reached before b.  Returns (s, k, bad offset in b or -1).
+        # are the snapshot and counter reached before b.  After a name one blank, or blanks when *pad*; then
+        # *width* integers apart by blanks, number o of counter k of snapshot s going to out[k*sk + s*ss + o*so];
+        # after them blanks and the counter's unit (units[unit_off[k]:unit_off[k + 1]]) when it has one.
+        # Returns (s, k, bad offset in b or -1).
         n = b.shape[0]
         ncol = name_off.shape[0] - 1
         i = 0
         while i < n:
-            e = i
-            while e < n and b[e] != 10:
-                e += 1
-            j = i
-            while j < e and (b[j] == 32 or b[j] == 9):
-                j += 1
-            if j == e:
+            e, blank = line_end(b, i, n)
+            if blank:
                 i = e + 1
                 continue
-            if e - i >= 5 and b[i] == 116 and b[i + 1] == 105 and b[i + 2] == 109 and b[i + 3] == 101 \
-                    and b[i + 4] == 58:  # 'time:'
+            if is_time(b, i, e):
                 if s >= 0 and k != ncol:
                     return s, k, i
                 s += 1
-                if s >= times.shape[0]:
+                if s >= times.shape[0] or not read_time(b, i, e, times, s, pow10):
                     return s, k, i
                 k = 0
-                j = i + 5
-                while j < e and b[j] == 32:
-                    j += 1
-                m = 0
-                nd = 0
-                frac = 0
-                dot = False
-                while j < e and (48 <= b[j] <= 57 or (b[j] == 46 and not dot and nd > 0)):
-                    if b[j] == 46:
-                        dot = True
-                    else:
-                        m = m * 10 + (b[j] - 48)
-                        nd += 1
-                        if dot:
-                            frac += 1
-                    j += 1
-                if nd == 0 or nd > 15 or (dot and frac == 0) or frac > 22:
-                    return s, k, i
-                while j < e and (b[j] == 32 or b[j] == 9):
-                    j += 1
-                if j != e:
-                    return s, k, i
-                times[s] = m / pow10[frac] if frac else float(m)
             else:
                 if s < 0 or k >= ncol:
                     return s, k, i
@@ -248,23 +349,42 @@ def _build():
                     if b[i + q] != names[a + q]:
                         return s, k, i
                 j = i + w + 1
-                neg = False
-                if b[j] == 45:
-                    neg = True
-                    j += 1
-                m = 0
-                nd = 0
-                while j < e and 48 <= b[j] <= 57:
-                    m = m * 10 + (b[j] - 48)
-                    nd += 1
-                    j += 1
-                if nd == 0 or nd > 18:
-                    return s, k, i
+                for o in range(width):
+                    if o > 0 and (j >= e or not (b[j] == 32 or b[j] == 9)):
+                        return s, k, i
+                    if pad or o > 0:
+                        while j < e and (b[j] == 32 or b[j] == 9):
+                            j += 1
+                    neg = False
+                    if signed and j < e and b[j] == 45:
+                        neg = True
+                        j += 1
+                    m = 0
+                    nd = 0
+                    while j < e and 48 <= b[j] <= 57:
+                        m = m * 10 + (b[j] - 48)
+                        nd += 1
+                        j += 1
+                    if nd == 0 or nd > 18:
+                        return s, k, i
+                    out[k * sk + s * ss + o * so] = -m if neg else m
+                ua = unit_off[k]
+                uw = unit_off[k + 1] - ua
+                if uw:
+                    if j >= e or not (b[j] == 32 or b[j] == 9):
+                        return s, k, i
+                    while j < e and (b[j] == 32 or b[j] == 9):
+                        j += 1
+                    if e - j < uw:
+                        return s, k, i
+                    for q in range(uw):
+                        if b[j + q] != units[ua + q]:
+                            return s, k, i
+                    j += uw
                 while j < e and (b[j] == 32 or b[j] == 9):
                     j += 1
                 if j != e:
                     return s, k, i
-                out[k, s] = -m if neg else m
                 k += 1
             i = e + 1
         return s, k, -1
@@ -327,6 +447,7 @@ def _build():
     _KERNELS["fill_table"] = fill_table
     _KERNELS["suspect_numbers"] = suspect_numbers
     _KERNELS["fill_series"] = fill_series
+    _KERNELS["fill_template"] = fill_template
     _KERNELS["folded_lines"] = folded_lines
     _KERNELS["first_nonblank"] = first_nonblank
     _KERNELS["same_lines"] = same_lines
@@ -351,7 +472,12 @@ def warm() -> None:
     _KERNELS["first_nonblank"](b, z[:1], z[:1] + 3)
     _KERNELS["same_lines"](b, z[:1], z[:1] + 3)
     scan_table("1 2\nx\n", 2)
+    scan_named_table("x 1 2\ny\n", 2, 1)
     scan_series("time: 1\nx 1\n", ["x"], 1)
+    scan_series("time: 1\nx:  1 kB\n", ["x:"], 1, ["kB"], True)
+    scan_series("time: 1\nx  1 2\n", ["x"], 1, None, True, 2, False)
+    scan_template("time: 1\nx 1\n", [["x ", ""]], 1)
+    scan_template(" 1 x\n", [["", " x"]], 1, None, True, True)
     folded_stacks("a;b 1\n")
 
 
@@ -400,35 +526,122 @@ def scan_table(text: str, ncol: int, max_digits: int = 15, signed: bool = True):
     d = h = line = 0
     for s, e in pieces:
         b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
-        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, out, data_line, others, d, h,
-                                                         line, s)
+        d, h, line, bad, bs, be = _KERNELS["fill_table"](b, ncol, max_digits, signed, False, out, data_line,
+                                                         _NO_SPANS, others, d, h, line, s)
         if bad >= 0:
             return out, data_line, others, bad, bs, be
         # a piece ends after a newline (but the last), so fill_table stops at the line the next piece starts
     return out, data_line, others, -1, 0, 0
 
 
-def scan_series(text: str, names: list[str], snapshots: int):
+_NO_SPANS = np.empty((0, 2), dtype=np.int64)
+
+
+def scan_named_table(text: str, ncol: int, others_max: int, max_digits: int = 18):
+    """:func:`scan_table` for lines led by a name (``vmstat -d``'s ``sda  106982  26444 ...``): a data line is
+    a name of printable ASCII then exactly *ncol* unsigned integers (at most *max_digits* digits each); every
+    other non-blank line (headers, and anything damaged) is listed for the caller, who must check each, at most
+    *others_max* of them.  One pass over the text, :data:`CHUNK` characters encoded at a time.
+
+    Returns ``(values (ncol, n_data) int64, data line index (n_data,), name start and end (n_data, 2) in the
+    text, others (n_other, 3): line index, start, end)``, or None past *others_max* others."""
+    if "fill_table" not in _KERNELS:
+        _build()
+    cap = max(text.count("\n") + 1 - others_max, 0)
+    out = np.empty((ncol, cap), dtype=np.int64)
+    data_line = np.empty(cap, dtype=np.int64)
+    spans = np.empty((cap, 2), dtype=np.int64)
+    others = np.empty((others_max, 3), dtype=np.int64)
+    d = h = line = 0
+    for s, e in _pieces(text, CHUNK):
+        b = np.frombuffer(text[s:e].encode("ascii"), dtype=np.uint8)
+        d, h, line, bad, _, _ = _KERNELS["fill_table"](b, ncol, max_digits, False, True, out, data_line, spans,
+                                                       others, d, h, line, s)
+        if bad >= 0:
+            return None
+    return out[:, :d], data_line[:d], spans[:d], others[:h]
+
+
+def _packed(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The ASCII *words* end to end as bytes, and the offset where each starts (one more: the end)."""
+    off = np.zeros(len(words) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(x) for x in words])
+    return np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8), off
+
+
+def scan_series(text: str, names: list[str], snapshots: int, units: list[str] | None = None, pad: bool = False,
+                width: int = 1, signed: bool = True):
     """A ``/proc/vmstat`` series read without a string per line: *snapshots* times ``time: <epoch>`` then the
     counters *names* in that order, each ``<name> <integer>`` (at most 18 digits), blank lines anywhere.
+    With *pad* (``/proc/meminfo``'s ``MemFree:     17916348 kB``: the names given with their colon) any run of
+    blanks may follow the name, and a counter whose *units* entry is not empty has blanks and that unit after
+    its number.
 
-    Returns ``(values (len(names), snapshots) int64, times (snapshots,) float64)``, or None when the text is
-    anything else (another order, a missing or extra line, a cut snapshot...), for the general reader to say
-    what.  The text is encoded :data:`CHUNK` characters at a time."""
+    With *width* > 1 (``/proc/buddyinfo``'s ``Node 0, zone   Normal    251     54 ...``: the names are the lines'
+    text up to their numbers) each line holds *width* integers (``-`` signs refused unless *signed*).
+
+    Returns ``(values, times (snapshots,) float64)``, or None when the text is anything else (another order, a
+    missing or extra line, another unit, a cut snapshot...), for the general reader to say what.  The values are
+    ``(len(names), snapshots)`` int64 for *width* 1, else ``(width, snapshots * len(names))``: row o holds
+    number o of every line in the order of the text, a frame's column without a copy.  The text is encoded
+    :data:`CHUNK` characters at a time."""
     if "fill_series" not in _KERNELS:
         _build()
-    tb = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
-    off = np.zeros(len(names) + 1, dtype=np.int64)
-    off[1:] = np.cumsum([len(x) for x in names])
-    out = np.empty((len(names), snapshots), dtype=np.int64)
+    tb, off = _packed(names)
+    ub, uoff = _packed(units if units is not None else [""] * len(names))
+    n = len(names)
+    if width == 1:
+        out = np.empty((n, snapshots), dtype=np.int64)
+        steps = (snapshots, 1, 0)
+    else:
+        out = np.empty((width, snapshots * n), dtype=np.int64)
+        steps = (1, n, snapshots * n)
     times = np.empty(snapshots, dtype=np.float64)
-    s, k = -1, len(names)
+    s, k = -1, n
     for a, e in _pieces(text, CHUNK):
-        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, out,
-                                            times, s, k, _POW10)
+        s, k, bad = _KERNELS["fill_series"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), tb, off, pad,
+                                            width, signed, ub, uoff, out.reshape(-1), *steps, times, s, k, _POW10)
         if bad >= 0:
             return None
     if s != snapshots - 1 or k != len(names):
+        return None
+    return out, times
+
+
+def scan_template(text: str, template: list[list[str]], snapshots: int, out: np.ndarray | None = None,
+                  lead: bool = False, cycle: bool = False):
+    """A series of snapshots whose lines are the same but for their numbers (``/proc/zoneinfo`` under mmtests'
+    ``time:`` lines), read without a string per line: *snapshots* times ``time: <epoch>`` then the lines of
+    *template* in that order, each the literal texts of its list with an unsigned integer (at most 18 digits)
+    between each two; blank lines anywhere.
+
+    Returns ``(values (snapshots * numbers in the template,) int64 in the order of the text, times (snapshots,)
+    float64)``, or None when the text is anything else (a line changed, missing or added, a sign, a cut
+    snapshot...), for the general reader to say what.  The values go into *out* when given (contiguous int64 of
+    that size: a frame's column).  With *lead* a line may start with any number of spaces (``vmstat -s``'s
+    numbers printed right-aligned); with *cycle* there are no ``time:`` lines, the template's lines repeat, and
+    *snapshots* is only a bound: the values and times of the snapshots read are returned (times unset).
+    The text is encoded :data:`CHUNK` characters at a time."""
+    if "fill_template" not in _KERNELS:
+        _build()
+    lits, lit_off = _packed([t for line in template for t in line])
+    line_first = np.zeros(len(template) + 1, dtype=np.int64)
+    line_first[1:] = np.cumsum([len(line) for line in template])
+    size = snapshots * sum(len(line) - 1 for line in template)
+    if out is None:
+        out = np.empty(size, dtype=np.int64)
+    if out.shape != (size,):
+        return None
+    times = np.empty(snapshots, dtype=np.float64)
+    s, k, v = -1, len(template), 0
+    for a, e in _pieces(text, CHUNK):
+        s, k, v, bad = _KERNELS["fill_template"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), lits,
+                                                 lit_off, line_first, lead, cycle, out, times, s, k, v, _POW10)
+        if bad >= 0:
+            return None
+    if cycle and k == len(template) and s >= 0:
+        return out[:v], times[:s + 1]
+    if s != snapshots - 1 or k != len(template) or v != out.shape[0]:
         return None
     return out, times
 

@@ -18,6 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..errors import WorkbookParseError
 from ._common import (guarded, fail, read_source, read_stamp, set_attrs, stamp_epoch, strip_latency_prefix,
                       warn_truncated)
 
@@ -76,6 +77,10 @@ def parse_buddyinfo(src, source: str | None = None, max_bytes: int | None = None
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_buddyinfo(text, name)
+        if fast is not None:
+            return fast
     recs = []
     sample = -1
     seen = set()
@@ -142,6 +147,32 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_long(text, name, _pagetypeinfo_lines, _pagetypeinfo_values, "count")
+        if fast is not None:
+            return fast
+    return _pagetypeinfo_lines(text, name)
+
+
+_PT_HEADERS = ("Page block order:", "Pages per block:", "Free pages count per migrate type at order",
+               "Number of blocks type", "Number of mixed blocks")
+
+
+def _pagetypeinfo_values(ln: str) -> int | None:
+    """How many values :func:`_pagetypeinfo_lines` takes from the line (its last numbers), None for a line it
+    would not read as a header or a row of counts."""
+    s = ln.strip()
+    if s.startswith(_PT_HEADERS):
+        return 0
+    m = _PT_FREE_RE.match(ln)
+    if m:
+        return len(m.group(4).split())
+    m = _PT_BLOCK_RE.match(ln)
+    return len(m.group(3).split()) if m else None
+
+
+def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
+    """:func:`parse_pagetypeinfo`'s line reader (and the first snapshot's, for the one-pass reader)."""
     recs = []
     meta = {}
     orders = None
@@ -259,6 +290,18 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_zoneinfo(text, name)
+        if fast is not None:
+            return fast
+    return _zoneinfo_lines(text, name)
+
+
+_ZONEINFO_COLUMNS = ["node", "zone", "scope", "cpu", "counter", "value", "sample", "time"]
+
+
+def _zoneinfo_lines(text: str, name: str) -> pd.DataFrame:
+    """:func:`parse_zoneinfo`'s line reader."""
     recs = []
     node = zone = None
     scope = "zone"
@@ -335,7 +378,7 @@ def parse_zoneinfo(src, source: str | None = None, max_bytes: int | None = None)
         raise fail(name, text, ("line", i + 1), "'counter value' lines under 'Node N, zone NAME'", ln)
     if not recs and not any_zone:
         raise fail(name, text, None, "/proc/zoneinfo content", text[:80])
-    df = pd.DataFrame(recs, columns=["node", "zone", "scope", "cpu", "counter", "value", "sample", "time"])
+    df = pd.DataFrame(recs, columns=_ZONEINFO_COLUMNS)
     return set_attrs(_finish_time(df), name, "zoneinfo", None, None)
 
 
@@ -379,6 +422,10 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
+    if len(text) > FAST_MIN and text.startswith("time:") and text.isascii():
+        fast = _fast_meminfo(text, name)
+        if fast is not None:
+            return fast
     rows: list[dict] = []
     units: dict[str, str] = {}
     cur: dict | None = None
@@ -435,3 +482,162 @@ def parse_meminfo(src, source: str | None = None, max_bytes: int | None = None) 
     cols = [c for c in df.columns if c not in ("node", "time", "sample")] + ["node", "sample", "time"]
     df = df[cols]
     return set_attrs(_finish_time(df), name, "meminfo", None, None, units=units)
+
+
+#: Texts longer than this (ASCII, starting with a ``time:`` line) try the one-pass readers first.
+FAST_MIN = 20000
+
+
+def _first_snapshot(text: str) -> list[str] | None:
+    """The non-blank lines of a series' first snapshot, when the text starts with a ``time:`` line."""
+    end1 = text.find("\n")
+    if end1 < 0 or _TIME_RE.match(text[:end1]) is None:
+        return None
+    nxt = text.find("\ntime:", end1)
+    return [ln for ln in text[end1:nxt if nxt >= 0 else len(text)].split("\n") if ln.strip()]
+
+
+def _fast_buddyinfo(text: str, name: str) -> pd.DataFrame | None:
+    """The series mmtests' ``watch-proc-buddyinfo.sh`` writes (``time: <epoch>``, then the same zones' lines,
+    each its ``Node N, zone NAME`` printed the same way, every time), read by numba into the frame's columns
+    (:func:`~._fastscan.scan_series`): a regex match and a dict a line took 18x the file's memory for 10**6
+    lines.  None for anything else (a stamp line, a zone missing, added or moved, another count of orders, a
+    cut snapshot or line), which :func:`parse_buddyinfo`'s line reader then reads, warns about or refuses."""
+    from ._fastscan import scan_series
+
+    first = _first_snapshot(text)
+    if not first:
+        return None
+    heads, keys, widths = [], [], set()
+    for ln in first:
+        m = _BUDDY_RE.match(ln)
+        if m is None:
+            return None
+        heads.append(ln[:m.start(3)])
+        keys.append((int(m.group(1)), m.group(2)))
+        widths.add(len(m.group(3).split()))
+    if len(widths) != 1 or len(set(keys)) != len(keys):
+        return None
+    norders = widths.pop()
+    snapshots = text.count("\ntime:") + 1
+    scan = scan_series(text, heads, snapshots, pad=True, width=norders, signed=False)
+    if scan is None:
+        return None
+    vals, times = scan
+    df = pd.DataFrame({"node": np.tile(np.array([k[0] for k in keys], dtype=np.int64), snapshots),
+                       "zone": np.tile(np.array([k[1] for k in keys], dtype=object), snapshots)})
+    for o in range(norders):
+        df[f"order_{o}"] = vals[o]
+    df["sample"] = np.repeat(np.arange(snapshots, dtype=np.int64), len(keys))
+    df["time"] = np.repeat(times, len(keys))
+    return set_attrs(_finish_time(df), name, "buddyinfo", None, None, orders=norders)
+
+
+def _zoneinfo_values(ln: str) -> int | None:
+    """How many values :func:`_zoneinfo_lines` takes from the line (the last numbers of it), None for a line it
+    would not read as a zone, a heading or a counter."""
+    s = ln.strip()
+    if _ZONE_RE.match(ln) or s in ("per-node stats", "pagesets") or s.startswith("cpu:"):
+        return 0
+    if s.startswith("protection:"):
+        return len(re.findall(r"\d+", s))
+    if _SCANNED_RE.match(ln):
+        return 3
+    return 1 if _KV_RE.match(ln) else None
+
+
+def _fast_zoneinfo(text: str, name: str) -> pd.DataFrame | None:
+    """The series mmtests' ``watch-proc-zoneinfo.sh`` writes, read by :func:`_fast_long`: a tuple per line took
+    21x the file's memory for 10**6 lines."""
+    return _fast_long(text, name, _zoneinfo_lines, _zoneinfo_values, "value")
+
+
+def _fast_long(text: str, name: str, line_reader, values_of, value: str) -> pd.DataFrame | None:
+    """A ``time:`` series of a long frame's file (``zoneinfo``, ``pagetypeinfo``: a row per number) whose
+    snapshots are the same lines but for their numbers, read by numba (:func:`~._fastscan.scan_template`):
+    *line_reader* reads the first snapshot, and every later one must be its lines with other unsigned numbers
+    where *line_reader* took its values (``values_of(line)`` of them, the last numbers of the line), so each
+    row is the first snapshot's row with its own *value* column, ``sample`` and ``time``.  The columns are made
+    whole, none a Python object per row.  None for anything else (a line changed, renamed, missing or added, a
+    sign, a stamp line, a cut snapshot or line), which *line_reader* then reads, warns about or refuses."""
+    import warnings
+
+    from ._fastscan import scan_template
+
+    lines = _first_snapshot(text)
+    if not lines:
+        return None
+    template, expect = [], []
+    for ln in lines:
+        n = values_of(ln)
+        spans = [m.span() for m in re.finditer(r"\d+", ln)][-n:] if n else []
+        if n is None or len(spans) != n or any(a > 0 and ln[a - 1] == "-" for a, _ in spans):
+            return None
+        cuts = [0] + [x for sp in spans for x in sp] + [len(ln)]
+        template.append([ln[cuts[q]:cuts[q + 1]] for q in range(0, len(cuts), 2)])
+        expect += [int(ln[a:b]) for a, b in spans]
+    first_len = text.find("\ntime:", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = line_reader(text[:first_len + 1] if first_len >= 0 else text, name)
+        except (WorkbookParseError, Warning):
+            return None
+    if len(first) != len(expect) or (first["sample"] != 0).any() or first[value].tolist() != expect \
+            or "time" not in first.columns:
+        return None
+    snapshots = text.count("\ntime:") + 1
+    rows = len(first)
+    out = np.empty(snapshots * rows, dtype=np.int64)
+    scan = scan_template(text, template, snapshots, out=out)
+    if scan is None:
+        return None
+    every = np.tile(np.arange(rows), snapshots)
+    cols = {}
+    for col in first.columns:
+        if col == value:
+            cols[col] = out
+        elif col == "sample":
+            cols[col] = np.repeat(np.arange(snapshots, dtype=np.int64), rows)
+        elif col == "time":
+            cols[col] = np.repeat(scan[1], rows)
+        elif col != "elapsed":  # the strings in their own array type (pandas' str), not a Python object a row
+            cols[col] = first[col].to_numpy().take(every) if isinstance(first[col].dtype, np.dtype) \
+                else first[col].array.take(every)
+    del every
+    # one frame of the columns as they are (an insert into a frame copied its integer block: 2x at the peak)
+    df = _finish_time(pd.DataFrame(cols, copy=False))
+    df.attrs.update(first.attrs)
+    return df
+
+
+def _fast_meminfo(text: str, name: str) -> pd.DataFrame | None:
+    """The series mmtests' ``watch-proc-meminfo.sh`` writes (``time: <epoch>``, then the same fields in the same
+    order with the same units every time, no ``Node N`` prefix), read by numba into the frame's columns without a
+    string or a dict per line (:func:`~._fastscan.scan_series`): 10**6 lines took 11x the file's memory.  None
+    for anything else (a 2.4 table, a stamp line, a field missing, added or moved, another unit, a cut
+    snapshot), which :func:`parse_meminfo`'s line reader then reads, warns about or refuses as before."""
+    from ._fastscan import scan_series
+
+    first = _first_snapshot(text)
+    if first is None:
+        return None
+    fields, units = [], []
+    for ln in first:
+        m = _MEM_RE.match(ln)
+        if m is None or m.group(1) is not None or m.group(2)[:3] in _DAYS:
+            return None
+        fields.append(m.group(2))
+        units.append(m.group(4) or "")
+    if not fields or len(set(fields)) != len(fields):
+        return None
+    scan = scan_series(text, [f + ":" for f in fields], text.count("\ntime:") + 1, units, pad=True)
+    if scan is None:
+        return None
+    vals, times = scan
+    n = times.size
+    df = pd.DataFrame(vals.T, columns=pd.Index(fields), copy=False)
+    extra = pd.DataFrame({"node": np.full(n, -1, dtype=np.int64), "sample": np.arange(n, dtype=np.int64),
+                          "time": times})
+    df = _finish_time(pd.concat([df, extra], axis=1))
+    return set_attrs(df, name, "meminfo", None, None, units={f: u for f, u in zip(fields, units) if u})

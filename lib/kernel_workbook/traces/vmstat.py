@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import segments
+from ..errors import WorkbookParseError
 from ._vmstat_l10n import delocalize_disk_summary, delocalize_partition, looks_like_translated_disk_summary
 from ._common import (_NUMERIC_ZONE_RE, guarded, fail, fast_numbers, line_of, read_source, set_attrs,
                       strip_latency_prefix, token_counts, unglue_restart, warn_truncated, zone_offset)
@@ -553,6 +554,10 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
         number, from 0) and ``timestamp`` with ``-t``.
     """
     text, name = read_source(src, source, max_bytes)
+    if len(text) > FAST_MIN and text.startswith("disk-") and text.isascii():
+        fast = _fast_vmstat_disk(text, name)
+        if fast is not None:
+            return fast
     recs = []
     cols = None
     has_ts = False
@@ -620,6 +625,50 @@ def parse_vmstat_disk(src, source: str | None = None, max_bytes: int | None = No
 
 #: vmstat -d's column names under its groups (reads, writes: total merged sectors ms; IO: cur sec)
 DISK_NAMES = ("total", "merged", "sectors", "ms", "total", "merged", "sectors", "ms", "cur", "sec")
+
+
+def _fast_vmstat_disk(text: str, name: str) -> pd.DataFrame | None:
+    """``vmstat -d [interval]`` as procps prints it in English without ``-t`` (the same two header lines before
+    every report, then a line per disk: its name and ten counters), read by numba straight into the frame's
+    columns (:func:`~._fastscan.scan_named_table`), each disk name made once: a dict a line took 12x the file's
+    memory for 10**6 lines.  None for anything else (a timestamp, a translated or changed header, a line that is
+    not a header nor a disk and ten integers, a cut line), which :func:`parse_vmstat_disk`'s line reader then
+    reads, warns about or refuses as before."""
+    import sys
+
+    from ._fastscan import scan_named_table
+
+    head = text.split("\n", 2)[:2]
+    if len(head) < 2 or [g.strip("-") for g in head[0].split()[1:]] != ["reads", "writes", "IO"] \
+            or tuple(head[1].split()) != DISK_NAMES:
+        return None
+    reports = text.count(head[0] + "\n")
+    if text.count("disk-") != reports:
+        return None  # a disk named 'disk-...': the line reader takes its line for a header
+    scan = scan_named_table(text, len(DISK_NAMES), 2 * reports)
+    if scan is None:
+        return None
+    vals, data_line, spans, others = scan
+    # every line that is not a disk must be the two header lines, one after the other, first in the file
+    if others.shape[0] != 2 * reports or (data_line.size and data_line[0] < others[0, 0]):
+        return None
+    h1, h2 = others[0::2], others[1::2]
+    if not (h2[:, 0] == h1[:, 0] + 1).all() or not ((h1[:, 2] - h1[:, 1] == len(head[0])).all()
+                                                      and (h2[:, 2] - h2[:, 1] == len(head[1])).all()):
+        return None
+    for (a, b), (c, e) in zip(h1[:, 1:].tolist(), h2[:, 1:].tolist()):
+        if text[a:b] != head[0] or text[c:e] != head[1]:
+            return None
+    disk = np.empty(data_line.size, dtype=object)
+    step = 1 << 16
+    for k in range(0, data_line.size, step):
+        part = spans[k:k + step]
+        disk[k:k + step] = [sys.intern(text[a:b]) for a, b in zip(part[:, 0].tolist(), part[:, 1].tolist())]
+    cols = [f"{g}_{n}" for g, n in zip(["reads"] * 4 + ["writes"] * 4 + ["IO"] * 2, DISK_NAMES)]
+    df = pd.DataFrame(vals.T, columns=cols, copy=False)
+    df.insert(0, "disk", disk)
+    df["sample"] = np.searchsorted(h1[:, 0], data_line, side="right") - 1
+    return set_attrs(df, name, "vmstat-d", None, None)
 # the group line of vmstat -d in any language: a first word, then '---name---' groups
 _DISK_GROUP_LINE_RE = re.compile(r"^\S+[ \t]+-{2,}\S")
 
@@ -643,17 +692,66 @@ def parse_vmstat_summary(src, source: str | None = None, max_bytes: int | None =
         listings counts them, a listing restarting at ``total memory``).
     """
     text, name = read_source(src, source, max_bytes)
+    if len(text) > FAST_MIN and text.isascii():
+        fast = _fast_summary(text, name)
+        if fast is not None:
+            return fast
+    return _summary_lines(text, name)
 
-    def line(ln):
-        m = _SUM_RE.match(ln)
-        if m:
-            return {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
-        m = _SUM_LABEL_FIRST_RE.match(ln)
-        return m and {"name": m.group(1), "value": int(m.group(2)), "unit": m.group(3) or ""}
 
-    recs = _listings(text, name, line, "total memory", "vmstat -s",
+def _summary_line(ln: str):
+    m = _SUM_RE.match(ln)
+    if m:
+        return {"name": m.group(3), "value": int(m.group(1)), "unit": m.group(2) or ""}
+    m = _SUM_LABEL_FIRST_RE.match(ln)
+    return m and {"name": m.group(1), "value": int(m.group(2)), "unit": m.group(3) or ""}
+
+
+def _summary_lines(text: str, name: str) -> pd.DataFrame:
+    """:func:`parse_vmstat_summary`'s line reader."""
+    recs = _listings(text, name, _summary_line, "total memory", "vmstat -s",
                      "'<number> [unit] <name>' (vmstat -s)", "vmstat -s counter lines")
     return set_attrs(pd.DataFrame(recs), name, "vmstat-s")
+
+
+def _fast_summary(text: str, name: str) -> pd.DataFrame | None:
+    """``while :; do vmstat -s; sleep 1; done``: the same listing again and again, only the numbers (and their
+    right-aligned padding) changing, read by numba (:func:`~._fastscan.scan_template`): the line reader reads
+    the first listing, every later one must be its lines with other numbers.  A dict a line took 16x the
+    file's memory for 10**6 lines.  None for anything else (a line renamed, missing, added or moved, another
+    unit, a cut listing or line, a translated listing with its label first), which the line reader then reads,
+    warns about or refuses as before."""
+    import warnings
+
+    from ._fastscan import scan_template
+
+    head = text[:text.find("\n", min(len(text), 1 << 16) - 1) + 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = _summary_lines(head, name)
+        except (WorkbookParseError, Warning):
+            return None
+    if first["sample"].max() < 1:
+        return None
+    first = first[first["sample"] == 0]
+    lines = [ln for ln in head.split("\n") if ln.strip()][:len(first)]
+    template = []
+    for ln, v in zip(lines, first["value"].tolist()):
+        m = _SUM_RE.match(ln)
+        if m is None or int(m.group(1)) != v or len(m.group(1)) > 18:
+            return None
+        template.append(["", ln[m.end(1):]])
+    rows = len(template)
+    scan = scan_template(text, template, text.count("\n") // rows + 2, lead=True, cycle=True)
+    if scan is None:
+        return None
+    values, times = scan
+    every = np.tile(np.arange(rows), times.size)
+    df = pd.DataFrame({"name": first["name"].array.take(every), "value": values,
+                       "unit": first["unit"].array.take(every),
+                       "sample": np.repeat(np.arange(times.size, dtype=np.int64), rows)}, copy=False)
+    return set_attrs(df, name, "vmstat-s")
 
 
 def _listings(text: str, name: str, line, first: str, tool: str, expected: str, nothing: str) -> list[dict]:
