@@ -484,7 +484,7 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
 # %%
 # NBVAL_CHECK_OUTPUT
 cal = R.calibrate(R.Setup.for_mode().calibration_setup())
-display(Table(R.df_wakeup_sweep()))
+display(Table(R.df_wakeup_sweep_view()))
 
 # %% [markdown]
 # Below about one cross-node wake-up per second per thread the model's

@@ -295,3 +295,13 @@ def test_independent_runs_on_threads_are_the_runs_of_the_loop_in_its_order():
            [[(r.seed, r.counters, r.times) for r in rs] for rs in want]
     assert got[0][0].counters != got[0][1].counters  # the seeds differ: the comparison can fail
     assert R._run_all(jobs, lambda rs: len(rs)) == [2, 2]
+
+
+def test_the_wake_up_sweep_view_prints_every_stored_row_without_nan_and_marks_the_fit_s_rate():
+    df = R.df_wakeup_sweep()
+    v = R.df_wakeup_sweep_view(df)
+    assert len(v) == len(df) and v.iloc[0]["wake-ups /s"] == "published"
+    assert not v.isna().any().any() and not v.astype(str).apply(lambda c: c.str.contains("nan")).any().any()
+    chosen = v[v["3.19 fit"] == "chosen"]
+    assert len(chosen) == 1
+    assert float(chosen["wake-ups /s"].iloc[0]) == float(df[df["chosen"] == 1]["wander_per_s"].iloc[0])

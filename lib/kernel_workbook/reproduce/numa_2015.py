@@ -1547,6 +1547,28 @@ def df_wakeup_sweep() -> pd.DataFrame:
     return pd.concat([top, df.astype({"wander_per_s": object})], ignore_index=True)[list(df.columns)]
 
 
+def df_wakeup_sweep_view(df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """:func:`df_wakeup_sweep` as the notebook shows it: one column per slowscan cell (% change), the hits at seed
+    base 0 and over the seed bases as ``mean (min-max)``, the 3.19 fit's rate marked; blank where the published
+    row has nothing to say.  Columns: ``wake-ups /s, sharing, 3.19 error``, the seven cells, ``hits (base 0)``,
+    ``hits (8 bases)``, ``3.19 fit``."""
+    df = df_wakeup_sweep() if df is None else df
+    cells = [c for c in df.columns if c not in ("wander_per_s", "shared_frac", "error_319", "hits_base0",
+                                                "hits_mean", "hits_min", "hits_max", "seed_bases", "chosen")]
+    bases = int(pd.to_numeric(df["seed_bases"], errors="coerce").max())
+    rows = []
+    for r in df.to_dict("records"):
+        pub = r["wander_per_s"] == "published"
+        row = {"wake-ups /s": r["wander_per_s"] if pub else f"{float(r['wander_per_s']):g}",
+               "sharing": "" if pub else f"{r['shared_frac']:.1f}", "3.19 error": "" if pub else f"{r['error_319']:.2f}"}
+        row.update({c: f"{r[c]:+.1f}" for c in cells})
+        row["hits (base 0)"] = "" if pub else f"{int(r['hits_base0'])}/{len(cells)}"
+        row[f"hits ({bases} bases)"] = "" if pub else f"{r['hits_mean']:.2f} ({int(r['hits_min'])}-{int(r['hits_max'])})"
+        row["3.19 fit"] = "" if pub else ("chosen" if r["chosen"] else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def df_fidelity_groups(cells: list[dict]) -> pd.DataFrame:
     """The lenient fidelity of each group of cells.  Columns: ``group, predicted_cells, direction_agreement,
     median_abs_error_pts``; the last row is the issue's target set (system times and vmstat counters)."""
