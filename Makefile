@@ -81,7 +81,10 @@ slides-html: webassets
 # (tests/ci_order.py), not xdist's most-items-first, which started the long notebooks last.
 # Tests, stored fidelity and executed notebooks always fit the machines from the code: no stored fits
 # (reproduce/fit_cache.py).
+# models.warm first: every model's Numba kernels compiled once, two processes costliest first, so that the
+# two pytest workers load them from the cache instead of both compiling a model they reach at the same time.
 test: webassets
+	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m kernel_workbook.models.warm --jobs 2
 	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
 		-n auto --dist loadfile --no-loadscope-reorder \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
