@@ -39,6 +39,7 @@ PROSE_CHARS = 105  # characters of prose a line holds (1,100 px of 18 px DejaVu 
 PARAGRAPH = 18  # px between blocks
 HEADING = {1: 80, 2: 66, 3: 52, 4: 44, 5: 40, 6: 40}  # px a heading line takes, margins included
 TABLE_ROW = 38  # px: a row of a Markdown table
+LI_CHARS = 120  # characters a list item of an HTML output holds on a line of a static slide (1280 px, 18 px)
 ROW_CELL_CHARS = 60  # characters a wide text cell of an HTML table holds on a line before it wraps (a rough half width)
 MONO_LINE = 17  # px: a line of code or printed text (13 px at line-height 1.3)
 OUTPUT_PAD = 12  # px around an output
@@ -322,6 +323,11 @@ def _item_height(item: str) -> float:
     characters)."""
     if item.startswith("<tr"):
         return _html_height(item) - 20
+    if item.startswith("<li"):
+        # a long item wraps at about LI_CHARS (measured: 610 characters, 5 lines of 28.2 px at 18 px); the
+        # sentence rule above underestimates items of several lines (2015's miss reasons scrolled a page)
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).strip()
+        return max(1.35 * (_html_height(item) - 20), PROSE_LINE * _wrapped(text, LI_CHARS) + 4)
     if item.startswith("<"):
         return 1.35 * (_html_height(item) - 20)
     return 19 * max(1, -(-len(item) // 120))
