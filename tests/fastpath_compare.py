@@ -64,3 +64,23 @@ def assert_fast_is_general(module, parse, text: str, monkeypatch) -> None:
     fast = outcome(parse, text)
     monkeypatch.setattr(module, "FAST_MIN", 10 ** 12)
     assert_same(fast, outcome(parse, text))
+
+
+def timed_series(snapshots: int, lines_of) -> str:
+    """A ``kwb record``-style series: ``snapshots`` snapshots a second apart, each a ``time:`` line and
+    ``lines_of(s)``, a blank line after every seventh (what the fast paths must tolerate)."""
+    out = []
+    for s in range(snapshots):
+        out.append(f"time: {1795239303 + s}.{s % 10}5")
+        out += lines_of(s)
+        if s % 7 == 3:
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def middle_line(lines: list) -> int:
+    """The index of the first data line from the middle of a series (not a ``time:`` line, not blank)."""
+    mid = len(lines) // 2
+    while lines[mid].startswith("time:") or not lines[mid]:
+        mid += 1
+    return mid

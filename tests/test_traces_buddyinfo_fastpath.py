@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage
+from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, middle_line, series_damage, timed_series
 from kernel_workbook.traces import procfs as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -16,23 +16,20 @@ FIRST = [ln for ln in (FIX / "buddyinfo-6.18.txt").read_text().split("\n") if ln
 
 def _series(snapshots: int = 400, zones=FIRST) -> str:
     """*snapshots* snapshots of the fixture's zones a second apart, the counts moving, some blank lines."""
-    out = []
-    for s in range(snapshots):
-        out.append(f"time: {1795239303 + s}.{s % 10}5")
+    def lines_of(s):
+        out = []
         for i, ln in enumerate(zones):
             m = P._BUDDY_RE.match(ln)
             head, counts = ln[:m.start(3)], m.group(3).split()
             out.append(head + "".join(f" {int(c) + (s * (i + j)) % 1000:6d}" for j, c in enumerate(counts)) + " ")
-        if s % 7 == 3:
-            out.append("")
-    return "\n".join(out) + "\n"
+        return out
+
+    return timed_series(snapshots, lines_of)
 
 
 def _damage(text: str, what: str) -> str:
     lines = text.split("\n")
-    mid = len(lines) // 2
-    while lines[mid].startswith("time:") or not lines[mid]:
-        mid += 1
+    mid = middle_line(lines)
     t = lines[mid].split()
     done = series_damage(lines, mid, what)
     if done is not None:

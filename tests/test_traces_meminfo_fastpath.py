@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage
+from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, middle_line, series_damage, timed_series
 from kernel_workbook.traces import procfs as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -16,24 +16,21 @@ FIX = Path(__file__).parent / "fixtures" / "traces"
 def _series(snapshots: int = 150) -> str:
     """*snapshots* copies of the 6.18 fixture a second apart, every field grown by its index, some blank lines."""
     first = [ln for ln in (FIX / "meminfo-6.18.txt").read_text().split("\n") if ln.strip()]
-    out = []
-    for s in range(snapshots):
-        out.append(f"time: {1795239303 + s}.{s % 10}5")
+    def lines_of(s):
+        out = []
         for i, ln in enumerate(first):
             k, rest = ln.split(":", 1)
             v, *unit = rest.split()
             pad = " " * max(1, 16 - len(k) - len(v) % 3)
             out.append(f"{k}:{pad}{int(v) + s * i}{' ' + unit[0] if unit else ''}")
-        if s % 7 == 3:
-            out.append("")
-    return "\n".join(out) + "\n"
+        return out
+
+    return timed_series(snapshots, lines_of)
 
 
 def _damage(text: str, what: str) -> str:
     lines = text.split("\n")
-    mid = len(lines) // 2
-    while lines[mid].startswith("time:") or not lines[mid]:
-        mid += 1
+    mid = middle_line(lines)
     k, rest = lines[mid].split(":", 1)
     done = series_damage(lines, mid, what)
     if done is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import assert_same, outcome
+from fastpath_compare import assert_same, middle_line, outcome, timed_series
 from kernel_workbook.traces import procvmstat as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -17,20 +17,12 @@ def _series(fixture: str = "proc-vmstat-6.18-series.txt", snapshots: int = 200) 
     """*snapshots* snapshots of the fixture's first one, a second apart, every counter grown by its index."""
     first = (FIX / fixture).read_text().split("time:")[1].split("\n")[1:]
     pairs = [ln.split() for ln in first if ln.strip()]
-    out = []
-    for s in range(snapshots):
-        out.append(f"time: {1795239303 + s}.{s % 10}5")
-        out += [f"{k} {int(v) + s * i}" for i, (k, v) in enumerate(pairs)]
-        if s % 7 == 3:
-            out.append("")
-    return "\n".join(out) + "\n"
+    return timed_series(snapshots, lambda s: [f"{k} {int(v) + s * i}" for i, (k, v) in enumerate(pairs)])
 
 
 def _damage(text: str, what: str) -> str:
     lines = text.split("\n")
-    mid = len(lines) // 2
-    while lines[mid].startswith("time:") or not lines[mid]:
-        mid += 1
+    mid = middle_line(lines)
     k, v = lines[mid].split()
     if what == "missing counter":
         del lines[mid]

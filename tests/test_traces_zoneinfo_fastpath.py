@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage
+from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage, timed_series
 from kernel_workbook.traces import procfs as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -17,14 +17,9 @@ FIX = Path(__file__).parent / "fixtures" / "traces"
 def _series(fixture: str = "zoneinfo-6.18.txt", snapshots: int = 60) -> str:
     """*snapshots* snapshots of the fixture a second apart, each line's last number moving, some blank lines."""
     body = [ln for ln in (FIX / fixture).read_text().rstrip("\n").split("\n")]
-    out = []
-    for s in range(snapshots):
-        out.append(f"time: {1795239303 + s}.{s % 10}5")
-        out += [re.sub(r"(\d+)(\)?\s*)$", lambda m: f"{int(m.group(1)) + (s * 37) % 1001}{m.group(2)}", ln)
-                if not ln.lstrip().startswith(("Node", "cpu:")) else ln for ln in body]
-        if s % 7 == 3:
-            out.append("")
-    return "\n".join(out) + "\n"
+    return timed_series(snapshots, lambda s: [
+        re.sub(r"(\d+)(\)?\s*)$", lambda m: f"{int(m.group(1)) + (s * 37) % 1001}{m.group(2)}", ln)
+        if not ln.lstrip().startswith(("Node", "cpu:")) else ln for ln in body])
 
 
 def _damage(text: str, what: str) -> str:
