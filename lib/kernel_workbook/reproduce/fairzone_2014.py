@@ -899,7 +899,7 @@ def df_kswapd_cycle(floors=CYCLE_FLOORS, machine_key: str = "johannes", variant:
             p = p.with_(min_free_kbytes=int(floor))
         # SeqWrite allocates its whole file; SeqRead (after a RandWrite of a few thousand pages) allocates about
         # as much again: start a quarter of a file into it
-        start = int(first.file_pages * 1.25)
+        start = first.file_pages + first.file_pages // 4
         r = simulate(p, w, seed=shift_seed(21), verbose=False, trace=units, trace_start=start)
         t = r.df_trace()
         out.append(pd.DataFrame({"min_free_kbytes": zone_setup(p).min_free_kbytes, "ms": t["t_ms"] - t["t_ms"].iloc[0],

@@ -225,7 +225,7 @@ def plot_kswapd_cycle(df: pd.DataFrame, ms: float = 320.0,
         x=alt.X("ms:Q", title="ms"), y=alt.Y("free pages:Q", title="free pages", scale=alt.Scale(zero=False)),
         color=alt.Color("zone:N", scale=ZONE_COLORS, title=None),
         tooltip=["min_free_kbytes", alt.Tooltip("ms:Q", format=".1f"), "zone", "free pages"],
-    ).properties(width=int(m.width * 0.9), height=int(m.height * 0.45)).facet(
+    ).properties(width=m.width - 60, height=int(m.height * 0.45)).facet(  # 60 px: the row header
         row=alt.Row("min_free_kbytes:O", title="min_free_kbytes"), title=title
     ).resolve_scale(y="independent")
 
