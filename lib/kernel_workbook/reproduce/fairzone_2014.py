@@ -153,14 +153,21 @@ KSWAPD_SPEED = _kswapd_speed_from_env()
 """kswapd's scan rate (pages/ms) on every machine of the run, or None for the knob's default (:data:`KSWAPD_ENV`)."""
 
 
+def _with_min_free_floor(p, floor):
+    """``p`` with min_free_kbytes raised to at least ``floor`` (None: as it is), the way the kernel raises it: only
+    ever upwards (set_recommended_min_free_kbytes())."""
+    from ..models.fairzone import zone_setup
+
+    if floor is not None and zone_setup(p).min_free_kbytes < floor:
+        return p.with_(min_free_kbytes=int(floor))
+    return p
+
+
 def _params(variant: str, machine, thp: str, **overrides):
     """:func:`variant_params` at the reproduction's resolution and THP setting, with :data:`MIN_FREE_FLOOR`
     applied the way the kernel raises min_free_kbytes: only ever upwards (set_recommended_min_free_kbytes())."""
-    from ..models.fairzone import zone_setup
-
-    p = variant_params(variant, machine, transparent_hugepage=thp, pages_per_unit=PAGES_PER_UNIT, **overrides)
-    if MIN_FREE_FLOOR is not None and zone_setup(p).min_free_kbytes < MIN_FREE_FLOOR:
-        p = p.with_(min_free_kbytes=MIN_FREE_FLOOR)
+    p = _with_min_free_floor(variant_params(variant, machine, transparent_hugepage=thp,
+                                            pages_per_unit=PAGES_PER_UNIT, **overrides), MIN_FREE_FLOOR)
     if KSWAPD_SPEED is not None:
         p = p.with_(machine=p.machine.with_(kswapd_pages_per_ms=KSWAPD_SPEED))
     return p
@@ -894,9 +901,8 @@ def df_kswapd_cycle(floors=CYCLE_FLOORS, machine_key: str = "johannes", variant:
     w = seqread_workload(machine_key, m.ram_mb, small)
     first = next(ph for ph in w.phases if ph.file_pages)  # the first run's SeqWrite
     for floor in floors:
-        p = variant_params(variant, m, transparent_hugepage="never", pages_per_unit=PAGES_PER_UNIT)
-        if zone_setup(p).min_free_kbytes < floor:
-            p = p.with_(min_free_kbytes=int(floor))
+        p = _with_min_free_floor(variant_params(variant, m, transparent_hugepage="never",
+                                                pages_per_unit=PAGES_PER_UNIT), floor)
         # SeqWrite allocates its whole file; SeqRead (after a RandWrite of a few thousand pages) allocates about
         # as much again: start a quarter of a file into it
         start = first.file_pages + first.file_pages // 4

@@ -1553,8 +1553,7 @@ def df_wakeup_sweep_view(df: pd.DataFrame | None = None) -> pd.DataFrame:
     row has nothing to say.  Columns: ``wake-ups /s, sharing, 3.19 error``, the seven cells, ``hits (base 0)``,
     ``hits (8 bases)``, ``3.19 fit``."""
     df = df_wakeup_sweep() if df is None else df
-    cells = [c for c in df.columns if c not in ("wander_per_s", "shared_frac", "error_319", "hits_base0",
-                                                "hits_mean", "hits_min", "hits_max", "seed_bases", "chosen")]
+    cells = list(SLOWSCAN_SHORT.values())
     bases = int(pd.to_numeric(df["seed_bases"], errors="coerce").max())
     rows = []
     for r in df.to_dict("records"):
