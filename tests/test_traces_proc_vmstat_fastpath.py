@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import assert_same, middle_line, outcome, timed_series
+from fastpath_compare import assert_same, middle_line, outcome, series_damage, timed_series
 from kernel_workbook.traces import procvmstat as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -24,6 +24,9 @@ def _damage(text: str, what: str) -> str:
     lines = text.split("\n")
     mid = middle_line(lines)
     k, v = lines[mid].split()
+    done = series_damage(lines, mid, what)
+    if done is not None:
+        return done
     if what == "missing counter":
         del lines[mid]
     elif what == "word":
@@ -36,17 +39,6 @@ def _damage(text: str, what: str) -> str:
     elif what == "clock back":
         t = next(j for j in range(mid, len(lines)) if lines[j].startswith("time:"))
         lines[t] = "time: 1000"
-    elif what == "date line":
-        t = next(j for j in range(mid, len(lines)) if lines[j].startswith("time:"))
-        lines.insert(t, "Wed Nov 25 03:30:50 UTC 2026")
-    elif what == "prompt":
-        lines.insert(mid, "$ cat /proc/vmstat")
-    elif what == "cut snapshot":
-        return "\n".join(lines[:mid]) + "\n"
-    elif what == "swapped":
-        lines[mid], lines[mid + 1] = lines[mid + 1], lines[mid]
-    elif what == "duplicate":
-        lines.insert(mid, lines[mid])
     return "\n".join(lines)
 
 
