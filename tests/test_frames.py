@@ -167,3 +167,18 @@ def test_a_wide_table_may_break_its_headers_and_labels_but_never_a_number_or_a_w
     assert re.search(r"td \{[^}]*white-space: normal", html)  # labels wrap where the table needs it to fit
     assert re.search(r"td.col1 \{[^}]*white-space: nowrap", html)  # numbers never
 
+
+
+def test_attached_runs_ride_along_uncopied():
+    """pandas deep-copies attrs into every derived frame; runs attached with Attached are the same objects
+    there (the 2014 allocator explorer spent most of a redraw copying its two runs)."""
+    from kernel_workbook.frames import Attached
+
+    runs = {"vanilla": np.arange(10)}
+    df = pd.DataFrame({"kernel": ["a", "b"], "x": [1.0, 2.0]})
+    df.attrs["results"] = Attached(runs)
+    derived = df.set_index("kernel").T
+    assert derived.attrs["results"]["vanilla"] is runs["vanilla"]
+    assert df["x"].attrs["results"] is df.attrs["results"]
+    df.attrs["plain"] = {"vanilla": runs["vanilla"]}  # a plain dict is still copied: what Attached avoids
+    assert df.copy().attrs["plain"]["vanilla"] is not runs["vanilla"]

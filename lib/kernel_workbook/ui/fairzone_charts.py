@@ -27,7 +27,7 @@ from ..models.fairzone import simulate, variant_params, zone_setup
 from ..models.fairzone import MACHINES, PAGES_PER_MB, VARIANTS, Machine
 from ..tables import render
 from ..workloads.pagecache import stream_read, tiobench
-from ..frames import Table
+from ..frames import Attached, Table
 
 ZONE_COLORS = alt.Scale(domain=["DMA32", "Normal"], range=["#e45756", "#4c78a8"])
 
@@ -294,7 +294,7 @@ def df_explore(params, size_fraction: float = 2.0, readers: int = 4, seed: int =
                      "SeqRead zonelist scans/alloc": round(c["zonelist_scanned"] / max(c["pgalloc"], 1), 3),
                      "SeqRead batch resets": round(c["batch_resets"])})
     df = pd.DataFrame(rows)
-    df.attrs["results"] = res
+    df.attrs["results"] = Attached(res)  # not deep-copied into each derived frame
     return df
 
 
