@@ -265,15 +265,20 @@ def plot_explore(d: pd.DataFrame, title: str = "") -> alt.Chart:
 def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int = 1):
     """The thread's knobs over one stress-highalloc run (``min_free_kbytes`` starts at what 3.x computes).
 
+    ``workload``: the reproduction's zone by default (``zone_mb`` 1 GB): a smaller slice is quicker but not the
+    same test -- its watermarks shrink with it while ``2 << order`` in ``compaction_suitable()`` does not
+    (docs/models/compaction.md, "A slice of the machine"): with the fitted load a 256 MB slice succeeds about 1%
+    where the 1 GB slice succeeds 60-97%.  A run takes about 0.4 s, so the runs of the next notches are made
+    ahead while the person looks (explorer.Runs) and the status counts a longer wait.
     In ``WORKBOOK_MODE=ci`` the default settings are drawn once, statically.
     """
     import ipywidgets as w_
 
     from ..models.compaction import min_free_kbytes
     from .charts import LiveChart
-    from .explorer import explorer
+    from .explorer import Runs, explorer
 
-    workload = workload or sh.stress_highalloc(zone_mb=256.0)
+    workload = workload or sh.stress_highalloc()
     p = params_for(variant)
     p = p.with_(min_free_kbytes=min_free_kbytes(p, workload))
     load = w_.FloatSlider(value=1.0, min=0.0, max=2.0, step=0.1, description="background load (x the fitted builds)",
@@ -281,13 +286,16 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
                           layout=w_.Layout(width="98%"))
 
     live = LiveChart(plot_explore)  # built once per title, the data swapped per redraw
+    # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
+    runs = Runs(lambda params, background_load: df_explore(params, workload, background_load, seed))
 
     def draw(params, background_load=1.0):
-        d = df_explore(params, workload, background_load, seed)
+        d = runs.get(params, float(background_load))
         return live.show(d, title=f"{params.echo(params_for(variant))} (a {workload.zone_mb:g} MB zone)")
 
     return explorer(p, EXPLORER_KNOBS, draw, controls={"background_load": load},
-                    title=f"stress-highalloc on {variant}: change a knob, the run is redone")
+                    title=f"stress-highalloc on {variant}: change a knob, the run is redone",
+                    ahead=lambda settings: runs.ahead([(q, float(c["background_load"])) for q, c in settings]))
 
 
 __all__ = ["plot_success", "plot_cells", "df_scanners", "plot_scanners", "df_free_by_order", "plot_free_by_order",
