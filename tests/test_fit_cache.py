@@ -184,6 +184,7 @@ def test_every_type_a_calibration_returns_reads_back_equal_and_of_its_type():
 
     df = pd.DataFrame({"quantity": pd.Series(["a", "b"], dtype="str"), "value": [1.5, float("nan")],
                        "n": np.array([1, 2], dtype=np.int64)})
+    df.attrs.update(free_fit_cost_us=0.25, runs=3)  # 2015's fit keeps figures there: they must come back too
     value = {"x": 1.5, "inf": float("inf"), "nan": float("nan"), "n": 2**70, "s": "__tuple__", "b": True,
              "none": None, "t": (1, (2.0, "3")), "l": [np.float64(1.25), np.int32(7), np.bool_(True)],
              3: "int key", ("a", 1): "tuple key", "__dict__": "a key like a tag", "arr": np.arange(6.0).reshape(2, 3),
@@ -195,6 +196,7 @@ def test_every_type_a_calibration_returns_reads_back_equal_and_of_its_type():
         assert type(a) is type(b), k
         if isinstance(a, pd.DataFrame):
             pd.testing.assert_frame_equal(a, b, check_exact=True)
+            assert b.attrs == a.attrs
         elif isinstance(a, np.ndarray):
             assert a.dtype == b.dtype and np.array_equal(a, b)
         elif k == "nan":

@@ -58,7 +58,7 @@ def encode(v):
 
     What calibrations return: None, bools, ints, strs, floats (NaN and infinities too), lists, tuples, dicts
     (any hashable encodable keys), NumPy scalars and arrays of booleans and numbers, pandas DataFrames of
-    such columns (strings too), and dataclasses of this package.  A dict is plain JSON when its keys are
+    such columns (strings too) with their ``attrs``, and dataclasses of this package.  A dict is plain JSON when its keys are
     strings that do not start with ``__``; everything else is ``{"__tag__": ...}``.
     """
     import numpy as np
@@ -82,9 +82,11 @@ def encode(v):
             index = {"range": [idx.start, idx.stop, idx.step]}
         else:
             index = {"values": encode(idx.tolist()), "dtype": str(idx.dtype)}
+        # attrs too: a calibration may keep figures there (2015's free fit), and a fit read back without them
+        # failed where the fresh one worked
         return {"__dataframe__": {"columns": encode(list(v.columns)), "dtypes": [str(t) for t in v.dtypes],
                                   "data": [encode(v.iloc[:, i].tolist()) for i in range(v.shape[1])],
-                                  "index": index}}
+                                  "index": index, "attrs": encode(dict(v.attrs))}}
     if type(v) is tuple:
         return {"__tuple__": [encode(x) for x in v]}
     if type(v) is list:
@@ -155,6 +157,10 @@ def decode(d):
         df = pd.DataFrame(data, index=None)
         df.index = index
         df.columns = cols
+        attrs = decode(f.get("attrs", {}))
+        if not isinstance(attrs, dict):
+            raise ValueError("a DataFrame's attrs that are not a dict")
+        df.attrs.update(attrs)
         return df
     if "__dataclass__" in d:
         cls = _dataclass(d["__dataclass__"])
