@@ -17,6 +17,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ..errors import WorkbookParseError
 from ._common import guarded, fail, is_number, locale_number, read_source, set_attrs, warn_skipped, warn_truncated
 
 COLUMNS = ["block", "time", "cpu", "event", "value", "unit", "counted", "variance_pct", "run_time",
@@ -152,16 +153,20 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
         with ``summary`` for the time under ``-x``): they are the next ``block``, ``time`` NaN.
     """
     text, name = read_source(src, source, max_bytes)
-    lines = text.split("\n")
     if _JSON_LINE_RE.search(text[:65536]):
-        return _parse_json_lines(text, lines, name)
+        return _parse_json_lines(text, text.split("\n"), name)
     # the first lines that look like perf's: a workload's messages ('200000+0 records in') may come first
-    head = [ln for ln in lines[:200] if ln.strip() and not ln.lstrip().startswith("#")][:50]
+    head = [ln for ln in text.split("\n", 200)[:200] if ln.strip() and not ln.lstrip().startswith("#")][:50]
     sample = next((ln for ln in head if not _foreign(ln)), head[0] if head else "")
     seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3 or (
         sample.count(s) and "Performance counter stats" not in text and _csv_metric_head(sample, s))]
     if seps and "Performance counter stats" not in sample and "Performance counter stats" not in text[:65536]:
-        return _parse_csv(text, lines, name, seps[0])
+        if len(text) > FAST_MIN and text.isascii():
+            fast = _fast_intervals(text, name, seps[0])
+            if fast is not None:
+                return fast
+        return _parse_csv(text, text.split("\n"), name, seps[0])
+    lines = text.split("\n")
     dec = _locale(text)
     group, group_line = _grouping(text, dec)
     has_header = bool(_HDR_RE.search(text)) or bool(_INTERVAL_HDR_RE.search(text))
@@ -481,6 +486,62 @@ def _parse_csv(text, lines, name, sep):
                           "('socket,cpus' + first metric): the first metric name was split off 'cpus'"]
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
                      **extra)
+
+
+#: a text longer than this (characters) is tried with :func:`_fast_intervals` first: its first 64 KiB are read line
+#: by line in any case
+FAST_MIN = 1 << 18
+
+
+def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
+    """``perf stat -I <ms> -x<sep>``: every interval the same counters, only the numbers changing, read by numba
+    (:func:`~._fastperf.scan_fields`).  The line reader reads the first 64 KiB; every later line must be the
+    next line of its first interval with other numbers (``time,value,unit,event,run,enabled,metric,metric unit``,
+    every counter counted).  A dict a line took 17x the file's memory for 10**6 lines.  None for anything else
+    (``<not counted>``, a workload's message, a comment, ``--summary``, -A/--per-* labels, -r, metric groups,
+    --metric-only, a field more or less), which the line reader then reads, warns about or refuses as before."""
+    import warnings
+
+    from ._fastperf import NUMBER, NUMBER_OR_EMPTY, TEXT, scan_fields
+
+    cut = text.find("\n", 65535)
+    head = text[:cut + 1] if cut >= 0 else text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = _parse_csv(head, head.split("\n"), name, sep)
+        except (WorkbookParseError, Warning):
+            return None
+    if (list(first.columns) != COLUMNS or first.attrs.get("metric_only") or (first["block"] != 0).any()
+            or (first["counted"] != "counted").any() or (first["cpu"] != "").any()
+            or first["variance_pct"].notna().any() or first["time"].isna().any()):
+        return None
+    n_first = int((first["time"] == first["time"].iat[0]).sum())
+    data = [i for i, ln in enumerate(head.split("\n")) if ln.strip() and not ln.strip().startswith("#")]
+    if n_first < 1 or len(data) != len(first) or (first["time"].iloc[:n_first] != first["time"].iat[0]).any():
+        return None
+    lines = head.split("\n")
+    template = []
+    for i, row in zip(data[:n_first], first.itertuples()):
+        f = [x.strip() for x in lines[i].split(sep)]
+        if len(f) != 8 or not f[3] or _is_val(f[3]) or (f[2], f[3], f[7]) != (row.unit, row.event, row.metric_unit):
+            return None
+        # the metric's unit is any text: perf scales it from interval to interval (/sec, K/sec, M/sec)
+        template.append([NUMBER, NUMBER, f[2], f[3], NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, TEXT])
+    start = sum(len(ln) + 1 for ln in lines[:data[0]])  # the comments before the first counter line
+    scan = scan_fields(text[start:], sep, template, text.count("\n") + 1)
+    if scan is None:
+        return None
+    (t, value, run, enabled, metric), (units,), distinct, n = scan
+    every = np.arange(n) % n_first
+    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
+    col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
+    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
+                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
+                       "variance_pct": np.full(n, np.nan), "run_time": run, "enabled_pct": enabled,
+                       "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
+                     metric_only=False)
 
 
 #: the first header fields of perf stat -x --metric-only: interval time, aggregation (-A, --per-*), its count
