@@ -154,6 +154,10 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
     """
     text, name = read_source(src, source, max_bytes)
     if _JSON_LINE_RE.search(text[:65536]):
+        if len(text) > FAST_MIN and text.isascii():
+            fast = _fast_json_intervals(text, name)
+            if fast is not None:
+                return fast
         return _parse_json_lines(text, text.split("\n"), name)
     # the first lines that look like perf's: a workload's messages ('200000+0 records in') may come first
     head = [ln for ln in text.split("\n", 200)[:200] if ln.strip() and not ln.lstrip().startswith("#")][:50]
@@ -542,6 +546,76 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
                        "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
                      metric_only=False)
+
+
+# perf stat -I -j's keys in the order perf 6.x prints them (stat-display.c print_counter_value_json and friends)
+_JSON_INTERVAL_KEYS = ("interval", "counter-value", "unit", "event", "event-runtime", "pcnt-running", "metric-value",
+                       "metric-unit")
+_JSON_FIELD_RE = re.compile(r'^(\{?"([a-z-]+)" : )("?)(.*?)("?\}?)$')
+
+
+def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
+    """``perf stat -I <ms> -j``: every interval the same counters, one object a line with the same keys in the same
+    order, only the numbers and the metric's unit changing, read by numba (:func:`~._fastperf.scan_fields`, the
+    object's fields split at its commas).  The JSON reader reads the first 64 KiB; every later line must be the
+    next line of its first interval with other numbers.  None for anything else (another key or spacing, -A or
+    --per-* keys, -r's variance, ``<not counted>``, an escape in a text, a workload's message), which the JSON
+    reader then reads, warns about or refuses as before."""
+    import warnings
+
+    from ._fastperf import JSON_NUMBER, LITERAL, NUMBER, TEXT, Field, scan_fields
+
+    cut = text.find("\n", 65535)
+    head = text[:cut + 1] if cut >= 0 else text
+    lines = head.split("\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = _parse_json_lines(head, lines, name)
+        except (WorkbookParseError, Warning):
+            return None
+    if list(first.columns) != COLUMNS or (first["counted"] != "counted").any():
+        return None
+    n_first = int((first["time"] == first["time"].iat[0]).sum())
+    data = [i for i, ln in enumerate(lines) if ln.strip()]
+    if len(data) != len(first) or (first["time"].iloc[:n_first] != first["time"].iat[0]).any():
+        return None
+    kinds = {"interval": NUMBER, "counter-value": NUMBER, "event-runtime": NUMBER, "pcnt-running": NUMBER,
+             "metric-value": NUMBER, "metric-unit": TEXT, "unit": LITERAL, "event": LITERAL}
+    template = []
+    for i in data[:n_first]:
+        fields = []
+        for f in lines[i].strip().split(","):
+            m = _JSON_FIELD_RE.match(f.strip())
+            if m is None or "\\" in f:
+                return None
+            fields.append((m.group(2), m))
+        if tuple(k for k, _ in fields) != _JSON_INTERVAL_KEYS:
+            return None
+        line = []
+        for k, m in fields:
+            if kinds[k] == LITERAL:
+                line.append(m.group(0))
+            else:  # a number in quotes is read by float(), a bare one by json.loads
+                kind = kinds[k] if kinds[k] != NUMBER or m.group(3) else JSON_NUMBER
+                line.append(Field(kind, m.group(1) + m.group(3), m.group(5)))
+        template.append(line)
+    start = sum(len(ln) + 1 for ln in lines[:data[0]])
+    scan = scan_fields(text[start:], ",", template, text.count("\n") + 1)
+    if scan is None:
+        return None
+    (t, value, run, enabled, metric), (units,), distinct, n = scan
+    every = np.arange(n) % n_first
+    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
+    col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
+    # perf prints metric-value 0 beside an empty unit for a counter it could not count: the JSON reader's NaN
+    if "" in distinct:
+        metric[units == distinct.index("")] = np.nan
+    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
+                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
+                       "variance_pct": np.full(n, np.nan), "run_time": run, "enabled_pct": enabled,
+                       "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=True)
 
 
 #: the first header fields of perf stat -x --metric-only: interval time, aggregation (-A, --per-*), its count
