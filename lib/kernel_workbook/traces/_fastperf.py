@@ -33,12 +33,14 @@ def _build():
     import numba
 
     @numba.njit(cache=True, nogil=True)
-    def fill_fields(b, sep, kinds, lits, lit_off, nf, ntpl, out, codes, tb, toff, tn, r, k, pow10):
-        # every line of b (whole lines) as template line k, k+1, ... (cycling); numbers into out[:, r], the TEXT
-        # fields as codes[:, r] into the distinct texts tb[toff[c]:toff[c + 1]] (tn[0] of them).  Field t of the
-        # template is its prefix lits[lit_off[2t]:lit_off[2t + 1]], its value of kinds[t], its suffix
-        # lits[lit_off[2t + 1]:lit_off[2t + 2]]
+    def fill_fields(b, base, sep, kinds, lits, lit_off, nfs, ntpl, out, codes, tb, toff, tn, st, pow10):
+        # every line of b (whole lines, b[0] at base in the text) as template line k, k+1, ... (cycling); its
+        # numbers into out, its TEXT fields as codes into the distinct texts tb[toff[c]:toff[c + 1]] (tn[0] of
+        # them), both in the order of the text.  Field t of the template is its prefix
+        # lits[lit_off[2t]:lit_off[2t + 1]], its value of kinds[t], its suffix lits[lit_off[2t + 1]:lit_off[2t + 2]];
+        # line k's fields are nfs[k]:nfs[k + 1].  st: lines read, k, numbers, codes, where the cycle began
         n = b.shape[0]
+        r, k, pos, cpos = st[0], st[1], st[2], st[3]
         i = 0
         while i < n:
             e = i
@@ -50,43 +52,42 @@ def _build():
             if j == e:  # a blank line
                 i = e + 1
                 continue
-            if r >= out.shape[1]:
-                return r, k, i
-            col = 0
-            tcol = 0
+            if k == 0:
+                st[4] = base + i
+            nf = nfs[k + 1] - nfs[k]
             p = i
             for f in range(nf):
                 q = p
                 while q < e and b[q] != sep:
                     q += 1
                 if (f < nf - 1 and q >= e) or (f == nf - 1 and q < e):  # a field less or more
-                    return r, k, i
+                    return r, k, pos, cpos, i
                 a = p
                 z = q
                 while a < z and (b[a] == 32 or b[a] == 9 or b[a] == 13):
                     a += 1
                 while z > a and (b[z - 1] == 32 or b[z - 1] == 9 or b[z - 1] == 13):
                     z -= 1
-                t = k * nf + f
+                t = nfs[k] + f
                 p0, p1, s1 = lit_off[2 * t], lit_off[2 * t + 1], lit_off[2 * t + 2]
                 if z - a < s1 - p0:
-                    return r, k, i
+                    return r, k, pos, cpos, i
                 for c in range(p1 - p0):
                     if b[a + c] != lits[p0 + c]:
-                        return r, k, i
+                        return r, k, pos, cpos, i
                 for c in range(s1 - p1):
                     if b[z - (s1 - p1) + c] != lits[p1 + c]:
-                        return r, k, i
+                        return r, k, pos, cpos, i
                 a += p1 - p0
                 z -= s1 - p1
                 kind = kinds[t]
                 if kind == 2:
                     if z != a:
-                        return r, k, i
+                        return r, k, pos, cpos, i
                 elif kind == 3:
                     for x in range(a, z):
                         if b[x] == 34 or b[x] == 92 or b[x] < 32:  # a quote, a backslash, a control character
-                            return r, k, i
+                            return r, k, pos, cpos, i
                     code = -1
                     for c in range(tn[0]):
                         if toff[c + 1] - toff[c] == z - a:
@@ -101,24 +102,28 @@ def _build():
                     if code < 0:
                         code = tn[0]
                         if code + 1 >= toff.shape[0] or toff[code] + (z - a) > tb.shape[0]:
-                            return r, k, i
+                            return r, k, pos, cpos, i
                         for x in range(z - a):
                             tb[toff[code] + x] = b[a + x]
                         toff[code + 1] = toff[code] + (z - a)
                         tn[0] = code + 1
-                    codes[tcol, r] = code
-                    tcol += 1
+                    if cpos >= codes.shape[0]:
+                        return r, k, pos, cpos, i
+                    codes[cpos] = code
+                    cpos += 1
                 else:
+                    if pos >= out.shape[0]:
+                        return r, k, pos, cpos, i
                     if a == z:
                         if kind != 1:
-                            return r, k, i
-                        out[col, r] = np.nan
+                            return r, k, pos, cpos, i
+                        out[pos] = np.nan
                     else:
                         neg = b[a] == 45
                         if neg:
                             a += 1
                         if kind == 4 and a + 1 < z and b[a] == 48 and 48 <= b[a + 1] <= 57:
-                            return r, k, i
+                            return r, k, pos, cpos, i
                         m = 0
                         nd = 0
                         frac = 0
@@ -133,22 +138,22 @@ def _build():
                             elif c == 46 and not dot and nd > 0:
                                 dot = True
                             else:
-                                return r, k, i
+                                return r, k, pos, cpos, i
                             a += 1
                         if nd == 0 or nd > 15 or (dot and frac == 0):
-                            return r, k, i
+                            return r, k, pos, cpos, i
                         v = float(m)
                         if frac:
                             v = v / pow10[frac]
-                        out[col, r] = -v if neg else v
-                    col += 1
+                        out[pos] = -v if neg else v
+                    pos += 1
                 p = q + 1
             r += 1
             k += 1
             if k == ntpl:
                 k = 0
             i = e + 1
-        return r, k, -1
+        return r, k, pos, cpos, -1
 
     _KERNELS["fill_fields"] = fill_fields
 
@@ -167,43 +172,48 @@ def _field(x) -> tuple:
     return ("", x, "")
 
 
-def scan_fields(text: str, sep: str, template: list[list], rows: int):
+def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial: bool = False):
     """Read every line of *text* (ASCII) as the next line of *template*, cycling through it.
 
     *template* holds one list per line, a field each: :data:`NUMBER`, :data:`NUMBER_OR_EMPTY`, :data:`JSON_NUMBER`,
-    :data:`TEXT`
-    (no quote, backslash or control character), the field's literal text (stripped), or a :func:`Field` (a value
-    between literal texts); every line has the same fields and the same count of numbers and of TEXT fields.
-    *rows* bounds the lines.  Returns ``(numbers (numbers a line, lines read) float64, texts (TEXT fields a line,
-    lines read) int64 codes into the distinct texts, the distinct texts, lines read)``, or None when a line is
-    anything else (then nothing is kept: the caller reads the text its own way).  The text is encoded
-    :data:`~._fastscan.CHUNK` characters at a time."""
+    :data:`TEXT` (no quote, backslash or control character), the field's literal text (stripped), or a
+    :func:`Field` (a value between literal texts).  *cycles* bounds the times the template is read.  Returns
+    ``(numbers float64, codes int64, distinct texts, lines read, len(text))``: every number and every TEXT field
+    (a code into the distinct texts) of the lines, in the order of the text (the last cycle may be cut short).  A
+    line that is not the template's next stops the reading: the result is then None, or with *partial*
+    ``(numbers, codes, distinct texts, whole cycles read, where the rest begins)``, the whole cycles before that
+    line and the offset of the first line after them (the text's length when every cycle was whole), for the
+    caller to read the rest its own way.  The text is encoded :data:`~._fastscan.CHUNK` characters at a time."""
     if "fill_fields" not in _KERNELS:
         _build()
     fields = [[_field(x) for x in line] for line in template]
-    nf = len(fields[0])
-
-    def shape(line):
-        return (len(line), sum(1 for f in line if f[1] in (NUMBER, NUMBER_OR_EMPTY, JSON_NUMBER)),
-                sum(1 for f in line if f[1] == TEXT))
-
-    if any(shape(line) != shape(fields[0]) for line in fields):
-        raise ValueError("every template line needs the same fields, numbers and texts")
-    _, numbers, texts = shape(fields[0])
+    nfs = np.zeros(len(fields) + 1, dtype=np.int64)
+    nfs[1:] = np.cumsum([len(line) for line in fields])
     kinds = np.array([f[1] for line in fields for f in line], dtype=np.int64)
     lits, lit_off = _packed([x for line in fields for f in line for x in (f[0], f[2])])
-    out = np.empty((numbers, rows), dtype=np.float64)
-    codes = np.empty((texts, rows), dtype=np.int64)
+    per_numbers = int(np.isin(kinds, (NUMBER, NUMBER_OR_EMPTY, JSON_NUMBER)).sum())
+    per_texts = int((kinds == TEXT).sum())
+    out = np.empty(cycles * per_numbers, dtype=np.float64)
+    codes = np.empty(cycles * per_texts, dtype=np.int64)
     tb, toff, tn = np.empty(TEXT_BYTES, dtype=np.uint8), np.zeros(TEXTS_MAX + 1, dtype=np.int64), np.zeros(1, np.int64)
-    r, k = 0, 0
+    st = np.zeros(5, dtype=np.int64)
+    st[4] = len(text)
     for a, e in _pieces(text, CHUNK):
-        r, k, bad = _KERNELS["fill_fields"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), ord(sep),
-                                            kinds, lits, lit_off, nf, len(fields), out, codes, tb, toff, tn, r, k,
-                                            _POW10)
+        r, k, pos, cpos, bad = _KERNELS["fill_fields"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), a,
+                                                       ord(sep), kinds, lits, lit_off, nfs, len(fields), out, codes,
+                                                       tb, toff, tn, st, _POW10)
+        st[:4] = r, k, pos, cpos
         if bad >= 0:
-            return None
+            break
+    else:
+        bad = -1
+    r, k, pos, cpos = (int(x) for x in st[:4])
     distinct = [tb[toff[c]:toff[c + 1]].tobytes().decode("ascii") for c in range(int(tn[0]))]
-    return out[:, :r], codes[:, :r], distinct, r
+    if not partial:
+        return None if bad >= 0 else (out[:pos], codes[:cpos], distinct, r, len(text))
+    done = (r - k) // len(fields)
+    end = int(st[4]) if k != 0 or bad >= 0 else len(text)
+    return out[:done * per_numbers], codes[:done * per_texts], distinct, done, end
 
 
 def warm() -> None:

@@ -533,10 +533,11 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
         # the metric's unit is any text: perf scales it from interval to interval (/sec, K/sec, M/sec)
         template.append([NUMBER, NUMBER, f[2], f[3], NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, TEXT])
     start = sum(len(ln) + 1 for ln in lines[:data[0]])  # the comments before the first counter line
-    scan = scan_fields(text[start:], sep, template, text.count("\n") + 1)
+    scan = scan_fields(text[start:], sep, template, text.count("\n") // n_first + 2)
     if scan is None:
         return None
-    (t, value, run, enabled, metric), (units,), distinct, n = scan
+    numbers, units, distinct, n, _ = scan
+    t, value, run, enabled, metric = numbers.reshape(n, 5).T
     every = np.arange(n) % n_first
     col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
     col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
@@ -601,10 +602,11 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
                 line.append(Field(kind, m.group(1) + m.group(3), m.group(5)))
         template.append(line)
     start = sum(len(ln) + 1 for ln in lines[:data[0]])
-    scan = scan_fields(text[start:], ",", template, text.count("\n") + 1)
+    scan = scan_fields(text[start:], ",", template, text.count("\n") // n_first + 2)
     if scan is None:
         return None
-    (t, value, run, enabled, metric), (units,), distinct, n = scan
+    numbers, units, distinct, n, _ = scan
+    t, value, run, enabled, metric = numbers.reshape(n, 5).T
     every = np.arange(n) % n_first
     col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
     col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
