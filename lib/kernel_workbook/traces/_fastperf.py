@@ -172,7 +172,7 @@ def _field(x) -> tuple:
     return ("", x, "")
 
 
-def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial: bool = False):
+def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial: bool = False, start: int = 0):
     """Read every line of *text* (ASCII) as the next line of *template*, cycling through it.
 
     *template* holds one list per line, a field each: :data:`NUMBER`, :data:`NUMBER_OR_EMPTY`, :data:`JSON_NUMBER`,
@@ -183,7 +183,8 @@ def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial:
     line that is not the template's next stops the reading: the result is then None, or with *partial*
     ``(numbers, codes, distinct texts, whole cycles read, where the rest begins)``, the whole cycles before that
     line and the offset of the first line after them (the text's length when every cycle was whole), for the
-    caller to read the rest its own way.  The text is encoded :data:`~._fastscan.CHUNK` characters at a time."""
+    caller to read the rest its own way.  The reading begins at offset *start* (a line's start) of *text*, and
+    the text is encoded :data:`~._fastscan.CHUNK` characters at a time."""
     if "fill_fields" not in _KERNELS:
         _build()
     fields = [[_field(x) for x in line] for line in template]
@@ -198,7 +199,7 @@ def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial:
     tb, toff, tn = np.empty(TEXT_BYTES, dtype=np.uint8), np.zeros(TEXTS_MAX + 1, dtype=np.int64), np.zeros(1, np.int64)
     st = np.zeros(5, dtype=np.int64)
     st[4] = len(text)
-    for a, e in _pieces(text, CHUNK):
+    for a, e in _pieces(text, CHUNK, start):
         r, k, pos, cpos, bad = _KERNELS["fill_fields"](np.frombuffer(text[a:e].encode("ascii"), dtype=np.uint8), a,
                                                        ord(sep), kinds, lits, lit_off, nfs, len(fields), out, codes,
                                                        tb, toff, tn, st, _POW10)

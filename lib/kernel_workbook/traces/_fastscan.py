@@ -489,10 +489,10 @@ def warm() -> None:
 CHUNK = 1 << 23
 
 
-def _pieces(text: str, size: int):
-    """``(start, end)`` of consecutive pieces of *text* of about *size* characters, each ending after a newline
-    (or at the end)."""
-    s = 0
+def _pieces(text: str, size: int, start: int = 0):
+    """``(start, end)`` of consecutive pieces of *text* of about *size* characters from *start*, each ending after
+    a newline (or at the end)."""
+    s = start
     n = len(text)
     while s < n:
         e = text.find("\n", min(s + size, n) - 1)

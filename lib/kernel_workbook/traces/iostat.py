@@ -633,6 +633,19 @@ def _parse_json(text: str, name: str) -> Iostat:
     (``$.sysstat.hosts[0].statistics[3].disk[1]["r/s"]``) and its line: a string, ``NaN``, ``Infinity`` or
     ``1e400`` where a number belongs, a disk entry that is not an object, an empty ``statistics``, a second
     host, a duplicate key."""
+    if len(text) > FAST_MIN and text.isascii():
+        fast = _fast_json(text, name)
+        if fast is not None:
+            return fast
+    host, devs, cpus, disk_keys, raw, where = _json_walk(text, name)
+    dev_vals = np.array([v for _, v, _ in devs], dtype=float).reshape(len(devs), len(disk_keys or []))
+    return _json_frames(text, name, host, disk_keys, dev_vals, [d for d, _, _ in devs],
+                        np.array([r for _, _, r in devs], dtype=np.int64), cpus, raw, where)
+
+
+def _json_walk(text: str, name: str):
+    """The checked document: ``(host, devs [(device, values, report)], cpus [[numbers..., report]], disk keys,
+    timestamps {report: text}, their lines {report: line index})``."""
     try:
         doc = json.loads(text, object_pairs_hook=_JsonObject.of, parse_constant=_not_a_number)
     except json.JSONDecodeError as e:
@@ -690,15 +703,19 @@ def _parse_json(text: str, name: str) -> Iostat:
                     for x, v in zip(disk_keys, vals):
                         chk.number(v, f"{ep}[{x!r}]")
                 devs.append((dev, vals, k))
+    return host, devs, cpus, disk_keys, raw, where
+
+
+def _json_frames(text, name, host, disk_keys, dev_vals, dev_names, dev_sample, cpus, raw, where) -> Iostat:
+    """The frames of the checked document (:func:`_json_walk`), the disks' numbers a row each."""
     keys = [_JSON_NAMES.get(x, x) for x in disk_keys or []]
-    if devs:
-        dev = pd.DataFrame(np.array([v for _, v, _ in devs], dtype=float).reshape(len(devs), len(keys)),
-                           columns=keys)
-        dev.insert(0, "device", pd.Series([d for d, _, _ in devs]))
-        dev["sample"] = np.array([r for _, _, r in devs], dtype=np.int64)
+    if len(dev_names):
+        dev = pd.DataFrame(dev_vals, columns=keys)
+        dev.insert(0, "device", pd.Series(dev_names))
+        dev["sample"] = dev_sample
     else:
         dev = pd.DataFrame(columns=["device", *keys, "sample"])
-    if cpus:
+    if len(cpus):
         cpu = pd.DataFrame(np.array(cpus, dtype=float), columns=["%" + f for f in _CPU_FIELDS] + ["sample"])
         cpu["sample"] = cpu["sample"].astype(np.int64)
     else:
@@ -728,6 +745,94 @@ def _parse_json(text: str, name: str) -> Iostat:
     set_attrs(dev, name, "iostat", "sysstat JSON", tzname, **meta)
     set_attrs(cpu, name, "iostat-cpu", "sysstat JSON", tzname, **meta)
     return Iostat(dev, cpu)
+
+
+_JSON_STATS_RE = re.compile(r'"statistics":\s*\[[ \t]*\n')
+# a field of a report's line holding a number: '"r/s": 45.65', '"util": 0.81}', '"avg-cpu":  {"user": 14.77'
+_JSON_NUM_FIELD_RE = re.compile(r'(.*?:\s*(?:\{"[^"]*":\s*)?)(-?\d+(?:\.\d+)?)(\}?\]?)')
+_JSON_KEY_RE = re.compile(r'"([^"\\]*)":')
+_JSON_REPORT_END_RE = re.compile(r"^[ \t]*\},[ \t]*$", re.M)
+
+
+def _fast_json(text: str, name: str) -> Iostat | None:
+    """``iostat -o JSON`` (no ``-t``): every report the lines of the first, only the numbers changing, read by
+    numba (:func:`~._fastperf.scan_fields`, a line's fields split at its commas) up to the last report; the
+    document made of the header, the first report and what the scan left (the last report and the closing
+    lines, or whatever stopped it) is checked and read by :func:`_json_walk` as a whole file is.  The reports
+    scanned are the first one's lines with other numbers (JSON numbers, at most 15 digits), so what the walk
+    checks in the first holds for them.  None for anything else (timestamps, a first report the walk refuses,
+    disks whose fields come in another order), which the walk then reads or refuses as before."""
+    from ._fastperf import JSON_NUMBER, Field, scan_fields
+
+    if '"timestamp"' in text:
+        return None
+    m = _JSON_STATS_RE.search(text, 0, 65536)
+    if m is None:
+        return None
+    end = _JSON_REPORT_END_RE.search(text, m.end(), m.end() + 65536)
+    if end is None:
+        return None
+    first_end = end.end() + 1
+    report = [ln for ln in text[m.end():first_end].split("\n") if ln.strip()]
+    if not report or report[-1].strip() != "},":
+        return None
+    template, disks, cpu_line = [], [], None
+    for ln in report:
+        line = []
+        for f in ln.strip().split(","):
+            f = f.strip()
+            num = _JSON_NUM_FIELD_RE.fullmatch(f)
+            line.append(Field(JSON_NUMBER, num.group(1), num.group(3)) if num else f)
+        # each number's key: the last before it ('"avg-cpu":  {"user": ' holds two)
+        numbers = [(_JSON_KEY_RE.findall(x[0]) or [None])[-1] for x in line if isinstance(x, tuple)]
+        if numbers and ln.strip().startswith('"avg-cpu"'):
+            if cpu_line is not None or tuple(numbers) != _CPU_FIELDS:
+                return None
+            cpu_line = len(template)
+        elif numbers:
+            disks.append((len(template), numbers))
+        template.append(line)
+    if disks and any(d[1] != disks[0][1] for d in disks):
+        return None  # fields in another order: the walk reads them by the first disk's names
+    scan = scan_fields(text, ",", template, text.count("\n") // len(report) + 2, partial=True, start=m.end())
+    if scan is None or scan[3] < 2:
+        return None
+    numbers, _, _, done, rest = scan
+    head = text[:m.end()]
+    try:
+        host, devs, cpus, disk_keys, raw, where = _json_walk(head + text[m.end():first_end] + text[rest:], name)
+    except WorkbookParseError:
+        return None
+    if raw or (disks and disk_keys != disks[0][1]):
+        return None
+    per = numbers.size // done
+    nums = numbers.reshape(done, per)
+    # where each number of a report sits: the lines' numbers in the order of the text
+    at, pos = {}, 0
+    for j, line in enumerate(template):
+        n = sum(isinstance(x, tuple) for x in line)
+        at[j] = np.arange(pos, pos + n)
+        pos += n
+    first_devs = [d for d in devs if d[2] == 0]
+    if len(first_devs) != len(disks) or (cpu_line is not None) != any(c[-1] == 0 for c in cpus):
+        return None
+    later_devs = [d for d in devs if d[2] > 0]
+    dev_pos = np.concatenate([at[j] for j, _ in disks]) if disks else np.zeros(0, dtype=np.int64)
+    fast_dev = nums[:, dev_pos].reshape(done * len(disks), -1) if disks else np.zeros((0, 0))
+    if disks and not np.array_equal(fast_dev[:len(disks)], np.array([v for _, v, _ in first_devs], dtype=float)):
+        return None
+    dev_vals = np.concatenate([fast_dev, np.array([v for _, v, _ in later_devs], dtype=float).reshape(
+        len(later_devs), fast_dev.shape[1])]) if disks else np.zeros((0, len(disk_keys or [])))
+    names = [d for d, _, _ in first_devs] * done + [d for d, _, _ in later_devs]
+    sample = np.concatenate([np.repeat(np.arange(done, dtype=np.int64), len(disks)),
+                             np.array([r + done - 1 for _, _, r in later_devs], dtype=np.int64)])
+    if cpu_line is not None:
+        fast_cpu = np.column_stack([nums[:, at[cpu_line]], np.arange(done)])
+        later = np.array([c[:-1] + [c[-1] + done - 1] for c in cpus if c[-1] > 0], dtype=float).reshape(-1, 7)
+        cpus = np.concatenate([fast_cpu, later])
+    else:
+        cpus = []
+    return _json_frames(text, name, host, disk_keys, dev_vals, names, sample, cpus, {}, {})
 
 
 _HOST_FIELDS = {"nodename": str, "sysname": str, "release": str, "machine": str, "number-of-cpus": int,

@@ -533,7 +533,7 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
         # the metric's unit is any text: perf scales it from interval to interval (/sec, K/sec, M/sec)
         template.append([NUMBER, NUMBER, f[2], f[3], NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, TEXT])
     start = sum(len(ln) + 1 for ln in lines[:data[0]])  # the comments before the first counter line
-    scan = scan_fields(text[start:], sep, template, text.count("\n") // n_first + 2)
+    scan = scan_fields(text, sep, template, text.count("\n") // n_first + 2, start=start)
     if scan is None:
         return None
     numbers, units, distinct, n, _ = scan
@@ -602,7 +602,7 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
                 line.append(Field(kind, m.group(1) + m.group(3), m.group(5)))
         template.append(line)
     start = sum(len(ln) + 1 for ln in lines[:data[0]])
-    scan = scan_fields(text[start:], ",", template, text.count("\n") // n_first + 2)
+    scan = scan_fields(text, ",", template, text.count("\n") // n_first + 2, start=start)
     if scan is None:
         return None
     numbers, units, distinct, n, _ = scan

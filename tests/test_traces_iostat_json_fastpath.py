@@ -1,0 +1,140 @@
+"""``iostat -o JSON`` read by the one-pass reader (``iostat._fast_json`` over ``_fastperf.scan_fields``) gives the
+frames, attrs and errors of the document walk, clean and damaged in the middle, and the fast path takes the
+clean documents (so these comparisons compare something)."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from fastpath_compare import assert_same, outcome
+from kernel_workbook.traces import iostat as I
+
+FIX = Path(__file__).parent / "fixtures" / "traces"
+GOOD = (FIX / "iostat-sysstat12-x.json").read_text()
+_LINES = GOOD.split("\n")
+HEAD = "\n".join(_LINES[:10]) + "\n"  # to '"statistics": [' (sysstat's own layout, from a capture)
+CPU_LINE, DISK_LINE = _LINES[11], _LINES[13]
+TAIL = "\t\t\t]\n\t\t}\n\t]\n}}\n"
+
+
+def _doc(reports: int = 300, disks=("vda", "vdb"), cpu: bool = True, seed: int = 1, blank: bool = False) -> str:
+    rnd = random.Random(seed)
+
+    def numbers(line):  # the capture's line with other numbers, as sysstat prints them (%.2f)
+        out, parts = [], line.split(": ")
+        for p in parts:
+            head = p.split(",")[0].rstrip("}")
+            if head.replace(".", "").isdigit():
+                p = f"{rnd.uniform(0, 5000):.2f}" + p[len(head):]
+            out.append(p)
+        return ": ".join(out)
+
+    body = []
+    for _ in range(reports):
+        lines = ["\t\t\t\t{"]
+        if cpu:
+            lines.append(numbers(CPU_LINE.rstrip(",")) + ("," if disks else ""))
+        if disks:
+            lines.append('\t\t\t\t\t"disk": [')
+            ds = [numbers(DISK_LINE).replace('"vda"', f'"{d}"') for d in disks]
+            lines += [d + "," for d in ds[:-1]] + [ds[-1], "\t\t\t\t\t]"]
+        body.append("\n".join(lines + ["\t\t\t\t}"]))
+    return HEAD + ("\n" if blank else "") + ",\n".join(body) + "\n" + TAIL
+
+
+CLEAN = _doc()
+
+
+def _damage(text: str, what: str) -> str:
+    lines = text.split("\n")
+    mid = next(j for j in range(len(lines) // 2, len(lines)) if '"disk_device": "vdb"' in lines[j])
+    ln = lines[mid]
+    if what == "string value":
+        lines[mid] = ln.replace('"r/s": ', '"r/s": "', 1).replace(', "w/s"', '", "w/s"', 1)
+    elif what == "NaN":
+        lines[mid] = ln.split('"r/s": ')[0] + '"r/s": NaN, "w/s"' + ln.split(', "w/s"', 1)[1]
+    elif what == "1e400":
+        lines[mid] = ln.split('"r/s": ')[0] + '"r/s": 1e400, "w/s"' + ln.split(', "w/s"', 1)[1]
+    elif what == "exponent":
+        lines[mid] = ln.split('"r/s": ')[0] + '"r/s": 1.5e3, "w/s"' + ln.split(', "w/s"', 1)[1]
+    elif what == "negative":
+        lines[mid] = ln.replace('"r/s": ', '"r/s": -', 1)
+    elif what == "leading zero":
+        lines[mid] = ln.replace('"r/s": ', '"r/s": 0', 1)
+    elif what == "duplicate key":
+        lines[mid] = ln.replace('"w/s": ', '"r/s": 1.00, "w/s": ', 1)
+    elif what == "disk a number":
+        lines[mid] = "\t\t\t\t\t\t17"
+    elif what == "missing disk":
+        del lines[mid]
+        lines[mid - 1] = lines[mid - 1].rstrip(",")
+    elif what == "extra disk":
+        lines.insert(mid, ln.replace('"vdb"', '"vdc"') + ",")
+        lines[mid - 1] = lines[mid - 1] if lines[mid - 1].endswith(",") else lines[mid - 1] + ","
+    elif what == "keys swapped":
+        lines[mid] = ln.replace('"r/s"', '"tmp"', 1).replace('"w/s"', '"r/s"', 1).replace('"tmp"', '"w/s"', 1)
+    elif what == "renamed device":
+        lines[mid] = ln.replace('"vdb"', '"sdb"')
+    elif what == "cut":
+        return "\n".join(lines[:mid]) + "\n"
+    elif what == "CR":
+        lines[mid] += "\r"
+    elif what == "blank line":
+        lines.insert(mid, "")
+    elif what == "second host":
+        return text[:-len("\t]\n}}\n")] + "\t\t,{}\n\t]\n}}\n"
+    elif what == "no final newline":
+        return text.rstrip("\n")
+    elif what == "spacing":
+        lines[mid] = ln.replace('"r/s": ', '"r/s":  ', 1)
+    return "\n".join(lines)
+
+
+_WHAT = ("string value", "NaN", "1e400", "exponent", "negative", "leading zero", "duplicate key", "disk a number",
+         "missing disk", "extra disk", "keys swapped", "renamed device", "cut", "CR", "blank line", "second host",
+         "no final newline", "spacing")
+CASES = {"clean": CLEAN, "one disk": _doc(disks=("vda",)), "avg-cpu only (-c)": _doc(disks=()),
+         "disks only (-d)": _doc(cpu=False), "blank line after 'statistics' (-y)": _doc(blank=True),
+         "timestamps (-t)": CLEAN.replace("\t\t\t\t{\n", '\t\t\t\t{\n\t\t\t\t\t"timestamp": "11/21/26 05:36:10",\n')}
+for _w in _WHAT:
+    CASES[f"damaged: {_w}"] = _damage(CLEAN, _w)
+
+
+def _both(text):
+    io = I.read_iostat(text, source="io.json")
+    return io.devices, io.cpu
+
+
+def _same(text, monkeypatch):
+    def frames(parse):
+        def one(t):
+            dev, cpu = parse(t)
+            out = dev.copy()
+            out.attrs = {**dev.attrs, "cpu": cpu.to_dict("list"), "cpu_attrs": cpu.attrs}
+            return out
+        return one
+
+    assert len(text) > I.FAST_MIN
+    fast = outcome(frames(_both), text)
+    monkeypatch.setattr(I, "FAST_MIN", 10 ** 12)
+    assert_same(fast, outcome(frames(_both), text))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fast_and_document_walk_give_the_same_frames_or_error(name, monkeypatch):
+    _same(CASES[name], monkeypatch)
+
+
+def test_the_fast_path_reads_clean_documents_and_leaves_the_rest_to_the_walk():
+    io = I._fast_json(CLEAN, "<t>")
+    assert io is not None and len(io.devices) == 600 and len(io.cpu) == 300
+    assert io.devices["device"].tolist()[:4] == ["vda", "vdb", "vda", "vdb"] and io.devices["sample"].iat[-1] == 299
+    for name in ("one disk", "avg-cpu only (-c)", "disks only (-d)", "blank line after 'statistics' (-y)",
+                 "damaged: negative", "damaged: CR", "damaged: blank line", "damaged: no final newline"):
+        assert I._fast_json(CASES[name], "<t>") is not None, name
+    assert I._fast_json(CASES["timestamps (-t)"], "<t>") is None
+    # damage in the middle: the reports before it are scanned, the walk reads (or refuses) the rest
+    for what in ("string value", "NaN", "1e400", "leading zero", "duplicate key", "disk a number", "cut",
+                 "second host"):
+        assert I._fast_json(CASES[f"damaged: {what}"], "<t>") is None, what
