@@ -16,7 +16,7 @@ EVENTS = [("msec", "task-clock", "CPUs utilized"), ("", "context-switches", "/se
           ("", "migrate:mm_migrate_pages", "/sec")]
 
 
-def _log(intervals: int = 1100, seed: int = 1) -> str:
+def _log(intervals: int = 600, seed: int = 1) -> str:
     rnd = random.Random(seed)
     out = ["# started on Sat Nov 21 05:36:10 2026", ""]
     for k in range(intervals):
@@ -124,7 +124,7 @@ def test_fast_and_line_reader_give_the_same_frame_or_error(name, monkeypatch):
 
 def test_the_fast_path_reads_clean_logs_and_leaves_damage_to_the_line_reader():
     df = P._fast_intervals(CLEAN, "<t>", ",")
-    assert df is not None and len(df) == 1100 * len(EVENTS)
+    assert df is not None and len(df) == 600 * len(EVENTS)
     assert set(df["metric_unit"]) == {"CPUs utilized", "/sec", "K/sec", "M/sec", ""}
     for name in ("no final newline", "no header", "damaged: blank line", "damaged: CR", "damaged: blanks around fields",
                  "damaged: negative", "damaged: other unit", "damaged: cut interval"):

@@ -20,7 +20,7 @@ def _obj(t, v, unit, ev, run, pct, mv, mu) -> str:
             f'{run}, "pcnt-running" : {pct}, "metric-value" : "{mv}", "metric-unit" : "{mu}"}}')
 
 
-def _log(intervals: int = 800, seed: int = 1) -> str:
+def _log(intervals: int = 300, seed: int = 1) -> str:
     rnd = random.Random(seed)
     out = []
     for k in range(intervals):
@@ -102,7 +102,7 @@ def test_fast_and_json_reader_give_the_same_frame_or_error(name, monkeypatch):
 
 def test_the_fast_path_reads_clean_logs_and_leaves_damage_to_the_json_reader():
     df = P._fast_json_intervals(CLEAN, "<t>")
-    assert df is not None and len(df) == 800 * len(EVENTS)
+    assert df is not None and len(df) == 300 * len(EVENTS)
     assert set(df["metric_unit"]) == {"CPUs utilized", "/sec", "K/sec", "M/sec", ""}
     assert df.loc[df["metric_unit"] == "", "metric_value"].isna().all()  # perf's 0 beside no unit: no value
     for name in ("no final newline", "damaged: CR", "damaged: blank line", "damaged: negative", "damaged: other unit",

@@ -23,6 +23,8 @@ from ._fastscan import CHUNK, _POW10, _packed, _pieces
 NUMBER, NUMBER_OR_EMPTY, TEXT, LITERAL = 0, 1, 3, 2
 #: a number as JSON writes it bare: no leading zero before another digit (``json.loads`` refuses ``0123``)
 JSON_NUMBER = 4
+#: unsigned numbers of perf stat's text layout: ``digits.digits`` (-I's time), ``digits[.digits]`` (a count)
+UNSIGNED_DECIMAL, UNSIGNED = 5, 6
 #: the distinct texts of TEXT fields a scan keeps (more: the caller reads the text its own way)
 TEXTS_MAX, TEXT_BYTES = 256, 1 << 14
 
@@ -54,21 +56,39 @@ def _build():
                 continue
             if k == 0:
                 st[4] = base + i
+            if e - i > 1000:  # perf stat's text reader takes so long a line for prose
+                return r, k, pos, cpos, i
             nf = nfs[k + 1] - nfs[k]
             p = i
             for f in range(nf):
-                q = p
-                while q < e and b[q] != sep:
-                    q += 1
-                if (f < nf - 1 and q >= e) or (f == nf - 1 and q < e):  # a field less or more
-                    return r, k, pos, cpos, i
-                a = p
-                z = q
-                while a < z and (b[a] == 32 or b[a] == 9 or b[a] == 13):
-                    a += 1
-                while z > a and (b[z - 1] == 32 or b[z - 1] == 9 or b[z - 1] == 13):
-                    z -= 1
                 t = nfs[k] + f
+                if sep == 32:  # fields between runs of blanks; a TEXT last is the rest of the line
+                    a = p
+                    while a < e and (b[a] == 32 or b[a] == 9 or b[a] == 13):
+                        a += 1
+                    z = a
+                    if kinds[t] == 3 and f == nf - 1:
+                        z = e
+                        while z > a and (b[z - 1] == 32 or b[z - 1] == 9 or b[z - 1] == 13):
+                            z -= 1
+                    else:
+                        while z < e and not (b[z] == 32 or b[z] == 9 or b[z] == 13):
+                            z += 1
+                    if a == z:  # a field less
+                        return r, k, pos, cpos, i
+                    q = z - 1  # the next field begins after it (p = q + 1 below)
+                else:
+                    q = p
+                    while q < e and b[q] != sep:
+                        q += 1
+                    if (f < nf - 1 and q >= e) or (f == nf - 1 and q < e):  # a field less or more
+                        return r, k, pos, cpos, i
+                    a = p
+                    z = q
+                    while a < z and (b[a] == 32 or b[a] == 9 or b[a] == 13):
+                        a += 1
+                    while z > a and (b[z - 1] == 32 or b[z - 1] == 9 or b[z - 1] == 13):
+                        z -= 1
                 p0, p1, s1 = lit_off[2 * t], lit_off[2 * t + 1], lit_off[2 * t + 2]
                 if z - a < s1 - p0:
                     return r, k, pos, cpos, i
@@ -86,7 +106,8 @@ def _build():
                         return r, k, pos, cpos, i
                 elif kind == 3:
                     for x in range(a, z):
-                        if b[x] == 34 or b[x] == 92 or b[x] < 32:  # a quote, a backslash, a control character
+                        c = b[x]  # no quote, backslash or control character (JSON), no bracket (perf's text)
+                        if c == 34 or c == 92 or c < 32 or c == 40 or c == 41 or c == 91 or c == 93:
                             return r, k, pos, cpos, i
                     code = -1
                     for c in range(tn[0]):
@@ -121,6 +142,8 @@ def _build():
                     else:
                         neg = b[a] == 45
                         if neg:
+                            if kind >= 5:  # unsigned
+                                return r, k, pos, cpos, i
                             a += 1
                         if kind == 4 and a + 1 < z and b[a] == 48 and 48 <= b[a + 1] <= 57:
                             return r, k, pos, cpos, i
@@ -140,7 +163,7 @@ def _build():
                             else:
                                 return r, k, pos, cpos, i
                             a += 1
-                        if nd == 0 or nd > 15 or (dot and frac == 0):
+                        if nd == 0 or nd > 15 or (dot and frac == 0) or (kind == 5 and not dot):
                             return r, k, pos, cpos, i
                         v = float(m)
                         if frac:
@@ -148,6 +171,11 @@ def _build():
                         out[pos] = -v if neg else v
                     pos += 1
                 p = q + 1
+            if sep == 32:  # nothing after the last field but blanks
+                while p < e and (b[p] == 32 or b[p] == 9 or b[p] == 13):
+                    p += 1
+                if p < e:
+                    return r, k, pos, cpos, i
             r += 1
             k += 1
             if k == ntpl:
@@ -176,8 +204,10 @@ def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial:
     """Read every line of *text* (ASCII) as the next line of *template*, cycling through it.
 
     *template* holds one list per line, a field each: :data:`NUMBER`, :data:`NUMBER_OR_EMPTY`, :data:`JSON_NUMBER`,
-    :data:`TEXT` (no quote, backslash or control character), the field's literal text (stripped), or a
-    :func:`Field` (a value between literal texts).  *cycles* bounds the times the template is read.  Returns
+    :data:`UNSIGNED_DECIMAL`, :data:`UNSIGNED`, :data:`TEXT` (no quote, backslash, bracket or control
+    character), the field's literal text (stripped), or a :func:`Field` (a value between literal texts).  With
+    *sep* a blank (``" "``) the fields are separated by runs of blanks (perf stat's aligned text), and a TEXT
+    field last on its line is the rest of the line.  A line longer than 1,000 characters is never read.  *cycles* bounds the times the template is read.  Returns
     ``(numbers float64, codes int64, distinct texts, lines read, len(text))``: every number and every TEXT field
     (a code into the distinct texts) of the lines, in the order of the text (the last cycle may be cut short).  A
     line that is not the template's next stops the reading: the result is then None, or with *partial*
@@ -192,7 +222,7 @@ def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial:
     nfs[1:] = np.cumsum([len(line) for line in fields])
     kinds = np.array([f[1] for line in fields for f in line], dtype=np.int64)
     lits, lit_off = _packed([x for line in fields for f in line for x in (f[0], f[2])])
-    per_numbers = int(np.isin(kinds, (NUMBER, NUMBER_OR_EMPTY, JSON_NUMBER)).sum())
+    per_numbers = int(np.isin(kinds, (NUMBER, NUMBER_OR_EMPTY, JSON_NUMBER, UNSIGNED_DECIMAL, UNSIGNED)).sum())
     per_texts = int((kinds == TEXT).sum())
     out = np.empty(cycles * per_numbers, dtype=np.float64)
     codes = np.empty(cycles * per_texts, dtype=np.int64)

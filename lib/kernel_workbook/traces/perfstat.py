@@ -160,7 +160,7 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
                 return fast
         return _parse_json_lines(text, text.split("\n"), name)
     # the first lines that look like perf's: a workload's messages ('200000+0 records in') may come first
-    head = [ln for ln in text.split("\n", 200)[:200] if ln.strip() and not ln.lstrip().startswith("#")][:50]
+    head = [ln for ln in _first_lines(text, 200) if ln.strip() and not ln.lstrip().startswith("#")][:50]
     sample = next((ln for ln in head if not _foreign(ln)), head[0] if head else "")
     seps = [s for s in (",", ";", "|", "\t") if sample.count(s) >= 3 or (
         sample.count(s) and "Performance counter stats" not in text and _csv_metric_head(sample, s))]
@@ -170,9 +170,13 @@ def parse_perf_stat(src, source: str | None = None, max_bytes: int | None = None
             if fast is not None:
                 return fast
         return _parse_csv(text, text.split("\n"), name, seps[0])
-    lines = text.split("\n")
     dec = _locale(text)
     group, group_line = _grouping(text, dec)
+    if dec == "." and group is None and len(text) > FAST_MIN and text.isascii():
+        fast = _fast_text_intervals(text, name)
+        if fast is not None:
+            return fast
+    lines = text.split("\n")
     has_header = bool(_HDR_RE.search(text)) or bool(_INTERVAL_HDR_RE.search(text))
     strict = not has_header  # in a file of perf stat output alone, every counter line must read
     recs = []
@@ -329,6 +333,16 @@ _INTERVAL_RE = re.compile(r"^\s*\d+\.\d+\s")
 # 'time socket cpus counts'), and --per-thread's 'comm-pid'
 _INTERVAL_HDR_RE = re.compile(r"^#\s+time\s+(?:(?:CPU|core|die|socket|node|cluster|cache|comm-pid)\s+(?:cpus\s+)?)?"
                               r"counts\b", re.M)
+
+
+def _first_lines(text: str, n: int) -> list[str]:
+    """``text.split("\\n")[:n]`` without splitting (or copying) the rest of the text."""
+    end = -1
+    for _ in range(n):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text.split("\n")[:n]
+    return text[:end].split("\n")
 
 
 def _foreign(ln: str) -> bool:
@@ -494,7 +508,7 @@ def _parse_csv(text, lines, name, sep):
 
 #: a text longer than this (characters) is tried with :func:`_fast_intervals` first: its first 64 KiB are read line
 #: by line in any case
-FAST_MIN = 1 << 18
+FAST_MIN = 1 << 17
 
 
 def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
@@ -547,6 +561,79 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
                        "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
                      metric_only=False)
+
+
+def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
+    """``perf stat -I <ms>`` in the C locale (no thousands grouped, a decimal point): every interval the same
+    counters, a line each (``<time> <count> [unit] <event> [# <metric> <metric unit>]``), only the numbers, the
+    blanks between them and the metric's unit changing, read by numba (:func:`~._fastperf.scan_fields`, fields
+    between runs of blanks).  The line reader reads the first 64 KiB; every later line must be the next line of
+    its first interval.  None for anything else (``<not counted>``, ``(50.00%)`` when multiplexed, -A/--per-*
+    labels, -r, metric lines of their own, a workload's message, a comment, ``--summary``), which the line reader
+    then reads, warns about or refuses as before."""
+    import warnings
+
+    from ._fastperf import NUMBER, TEXT, UNSIGNED, UNSIGNED_DECIMAL, scan_fields
+
+    cut = text.find("\n", 65535)
+    head = text[:cut + 1] if cut >= 0 else text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            first = parse_perf_stat(head, source=name)
+        except (WorkbookParseError, Warning):
+            return None
+    if (first.attrs.get("csv") or first.attrs.get("json") or first.attrs.get("version") is not None
+            or first.attrs.get("target") is not None or first.attrs.get("decimal") != "."
+            or first.attrs.get("grouping") is not None or (first["block"] != 0).any()
+            or (first["counted"] != "counted").any() or (first["cpu"] != "").any() or first["time"].isna().any()
+            or first["variance_pct"].notna().any() or first["enabled_pct"].notna().any()):
+        return None
+    lines = head.split("\n")
+    data = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
+    if not data or len(data) != len(first):
+        return None
+    n_first = int((first["time"] == first["time"].iat[0]).sum())
+    template = []
+    for i, row in zip(data[:n_first], first.itertuples()):
+        f = lines[i].split()
+        line = [UNSIGNED_DECIMAL, UNSIGNED] + ([row.unit] if row.unit else []) + [row.event]
+        if f[:len(line)][2:] != line[2:]:
+            return None
+        if row.metric_unit:
+            line += ["#", NUMBER, TEXT]
+            if len(f) < len(line) or f[len(line) - 3] != "#":
+                return None
+        elif len(f) != len(line):
+            return None
+        template.append(line)
+    # every line a number more or less than the first: the frame's columns below assume the first's shape
+    shape = [sum(not isinstance(x, str) and x != TEXT for x in line) for line in template]
+    start = sum(len(ln) + 1 for ln in lines[:data[0]])
+    scan = scan_fields(text, " ", template, text.count("\n") // n_first + 2, start=start)
+    if scan is None:
+        return None
+    numbers, units, distinct, n, _ = scan
+    # the numbers of each line in the order of the text: time, count and, with a metric, its value
+    counts = np.array(shape)[np.arange(n) % n_first]
+    ends = np.cumsum(counts)
+    t = numbers[ends - counts]
+    value = numbers[ends - counts + 1]
+    metric = np.full(n, np.nan)
+    has = counts == 3
+    metric[has] = numbers[ends[has] - 1]
+    every = np.arange(n) % n_first
+    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted", "metric_unit")}
+    texts = pd.array(distinct + [""], dtype=first["metric_unit"].dtype)
+    code = np.full(n, len(distinct))
+    code[has] = units
+    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
+                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
+                       "variance_pct": np.full(n, np.nan), "run_time": np.full(n, np.nan),
+                       "enabled_pct": np.full(n, np.nan), "metric_value": metric, "metric_unit": texts.take(code)},
+                      copy=False)
+    return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=False, decimal=".",
+                     grouping=None)
 
 
 # perf stat -I -j's keys in the order perf 6.x prints them (stat-display.c print_counter_value_json and friends)
