@@ -70,9 +70,12 @@ runs = h12.runs()
 cc.plot_scanners(runs["contended-v5"], task="test")
 
 # %% [markdown]
-# The same for revert-v5 (7db8889a with its skip-ahead): the free scanner and the cached position move
-# together, and when kswapd (which compacts too since 3.5) lowers the cached pfn, the test's free scanner
-# jumps down to it.
+# The same for revert-v5 (7db8889a with its skip-ahead): the cached free pfn follows every pageblock that
+# gives up free pages, so it sinks towards the bottom of the zone; a run that stops early on `-ENOMEM`
+# (3.6 `compact_zone()`) never wraps round to reset it, and the next run starts its free scanner down
+# there. No race is needed: in this calibrated run only the test compacts at any one time (kswapd does not),
+# and the model's 0% comes from the stuck cache alone (docs/models/compaction.md, "Is 7db8889a's breakage a
+# race between concurrent compactors?").
 
 # %%
 cc.plot_scanners(runs["revert-v5"], task="test")
