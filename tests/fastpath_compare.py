@@ -84,3 +84,19 @@ def middle_line(lines: list) -> int:
     while lines[mid].startswith("time:") or not lines[mid]:
         mid += 1
     return mid
+
+
+#: the counters of a ``perf stat -I`` interval the perf stat fast-path tests print: (unit, event, metric unit);
+#: ``/sec`` is scaled per interval (``K/sec``, ``M/sec``) as perf scales it
+PERF_EVENTS = [("msec", "task-clock", "CPUs utilized"), ("", "context-switches", "/sec"),
+               ("", "cpu-migrations", "/sec"), ("", "page-faults", "/sec"), ("", "kmem:mm_page_alloc", "/sec"),
+               ("", "vmscan:mm_vmscan_kswapd_wake", ""), ("", "migrate:mm_migrate_pages", "/sec")]
+
+
+def assert_takes(fast, cases: dict, takes, refuses) -> None:
+    """The fast path ``fast(text)`` reads the cases named in *takes* and leaves those in *refuses* (None) to the
+    reader it stands in for."""
+    for name in takes:
+        assert fast(cases[name]) is not None, name
+    for name in refuses:
+        assert fast(cases[name]) is None, name

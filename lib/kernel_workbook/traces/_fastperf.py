@@ -1,11 +1,13 @@
-"""A numba reader of separated lines whose text fields repeat: ``perf stat -I -x,`` logs.
+"""A numba reader of lines whose text repeats with other numbers: ``perf stat -I`` logs and ``iostat -o JSON``.
 
-``perf stat -I 1000 -x,`` prints, every interval, the same counters in the same order, one line each
-(``time,value,unit,event,run,enabled,metric,metric unit``): only the numbers change.  The parser reads the first
-interval line by line and hands its text fields here as a template; :func:`scan_fields` then reads every line of
-the text as the template's next line, its numbers into columns, without a Python string per line.  A line that is
-anything else (another event, a ``<not counted>``, a comment, a field more or less, a number it does not read
-exactly) stops the scan, and the caller reads the text line by line as before.
+``perf stat -I 1000`` prints, every interval, the same counters in the same order, one line each (``-x,``:
+``time,value,unit,event,run,enabled,metric,metric unit``; ``-j``: one JSON object; the text layout: aligned
+columns); ``iostat -o JSON`` prints every report as the first one's lines.  Only the numbers change, and the unit
+perf scales a metric to (``/sec``, ``K/sec``).  The parser reads the first interval (report) its own way and
+hands its lines here as a template; :func:`scan_fields` then reads every line of the text as the template's next
+line, its numbers into one array, without a Python string per line.  A line that is anything else (another event,
+a ``<not counted>``, a comment, a field more or less, a number it does not read exactly) stops the scan, and the
+caller reads the text (or the rest of it) its own way, as before.
 
 A number is ``[-]digits[.digits]`` with at most 15 digits: the integer of its digits divided by a power of ten,
 which IEEE division rounds correctly, so the value is Python's ``float()`` of the same text.  Blanks (space, tab,
@@ -207,7 +209,8 @@ def scan_fields(text: str, sep: str, template: list[list], cycles: int, partial:
     :data:`UNSIGNED_DECIMAL`, :data:`UNSIGNED`, :data:`TEXT` (no quote, backslash, bracket or control
     character), the field's literal text (stripped), or a :func:`Field` (a value between literal texts).  With
     *sep* a blank (``" "``) the fields are separated by runs of blanks (perf stat's aligned text), and a TEXT
-    field last on its line is the rest of the line.  A line longer than 1,000 characters is never read.  *cycles* bounds the times the template is read.  Returns
+    field last on its line is the rest of the line.  A line longer than 1,000 characters is never read.
+    *cycles* bounds the times the template is read.  Returns
     ``(numbers float64, codes int64, distinct texts, lines read, len(text))``: every number and every TEXT field
     (a code into the distinct texts) of the lines, in the order of the text (the last cycle may be cut short).  A
     line that is not the template's next stops the reading: the result is then None, or with *partial*

@@ -552,13 +552,8 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
         return None
     numbers, units, distinct, n, _ = scan
     t, value, run, enabled, metric = numbers.reshape(n, 5).T
-    every = np.arange(n) % n_first
-    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
-    col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
-    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
-                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
-                       "variance_pct": np.full(n, np.nan), "run_time": run, "enabled_pct": enabled,
-                       "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
+    df = _repeated(first, n_first, t, value, run, enabled, metric,
+                   pd.array(distinct, dtype=first["metric_unit"].dtype).take(units))
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=True, json=False, separator=sep,
                      metric_only=False)
 
@@ -607,7 +602,7 @@ def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
         elif len(f) != len(line):
             return None
         template.append(line)
-    # every line a number more or less than the first: the frame's columns below assume the first's shape
+    # the numbers of each template line: its time and count, and its metric's value where it has one
     shape = [sum(not isinstance(x, str) and x != TEXT for x in line) for line in template]
     start = sum(len(ln) + 1 for ln in lines[:data[0]])
     scan = scan_fields(text, " ", template, text.count("\n") // n_first + 2, start=start)
@@ -622,18 +617,24 @@ def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
     metric = np.full(n, np.nan)
     has = counts == 3
     metric[has] = numbers[ends[has] - 1]
-    every = np.arange(n) % n_first
-    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted", "metric_unit")}
     texts = pd.array(distinct + [""], dtype=first["metric_unit"].dtype)
     code = np.full(n, len(distinct))
     code[has] = units
-    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
-                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
-                       "variance_pct": np.full(n, np.nan), "run_time": np.full(n, np.nan),
-                       "enabled_pct": np.full(n, np.nan), "metric_value": metric, "metric_unit": texts.take(code)},
-                      copy=False)
+    df = _repeated(first, n_first, t, value, np.full(n, np.nan), np.full(n, np.nan), metric, texts.take(code))
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=False, decimal=".",
                      grouping=None)
+
+
+def _repeated(first: pd.DataFrame, n_first: int, t, value, run, enabled, metric, metric_unit) -> pd.DataFrame:
+    """The frame of a fast path's lines: each the next of the first interval's *n_first* rows of *first* (its
+    event, unit, cpu, counted), with the numbers and metric units read."""
+    n = len(t)
+    every = np.arange(n) % n_first
+    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
+    return pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
+                         "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
+                         "variance_pct": np.full(n, np.nan), "run_time": run, "enabled_pct": enabled,
+                         "metric_value": metric, "metric_unit": metric_unit}, copy=False)
 
 
 # perf stat -I -j's keys in the order perf 6.x prints them (stat-display.c print_counter_value_json and friends)
@@ -694,16 +695,11 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
         return None
     numbers, units, distinct, n, _ = scan
     t, value, run, enabled, metric = numbers.reshape(n, 5).T
-    every = np.arange(n) % n_first
-    col = {c: first[c].array[:n_first].take(every) for c in ("cpu", "event", "unit", "counted")}
-    col["metric_unit"] = pd.array(distinct, dtype=first["metric_unit"].dtype).take(units)
     # perf prints metric-value 0 beside an empty unit for a counter it could not count: the JSON reader's NaN
     if "" in distinct:
         metric[units == distinct.index("")] = np.nan
-    df = pd.DataFrame({"block": np.zeros(n, dtype=first["block"].dtype), "time": t, "cpu": col["cpu"],
-                       "event": col["event"], "value": value, "unit": col["unit"], "counted": col["counted"],
-                       "variance_pct": np.full(n, np.nan), "run_time": run, "enabled_pct": enabled,
-                       "metric_value": metric, "metric_unit": col["metric_unit"]}, copy=False)
+    df = _repeated(first, n_first, t, value, run, enabled, metric,
+                   pd.array(distinct, dtype=first["metric_unit"].dtype).take(units))
     return set_attrs(df, name, "perf-stat", None, None, target=None, runs=None, csv=False, json=True)
 
 
