@@ -2,6 +2,7 @@
 frames, attrs and errors of the document walk, clean and damaged in the middle, and the fast path takes the
 clean documents (so these comparisons compare something)."""
 
+import json
 import random
 from pathlib import Path
 
@@ -138,3 +139,119 @@ def test_the_fast_path_reads_clean_documents_and_leaves_the_rest_to_the_walk():
     for what in ("string value", "NaN", "1e400", "leading zero", "duplicate key", "disk a number", "cut",
                  "second host"):
         assert I._fast_json(CASES[f"damaged: {what}"], "<t>") is None, what
+
+
+# ---- the damage and layouts of issue 32's review (first written for another fast path, i32i-json), on a document
+# long enough for the fast path: the capture's two reports 150 times, each edit in the first report (the one the
+# fast path takes its template from) and in one in the middle
+
+_REPORTS = "\n".join(_LINES[10:22])  # the capture's two reports, '},' between them
+BIG = HEAD + ",\n".join([_REPORTS] * 150) + "\n" + TAIL
+
+
+def _big_doc():
+    return json.loads(BIG)
+
+
+def _host(doc):
+    return doc["sysstat"]["hosts"][0]
+
+
+def _stamped(doc):
+    for k, st in enumerate(_host(doc)["statistics"]):
+        st["timestamp"] = f"2026-11-21T10:{k // 60 % 60:02d}:{k % 60:02d}+0100"
+    return doc
+
+
+def _reordered(doc):
+    d = _host(doc)["statistics"][151]["disk"][0]
+    _host(doc)["statistics"][151]["disk"][0] = dict(reversed(list(d.items())))
+    return doc
+
+
+def _two_disks(doc):
+    for st in _host(doc)["statistics"]:
+        st["disk"].append(dict(st["disk"][0], disk_device="vdb"))
+    return doc
+
+
+def _whole(doc):
+    _host(doc)["statistics"][151]["disk"][0]["r/s"] = 45
+    return doc
+
+
+def _no_disks(doc):
+    for st in _host(doc)["statistics"]:
+        st["disk"] = []
+    return doc
+
+
+def _cpu_only(doc):
+    for st in _host(doc)["statistics"]:
+        del st["disk"]
+    return doc
+
+
+LAYOUTS = {"timestamps": _stamped, "keys reordered": _reordered, "two disks": _two_disks, "a whole number": _whole,
+           "no disks": _no_disks, "no disk field": _cpu_only}
+
+
+@pytest.mark.parametrize("indent", [None, 1, "\t"])
+@pytest.mark.parametrize("edit", sorted(LAYOUTS))
+def test_layouts_read_as_the_walk_reads_them(edit, indent, monkeypatch):
+    _same(json.dumps(LAYOUTS[edit](_big_doc()), indent=indent), monkeypatch)
+
+
+EDITS = {
+    "string value": ('"r/s": 45.65', '"r/s": "45.65"'),
+    "NaN": ('"r/s": 45.65', '"r/s": NaN'),
+    "Infinity": ('"r/s": 45.65', '"r/s": -Infinity'),
+    "huge whole number": ('"r/s": 45.65', '"r/s": 1' + "0" * 400),
+    "true": ('"r/s": 45.65', '"r/s": true'),
+    "cpu NaN": ('"nice": 0.00', '"nice": NaN'),
+    "cpu 1e400": ('"nice": 0.00', '"nice": 1e400'),
+    "disk a list": ('"disk": [', '"disk": [[], '),
+    "disk a dict": ('"disk": [', '"disk": {"x": '),
+    "missing field": ('"r/s": 45.65, ', ''),
+    "extra field": ('"r/s": 45.65', '"r/s": 45.65, "x/s": 1.0'),
+    "duplicate disk key": ('"util": 0.81}', '"util": 0.81, "util": 99.0}'),
+    "duplicate cpu key": ('"idle": 82.97', '"idle": 82.97, "idle": 1.0'),
+    "duplicate report key": ('"avg-cpu":', '"timestamp": "a", "timestamp": "b", "avg-cpu":'),
+    "no comma between reports": ("},\n\t\t\t\t{", "}\n\t\t\t\t{"),
+    "key then blank then colon": ('"r/s":', '"r/s" :'),
+    "duplicate key hidden by a blank before a colon": ('"util": 0.81}', '"util": 0.81, "util" : 99.0}'),
+}
+
+
+def _edited(what: str, where: str) -> str:
+    old, new = EDITS[what]
+    at = BIG.index(old) if where == "first report" else BIG.index(old, len(BIG) // 2)
+    return BIG[:at] + new + BIG[at + len(old):]
+
+
+@pytest.mark.parametrize("where", ["first report", "middle"])
+@pytest.mark.parametrize("what", sorted(EDITS))
+def test_review_damage_reads_as_the_walk_reads_it(what, where, monkeypatch):
+    _same(_edited(what, where), monkeypatch)
+
+
+def _arm(doc):
+    _host(doc)["machine"] = "arm"  # a header the capture's reports never saw
+    return json.dumps(doc, indent="\t")
+
+
+AROUND = {"trailing text": BIG + "\n}", "duplicate host key": BIG.replace('"machine": "x86_64"',
+                                                                         '"machine": "x86_64", "machine": "arm"', 1),
+          "statistics in a string": BIG.replace('"nodename": "', '"nodename": "\\"statistics\\": [', 1),
+          "comma after the last report": BIG.replace("}\n\t\t\t]\n\t\t}", "},\n\t\t\t]\n\t\t}", 1),
+          "another machine": _arm(_big_doc())}
+
+
+def test_the_review_document_is_read_fast():
+    io = I._fast_json(BIG, "<t>")
+    assert io is not None and len(io.devices) == 300 and AROUND["statistics in a string"] != BIG
+
+
+@pytest.mark.parametrize("what", sorted(AROUND))
+def test_review_documents_around_the_reports(what, monkeypatch):
+    _same(AROUND[what], monkeypatch)
