@@ -23,6 +23,7 @@ _EVENT_RE = re.compile(r"^# Samples: *(\S+)\s+of event '([^']*)'")
 _BRANCH_RE = re.compile(r"--(\d+(?:\.\d+)?)%--\s*")
 _SPACE_AFTER_MARK = re.compile(r"(---|%--) ")
 _SYM_TYPE_RE = re.compile(r"^\[(.)\] (.*)$")
+_INDENTED_PCT_RE = re.compile(r"^\s+\d+(?:\.\d+)?%")  # compiled once: re.match looks its cache up on every call
 
 
 @dataclass
@@ -121,7 +122,7 @@ def read_perf_report(src, source: str | None = None, max_bytes: int | None = Non
             raise fail(name, text, ("line", i + 1), "a report entry under its '# Overhead ...' header (the text at "
                        f"line {prose[-1] + 1} ended the table)", ln)
         first = ln.lstrip()
-        if first[0] in "|-" or (ln.startswith("  ") and not re.match(r"^\s+\d+(?:\.\d+)?%", ln)):
+        if first[0] in "|-" or (ln.startswith("  ") and not _INDENTED_PCT_RE.match(ln)):
             if last_entry < 0:
                 raise fail(name, text, ("line", i + 1), "a report entry before its call graph", ln)
             _graph_line(ln, last_entry, nodes, stack)
