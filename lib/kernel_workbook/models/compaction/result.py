@@ -196,6 +196,8 @@ class Result:
                 recs.append(("blocks", 0, "Normal", name, -1, int(ptb[k, mt]), k, t[k]))
         df = pd.DataFrame(recs, columns=["section", "node", "zone", "type", "order", "count", "sample", "time"])
         df["elapsed"] = df["time"]
+        # the parser's label dtype (Categorical, sorted categories)
+        df = df.astype({c: "category" for c in ("section", "zone", "type")})
         df.attrs.update(source="model", format="pagetypeinfo", page_block_order=9, pages_per_block=512,
                         types=list(TYPE_NAMES.values()))
         return df
