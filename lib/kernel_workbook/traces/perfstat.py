@@ -511,6 +511,23 @@ def _parse_csv(text, lines, name, sep):
 FAST_MIN = 1 << 17
 
 
+def _head(text: str) -> tuple[str, list[str]]:
+    """The first 64 KiB of *text* (to a line's end) that a fast path reads line by line, and its lines."""
+    cut = text.find("\n", 65535)
+    head = text[:cut + 1] if cut >= 0 else text
+    return head, head.split("\n")
+
+
+def _first_interval(first: pd.DataFrame) -> int:
+    """The rows of the first interval (those at its time)."""
+    return int((first["time"] == first["time"].iat[0]).sum())
+
+
+def _offset(lines: list[str], i: int) -> int:
+    """Where line *i* of *lines* starts in their text."""
+    return sum(len(ln) + 1 for ln in lines[:i])
+
+
 def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
     """``perf stat -I <ms> -x<sep>``: every interval the same counters, only the numbers changing, read by numba
     (:func:`~._fastperf.scan_fields`).  The line reader reads the first 64 KiB; every later line must be the
@@ -522,23 +539,21 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
 
     from ._fastperf import NUMBER, NUMBER_OR_EMPTY, TEXT, scan_fields
 
-    cut = text.find("\n", 65535)
-    head = text[:cut + 1] if cut >= 0 else text
+    head, lines = _head(text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            first = _parse_csv(head, head.split("\n"), name, sep)
+            first = _parse_csv(head, lines, name, sep)
         except (WorkbookParseError, Warning):
             return None
     if (list(first.columns) != COLUMNS or first.attrs.get("metric_only") or (first["block"] != 0).any()
             or (first["counted"] != "counted").any() or (first["cpu"] != "").any()
             or first["variance_pct"].notna().any() or first["time"].isna().any()):
         return None
-    n_first = int((first["time"] == first["time"].iat[0]).sum())
-    data = [i for i, ln in enumerate(head.split("\n")) if ln.strip() and not ln.strip().startswith("#")]
+    n_first = _first_interval(first)
+    data = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
     if n_first < 1 or len(data) != len(first) or (first["time"].iloc[:n_first] != first["time"].iat[0]).any():
         return None
-    lines = head.split("\n")
     template = []
     for i, row in zip(data[:n_first], first.itertuples()):
         f = [x.strip() for x in lines[i].split(sep)]
@@ -546,7 +561,7 @@ def _fast_intervals(text: str, name: str, sep: str) -> pd.DataFrame | None:
             return None
         # the metric's unit is any text: perf scales it from interval to interval (/sec, K/sec, M/sec)
         template.append([NUMBER, NUMBER, f[2], f[3], NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, NUMBER_OR_EMPTY, TEXT])
-    start = sum(len(ln) + 1 for ln in lines[:data[0]])  # the comments before the first counter line
+    start = _offset(lines, data[0])  # after the comments before the first counter line
     scan = scan_fields(text, sep, template, text.count("\n") // n_first + 2, start=start)
     if scan is None:
         return None
@@ -570,8 +585,7 @@ def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
 
     from ._fastperf import NUMBER, TEXT, UNSIGNED, UNSIGNED_DECIMAL, scan_fields
 
-    cut = text.find("\n", 65535)
-    head = text[:cut + 1] if cut >= 0 else text
+    head, lines = _head(text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
@@ -584,11 +598,10 @@ def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
             or (first["counted"] != "counted").any() or (first["cpu"] != "").any() or first["time"].isna().any()
             or first["variance_pct"].notna().any() or first["enabled_pct"].notna().any()):
         return None
-    lines = head.split("\n")
     data = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith("#")]
     if not data or len(data) != len(first):
         return None
-    n_first = int((first["time"] == first["time"].iat[0]).sum())
+    n_first = _first_interval(first)
     template = []
     for i, row in zip(data[:n_first], first.itertuples()):
         f = lines[i].split()
@@ -604,7 +617,7 @@ def _fast_text_intervals(text: str, name: str) -> pd.DataFrame | None:
         template.append(line)
     # the numbers of each template line: its time and count, and its metric's value where it has one
     shape = [sum(not isinstance(x, str) and x != TEXT for x in line) for line in template]
-    start = sum(len(ln) + 1 for ln in lines[:data[0]])
+    start = _offset(lines, data[0])
     scan = scan_fields(text, " ", template, text.count("\n") // n_first + 2, start=start)
     if scan is None:
         return None
@@ -654,9 +667,7 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
 
     from ._fastperf import JSON_NUMBER, LITERAL, NUMBER, TEXT, Field, scan_fields
 
-    cut = text.find("\n", 65535)
-    head = text[:cut + 1] if cut >= 0 else text
-    lines = head.split("\n")
+    head, lines = _head(text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
@@ -665,7 +676,7 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
             return None
     if list(first.columns) != COLUMNS or (first["counted"] != "counted").any():
         return None
-    n_first = int((first["time"] == first["time"].iat[0]).sum())
+    n_first = _first_interval(first)
     data = [i for i, ln in enumerate(lines) if ln.strip()]
     if len(data) != len(first) or (first["time"].iloc[:n_first] != first["time"].iat[0]).any():
         return None
@@ -689,7 +700,7 @@ def _fast_json_intervals(text: str, name: str) -> pd.DataFrame | None:
                 kind = kinds[k] if kinds[k] != NUMBER or m.group(3) else JSON_NUMBER
                 line.append(Field(kind, m.group(1) + m.group(3), m.group(5)))
         template.append(line)
-    start = sum(len(ln) + 1 for ln in lines[:data[0]])
+    start = _offset(lines, data[0])
     scan = scan_fields(text, ",", template, text.count("\n") // n_first + 2, start=start)
     if scan is None:
         return None
