@@ -1117,6 +1117,13 @@ THP_ASSUMPTION = {
         "distribution config to look like'; distribution kernels of the time are commonly described as built "
         "with THP enabled (always or madvise) -- not checked here against a 2014 distribution config, and not a "
         "measurement of these machines",
+        "Mel Gorman's own mmtests report three months later (linux-mm, 9 Sep 2014, '[PATCH] mm: page_alloc: Default "
+        "node-ordering on 64-bit NUMA, zone-ordering on 32-bit v2', 3.17.0-rc2 vanilla against nodeorder-v1r1): its "
+        "vmstat rows print 'THP fault alloc 55164 52987' and 'THP collapse alloc 139 147'; those counters exist "
+        "only with CONFIG_TRANSPARENT_HUGEPAGE=y, and a collapse means khugepaged ran, which is when "
+        "set_recommended_min_free_kbytes() raises min_free_kbytes.  Another machine (NUMA, specjbb), so evidence "
+        "of how he built his test kernels, not a measurement of the 2014 thread's machines; found after the "
+        "predicted columns had been seen, like the setting itself",
         "Johannes Weiner's machine: nothing stated about its configuration",
     ],
 }
