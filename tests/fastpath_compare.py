@@ -70,12 +70,12 @@ def series_cases(clean: dict, damage, whats, fixture_text: str) -> dict:
     return cases
 
 
-def assert_fast_is_general(module, parse, text: str, monkeypatch) -> None:
+def assert_fast_is_general(module, parse, text: str, monkeypatch, threshold: str = "FAST_MIN") -> None:
     """*parse* gives the same outcome for *text* with its fast path (the text is longer than the module's
-    ``FAST_MIN``) and without."""
-    assert len(text) > module.FAST_MIN
+    *threshold*, the length from which it tries its fast path) and without."""
+    assert len(text) > getattr(module, threshold)
     fast = outcome(parse, text)
-    monkeypatch.setattr(module, "FAST_MIN", 10 ** 12)
+    monkeypatch.setattr(module, threshold, 10 ** 12)
     assert_same(fast, outcome(parse, text))
 
 
