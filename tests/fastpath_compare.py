@@ -57,12 +57,25 @@ def series_damage(lines: list, mid: int, what: str):
     return "\n".join(lines)
 
 
-def assert_fast_is_general(module, parse, text: str, monkeypatch) -> None:
+def series_cases(clean: dict, damage, whats, fixture_text: str) -> dict:
+    """The cases of a procfs series reader's fast-path test (name -> text): the *clean* series, the first of them
+    damaged as each of *whats* says (``damage(text, what)``, named ``"<first>, <what>"``), ``fixture repeated``
+    (*fixture_text* under 30 ``time:`` lines a second apart) and ``no final newline`` (the first, cut there)."""
+    cases = dict(clean)
+    first = next(iter(clean))
+    for what in whats:
+        cases[f"{first}, {what}"] = damage(clean[first], what)
+    cases["fixture repeated"] = "".join(f"time: {1795239303 + s}\n" + fixture_text for s in range(30))
+    cases["no final newline"] = clean[first].rstrip("\n")
+    return cases
+
+
+def assert_fast_is_general(module, parse, text: str, monkeypatch, threshold: str = "FAST_MIN") -> None:
     """*parse* gives the same outcome for *text* with its fast path (the text is longer than the module's
-    ``FAST_MIN``) and without."""
-    assert len(text) > module.FAST_MIN
+    *threshold*, the length from which it tries its fast path) and without."""
+    assert len(text) > getattr(module, threshold)
     fast = outcome(parse, text)
-    monkeypatch.setattr(module, "FAST_MIN", 10 ** 12)
+    monkeypatch.setattr(module, threshold, 10 ** 12)
     assert_same(fast, outcome(parse, text))
 
 

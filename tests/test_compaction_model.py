@@ -12,7 +12,7 @@ from kernel_workbook.models.compaction import (CACHE_CHOICES, KERNELS, VARIANTS,
 from kernel_workbook.models.compaction.layout import (AC, ACTOR, AUDIT, COMPACT, KIND, MAX_ORDER, MT,
                                                       PAGEBLOCK_NR_PAGES, PG, Z)
 from kernel_workbook.models.compaction.simulate import arrays
-from kernel_workbook.traces import load
+from kernel_workbook.traces import load, parse_pagetypeinfo
 from kernel_workbook.workloads.stress_highalloc import small
 
 from pathlib import Path
@@ -248,6 +248,13 @@ def test_buddyinfo_and_pagetypeinfo_have_the_parsers_shapes():
     assert (b.dtypes.drop(["zone"]) == real.dtypes.drop(["zone"])).all()
     pt = r.pagetypeinfo()
     assert list(pt.columns) == ["section", "node", "zone", "type", "order", "count", "sample", "time", "elapsed"]
+    # the parser's dtypes, column by column (a snapshot under a time: line, as mmtests records it)
+    fixture = (ROOT / "tests/fixtures/traces/pagetypeinfo-6.18.txt").read_text()
+    parsed = parse_pagetypeinfo("time: 1795239303\n" + fixture)
+    assert list(parsed.columns) == list(pt.columns)
+    for c in ("node", "order", "count", "sample", "time", "elapsed"):
+        assert pt[c].dtype == parsed[c].dtype, c
+    assert all(isinstance(pt[c].dtype, type(parsed[c].dtype)) for c in ("section", "zone", "type"))
     assert set(pt["type"]) == {"Unmovable", "Reclaimable", "Movable", "Reserve"}
     # the free pages by order agree between the two files, sample by sample
     free = pt[pt["section"] == "free"].groupby(["sample", "order"])["count"].sum().unstack()

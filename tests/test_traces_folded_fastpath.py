@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fastpath_compare import assert_same, outcome
+from fastpath_compare import assert_fast_is_general
 from kernel_workbook.traces import _fastscan as F
 from kernel_workbook.traces import perfscript as S
 
@@ -46,11 +46,7 @@ for _f in sorted(FIX.glob("*folded*")):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_line_reader_give_the_same_frame_or_error(name, monkeypatch):
-    text = CASES[name]
-    assert len(text) > S.FOLDED_FAST_MIN
-    fast = outcome(S.parse_folded, text)
-    monkeypatch.setattr(S, "FOLDED_FAST_MIN", 10 ** 12)
-    assert_same(fast, outcome(S.parse_folded, text))
+    assert_fast_is_general(S, S.parse_folded, CASES[name], monkeypatch, "FOLDED_FAST_MIN")
 
 
 @pytest.mark.parametrize("chunk", [50, 4096])

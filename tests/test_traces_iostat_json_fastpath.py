@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fastpath_compare import assert_same, outcome
+from fastpath_compare import assert_fast_is_general
 from kernel_workbook.traces import iostat as I
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -116,10 +116,7 @@ def _same(text, monkeypatch):
             return out
         return one
 
-    assert len(text) > I.FAST_MIN
-    fast = outcome(frames(_both), text)
-    monkeypatch.setattr(I, "FAST_MIN", 10 ** 12)
-    assert_same(fast, outcome(frames(_both), text))
+    assert_fast_is_general(I, frames(_both), text, monkeypatch)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

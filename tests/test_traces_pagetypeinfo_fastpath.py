@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage, timed_series
+from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_cases, series_damage, timed_series
 from kernel_workbook.traces import procfs as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -57,13 +57,9 @@ def _damage(text: str, what: str) -> str:
 
 _WHAT = ("missing line", "word", "negative", "20 digits", "one order less", "type renamed, same width",
          "zone renamed, same width", "other block order", "other orders header", "cut line") + SERIES_DAMAGE
-CASES = {"6.18": _series(), "3.10 reserve cma": _series("pagetypeinfo-3.10-reserve-cma.txt", 50),
-         "5.10 highatomic cma": _series("pagetypeinfo-5.10-highatomic-cma.txt", 50)}
-for _w in _WHAT:
-    CASES[f"6.18, {_w}"] = _damage(CASES["6.18"], _w)
-CASES["fixture repeated"] = "".join(f"time: {1795239303 + s}\n" + (FIX / "pagetypeinfo-6.18.txt").read_text()
-                                    for s in range(30))
-CASES["no final newline"] = CASES["6.18"].rstrip("\n")
+CASES = series_cases({"6.18": _series(), "3.10 reserve cma": _series("pagetypeinfo-3.10-reserve-cma.txt", 50),
+                      "5.10 highatomic cma": _series("pagetypeinfo-5.10-highatomic-cma.txt", 50)}, _damage, _WHAT,
+                     (FIX / "pagetypeinfo-6.18.txt").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

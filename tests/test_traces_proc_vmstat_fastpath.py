@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import assert_same, middle_line, outcome, series_damage, timed_series
+from fastpath_compare import assert_fast_is_general, middle_line, series_damage, timed_series
 from kernel_workbook.traces import procvmstat as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -51,11 +51,7 @@ CASES["fixture repeated"] = (FIX / "proc-vmstat-6.18-series.txt").read_text() * 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_general_give_the_same_frame_or_error(name, monkeypatch):
-    text = CASES[name]
-    assert len(text) > P.FAST_MIN
-    fast = outcome(P.parse_proc_vmstat, text)
-    monkeypatch.setattr(P, "FAST_MIN", 10 ** 12)
-    assert_same(fast, outcome(P.parse_proc_vmstat, text))
+    assert_fast_is_general(P, P.parse_proc_vmstat, CASES[name], monkeypatch)
 
 
 def test_the_fast_path_reads_the_clean_series_and_nothing_else():

@@ -62,6 +62,21 @@ def test_pagetypeinfo_reserve_values():
     assert f["count"].tolist() == [40, 12, 8, 4, 2, 1, 0, 0, 0, 0, 6]
 
 
+def test_pagetypeinfo_narrow_dtypes_refuse_what_they_cannot_hold():
+    """node int16 and order int8 (the kernel's ranges, see parse_pagetypeinfo): a node id or an order beyond them
+    is refused naming its line, never wrapped round; the largest that fit are read as they are."""
+    text = (FIX / "pagetypeinfo-6.18.txt").read_text()
+    df = parse_pagetypeinfo(text.replace("Node    0,", "Node 32767,").replace("Node 0,", "Node 32767,"))
+    assert set(df["node"]) == {32767} and str(df["node"].dtype) == "int16" and str(df["order"].dtype) == "int8"
+    lines = text.split("\n")
+    for bad in (text.replace("Node    0,", "Node 32768,", 1), text.replace("Node 0,", "Node 99999,", 1),
+                text.replace(" 10 ", " 128 ", 1)):  # a free row, a block row, the orders header
+        with pytest.raises(WorkbookParseError) as e:
+            parse_pagetypeinfo(bad)
+        changed = next(i for i, (x, y) in enumerate(zip(bad.split("\n"), lines)) if x != y) + 1
+        assert e.value.line == changed and "below" in str(e.value)
+
+
 def test_zoneinfo_two_nodes_node_1_starts_at_normal():
     df = parse_zoneinfo(FIX / "zoneinfo-4.x-two-nodes.txt")
     zones = df.groupby("node")["zone"].unique().to_dict()

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import assert_same, outcome
+from fastpath_compare import assert_fast_is_general
 from kernel_workbook.traces import vmstat as V
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -94,11 +94,7 @@ for _w in ("word", "short", "long", "negative", "20 digits", "no name", "disk- n
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_fast_and_line_reader_give_the_same_frame_or_error(name, monkeypatch):
-    text = CASES[name]
-    assert len(text) > V.FAST_MIN
-    fast = outcome(V.parse_vmstat_disk, text)
-    monkeypatch.setattr(V, "FAST_MIN", 10 ** 12)
-    assert_same(fast, outcome(V.parse_vmstat_disk, text))
+    assert_fast_is_general(V, V.parse_vmstat_disk, CASES[name], monkeypatch)
 
 
 def test_the_fast_path_reads_the_clean_log_and_nothing_else():

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_damage, timed_series
+from fastpath_compare import SERIES_DAMAGE, assert_fast_is_general, series_cases, series_damage, timed_series
 from kernel_workbook.traces import procfs as P
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
@@ -64,13 +64,9 @@ def _damage(text: str, what: str) -> str:
 _WHAT = ("missing line", "word", "counter renamed, same width", "zone renamed, same width", "negative", "20 digits",
          "other padding", "other counter", "zone moved", "other cpu", "protection changed",
          "cut line") + SERIES_DAMAGE
-CASES = {"6.18": _series(), "4.x two nodes": _series("zoneinfo-4.x-two-nodes.txt", 40),
-         "2.6.18 pcp": _series("zoneinfo-2.6.18-pcp.txt", 40)}
-for _w in _WHAT:
-    CASES[f"6.18, {_w}"] = _damage(CASES["6.18"], _w)
-CASES["fixture repeated"] = "".join(f"time: {1795239303 + s}\n" + (FIX / "zoneinfo-6.18.txt").read_text()
-                                    for s in range(30))
-CASES["no final newline"] = CASES["6.18"].rstrip("\n")
+CASES = series_cases({"6.18": _series(), "4.x two nodes": _series("zoneinfo-4.x-two-nodes.txt", 40),
+                      "2.6.18 pcp": _series("zoneinfo-2.6.18-pcp.txt", 40)}, _damage, _WHAT,
+                     (FIX / "zoneinfo-6.18.txt").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

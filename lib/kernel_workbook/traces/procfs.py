@@ -150,11 +150,19 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
         each type; ``mixed``: ``Number of mixed blocks`` of kernels with
         page_owner), ``node`` (int), ``zone``, ``type`` (the migrate type as
         the kernel names it: Unmovable, Movable, Reclaimable, Reserve,
-        HighAtomic, CMA, Isolate...), ``order`` (int; -1 for the block
-        sections), ``count`` (int), ``sample``, and ``time``/``elapsed`` with
+        HighAtomic, CMA, Isolate...), ``order`` (-1 for the block
+        sections), ``count``, ``sample``, and ``time``/``elapsed`` with
         ``time:`` lines.  ``attrs``: ``page_block_order``, ``pages_per_block``,
-        ``types`` (the block-type header, in order).  ``section``, ``zone`` and ``type`` are pandas
-        Categorical (categories sorted): they compare, sort and group as the strings.
+        ``types`` (the block-type header, in order).
+
+        dtypes (:data:`PAGETYPEINFO_DTYPES`): ``section``, ``zone`` and ``type`` pandas Categorical (categories
+        sorted: they compare, sort and group as the strings); ``node`` int16 (the kernel's node ids are below
+        ``MAX_NUMNODES`` = ``1 << NODES_SHIFT``, ``NODES_SHIFT`` at most 10); ``order`` int8 (0 to
+        ``NR_PAGE_ORDERS - 1``, -1); ``count`` int64 (the kernel prints an ``unsigned long``:
+        ``pagetypeinfo_showfree_print()``, ``pagetypeinfo_showblockcount_print()`` in mm/vmstat.c); ``sample``
+        int32; ``time`` and ``elapsed`` float64.  A long frame has a row per number (180 a snapshot on a
+        one-node machine with three zones), so these widths are what keeps a series' frame under 3x its file
+        (int64 everywhere was 3.85x); a node id or an order outside them is refused, naming the line.
     """
     text, name = read_source(src, source, max_bytes)
     text, _ = strip_latency_prefix(text)
@@ -167,6 +175,13 @@ def parse_pagetypeinfo(src, source: str | None = None, max_bytes: int | None = N
 
 _PT_HEADERS = ("Page block order:", "Pages per block:", "Free pages count per migrate type at order",
                "Number of blocks type", "Number of mixed blocks")
+
+
+#: The frame's numeric dtypes (the labels are Categorical); see :func:`parse_pagetypeinfo`.
+PAGETYPEINFO_DTYPES = {"node": np.int16, "order": np.int8, "count": np.int64, "sample": np.int32,
+                       "time": np.float64}
+_NODE_MAX = np.iinfo(np.int16).max
+_ORDER_MAX = np.iinfo(np.int8).max
 
 
 def _pagetypeinfo_values(ln: str) -> int | None:
@@ -214,6 +229,9 @@ def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
             continue
         if s.startswith("Free pages count per migrate type at order"):
             orders = [_int(x, name, text, i, "the orders 0 1 2 ...") for x in s.split("order", 1)[1].split()]
+            if any(o > _ORDER_MAX for o in orders):
+                raise fail(name, text, ("line", i + 1), f"orders below {_ORDER_MAX + 1} (the kernel's "
+                           "NR_PAGE_ORDERS is a few dozen at most)", ln)
             section = "free"
             started = True
             continue
@@ -223,6 +241,10 @@ def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
             meta["types"] = types
             continue
         cut = i == len(lines) - 1 and not text.endswith("\n")
+        m = _PT_BLOCK_RE.match(ln) or _PT_FREE_RE.match(ln)
+        if m and int(m.group(1)) > _NODE_MAX:
+            raise fail(name, text, ("line", i + 1), f"a node id below {_NODE_MAX + 1} (the kernel's MAX_NUMNODES "
+                       "is 1 << NODES_SHIFT, NODES_SHIFT at most 10)", ln)
         if section == "free":
             m = _PT_FREE_RE.match(ln)
             if m and len(m.group(4).split()) == len(orders):
@@ -248,7 +270,10 @@ def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
                    "a pagetypeinfo header or 'Node N, zone NAME[, type T] counts' matching its header", ln)
     if not recs:
         raise fail(name, text, None, "/proc/pagetypeinfo content", text[:80])
+    if sample > np.iinfo(np.int32).max:
+        raise fail(name, text, None, f"at most {np.iinfo(np.int32).max} snapshots", f"{sample + 1}")
     df = pd.DataFrame(recs, columns=["section", "node", "zone", "type", "order", "count", "sample", "time"])
+    df = df.astype(PAGETYPEINFO_DTYPES)
     return set_attrs(_finish_time(_labels(df, ("section", "zone", "type"))), name, "pagetypeinfo", None, None, **meta)
 
 
@@ -605,21 +630,28 @@ def _fast_long(text: str, name: str, line_reader, values_of, value: str) -> pd.D
     scan = scan_template(text, template, snapshots, out=out)
     if scan is None:
         return None
-    every = np.tile(np.arange(rows), snapshots)
     cols = {}
     for col in first.columns:
+        dtype = first[col].dtype
         if col == value:
             cols[col] = out
         elif col == "sample":
-            cols[col] = np.repeat(np.arange(snapshots, dtype=np.int64), rows)
+            cols[col] = np.repeat(np.arange(snapshots, dtype=dtype), rows)
         elif col == "time":
             cols[col] = np.repeat(scan[1], rows)
-        elif col != "elapsed":  # the strings in their own array type (pandas' str), not a Python object a row
-            cols[col] = first[col].to_numpy().take(every) if isinstance(first[col].dtype, np.dtype) \
-                else first[col].array.take(every)
-    del every
+        elif col == "elapsed":  # _finish_time's, made whole here: built on the frame, its temporaries were the peak
+            cols[col] = np.repeat(scan[1] - scan[1].min(), rows)
+        # each label column is the first snapshot's tiled, in its own dtype: an index array of every row to
+        # take them with was 8 bytes a row more at the peak (0.6x the file for pagetypeinfo)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            cols[col] = pd.Categorical.from_codes(np.tile(first[col].cat.codes.to_numpy(), snapshots), dtype=dtype,
+                                                  validate=False)
+        elif isinstance(dtype, np.dtype):
+            cols[col] = np.tile(first[col].to_numpy(), snapshots)
+        else:  # the strings in their own array type (pandas' str), not a Python object a row
+            cols[col] = first[col].array.take(np.tile(np.arange(rows), snapshots))
     # one frame of the columns as they are (an insert into a frame copied its integer block: 2x at the peak)
-    df = _finish_time(pd.DataFrame(cols, copy=False))
+    df = pd.DataFrame(cols, copy=False)
     df.attrs.update(first.attrs)
     return df
 

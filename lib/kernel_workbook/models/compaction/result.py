@@ -182,7 +182,8 @@ class Result:
         """``/proc/pagetypeinfo`` of the slice, sampled: the frame shape of ``parse_pagetypeinfo``.
 
         Columns: ``section`` (``free``/``blocks``), ``node, zone, type, order`` (-1 for blocks),
-        ``count, sample, time, elapsed``.
+        ``count, sample, time, elapsed``, in the parser's dtypes: labels Categorical, ``node`` int16,
+        ``order`` int8, ``count`` int64, ``sample`` int32, ``time``/``elapsed`` float64.
         """
         n = self._samples()
         ptf, ptb = self.arrays["ptf"][:n], self.arrays["ptb"][:n]
@@ -195,6 +196,10 @@ class Result:
             for mt, name in TYPE_NAMES.items():
                 recs.append(("blocks", 0, "Normal", name, -1, int(ptb[k, mt]), k, t[k]))
         df = pd.DataFrame(recs, columns=["section", "node", "zone", "type", "order", "count", "sample", "time"])
+        # the parser's numeric dtypes (traces.procfs.PAGETYPEINFO_DTYPES: models do not import traces; a test
+        # compares the two frames' dtypes)
+        df = df.astype({"node": np.int16, "order": np.int8, "count": np.int64, "sample": np.int32,
+                        "time": np.float64})
         df["elapsed"] = df["time"]
         # the parser's label dtype (Categorical, sorted categories)
         df = df.astype({c: "category" for c in ("section", "zone", "type")})
