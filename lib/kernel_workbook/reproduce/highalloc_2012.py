@@ -474,9 +474,10 @@ MISS_REASONS = {
     "Direct pages scanned": "the model's direct reclaim starts from a revert-v5 figure 3.4 times the thread's: with "
                             "THP-like requests 3.6's deferral lets one attempt in 64 (after a ramp of six) compact "
                             "and then reclaim until 2 << 9 = 1024 pages are freed (unless compaction_ready() aborts), about "
-                            "46,000 pages for the two passes of the fitted machine (2.7 times the thread's whole run), "
-                            "and the slice's deferral ramp adds a tenth (docs/models/compaction.md); the thread's "
-                            "kernel aborted or skipped most of those entries, the model none, and its change lands "
+                            "46,000 pages for the two passes of the fitted machine (2.7 times the thread's whole run; "
+                            "a zone as large as the machine, instead of the slice, gives 38-83 k over three seed "
+                            "bases: docs/models/compaction.md); the thread's kernel aborted or skipped most of those "
+                            "entries, the model few (3 of the passes' 20 at seed base 0), and its change lands "
                             "on either side of the factor of 2 from one seed base to the next",
     "Direct pages reclaimed": "as Direct pages scanned",
     ("Kswapd pages scanned", "contended-v5"): "in the model the contended-v5 test's direct reclaim grows by "
