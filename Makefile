@@ -88,7 +88,7 @@ test: webassets
 	KWB_FIT_CACHE=off WORKBOOK_MODE=ci $(BIN)/python -m pytest tests notebooks exercises \
 		-n auto --dist loadfile --no-loadscope-reorder \
 		--nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		--nbval-cell-timeout=600 $(PYTEST_ARGS)
+		--nbval-cell-timeout=600 --nbval-kernel-startup-timeout=300 $(PYTEST_ARGS)
 
 reproduce: $(STAMP)
 	WORKBOOK_MODE=ci $(BIN)/kwb reproduce --all

@@ -176,16 +176,22 @@ def test_a_non_empty_out_is_refused_unless_forced(tmp_path):
 
 def test_a_second_recorder_on_the_same_folder_is_refused(tmp_path):
     out = tmp_path / "twice"
+    go = tmp_path / "go"  # the first recorder's command runs until the second has been refused, however slow
+    # the machine is (a fixed sleep let the first finish before a loaded machine had started the second)
     first = subprocess.Popen(KWB + ["record", "--out", str(out), "--interval", "0.2", "--", sys.executable, "-c",
-                                    "import time; time.sleep(4)"], stderr=subprocess.PIPE, env=QUIET_ENV)
+                                    f"import os, time\nt = time.time()\nwhile not os.path.exists({str(go)!r}) "
+                                    "and time.time() - t < 120:\n    time.sleep(0.05)"],
+                             stderr=subprocess.PIPE, env=QUIET_ENV)
     try:
         _wait_for_command(out)
         second = subprocess.run(KWB + ["record", "--force", "--out", str(out), "--interval", "0.2", "--",
                                        sys.executable, "-c", "pass"], capture_output=True, text=True, env=QUIET_ENV,
-                                timeout=60)
+                                timeout=120)
+        go.touch()
         assert second.returncode == 2 and "no other kwb record is writing to" in second.stderr, second.stderr
-        assert first.wait(timeout=60) == 0
+        assert first.wait(timeout=120) == 0
     finally:
+        go.touch()
         stop([first.pid])
         first.wait()
     b = load(out)  # the first recording whole: every log a readable gzip
