@@ -1,4 +1,4 @@
-"""``perf report --stdio`` tables read by the one-pass reader (``perfreport._fast_entries`` over
+"""``perf report --stdio`` tables and call graphs read by the one-pass reader (``perfreport._fast_read`` over
 ``_fastreport.scan_entries``) give the frame, attrs, warnings and errors of the line reader, clean and damaged
 (in a row, in a call graph, after the table), and the fast path takes the clean reports (so these comparisons
 compare something)."""
@@ -102,6 +102,25 @@ def _damage(text: str, what: str) -> str | bytes:
                  "self nan": "nan", "self grouped": "1,234.5", "self 16 digits": "0.123456789012345",
                  "self empty": "", "self leading zeros": "000.50"}[what]
         lines[mid] = lines[mid][:10] + f"{self_ + '%' if self_ else '':>10}" + lines[mid][20:]
+    elif what == "branch 16 digits":
+        lines = [ln.replace("--92.12%--", "--92.12345678901234%--") for ln in lines]
+    elif what == "branch no decimals":
+        lines = [ln.replace("--92.12%--", "--92%--") for ln in lines]
+    elif what == "misaligned branch":
+        lines = [" " + ln if "--0.97%--" in ln else ln for ln in lines]
+    elif what == "mark inside a symbol":  # re.sub(r'(---|%--) ', ...) would cut a blank out of the symbol
+        lines = [ln + " x--- y" if ln.endswith("vfs_write_3") else ln for ln in lines]
+    elif what == "mark space then symbol":  # perf 3.x's way in a 6.x report
+        lines = [ln.replace("---do_syscall", "--- do_syscall").replace("%--ksys", "%-- ksys") for ln in lines]
+    elif what == "empty first frame":
+        lines = [re.sub(r"---entry_SYSCALL\w*$", "---", ln) for ln in lines]
+    elif what == "first frame without ---":  # the stack of the entry before must not reach under this one
+        lines = [re.sub(r"---(entry_SYSCALL\w*)$", r"   \1", ln) for ln in lines]
+    elif what == "branch under a frame's first letter":  # its column is the frame's: it pops the frame
+        lines = [x for ln in lines for x in ([ln, " " * 15 + "--3.00%--early"]
+                                             if re.fullmatch(r" {15}do_syscall_64_\d+", ln) else [ln])]
+    elif what == "deep tree":  # 1100 frames each under the one before: deeper than the kernel's stack
+        lines[graph + 1:graph + 1] = [" " * (16 + k) + f"f{k}" for k in range(1100)]
     elif what == "no symbol marker":
         lines[mid] = lines[mid].replace("[k] ", "", 1).replace("[.] ", "", 1)
     elif what == "marker only":
@@ -160,7 +179,10 @@ _WHAT = ("cut row", "cut percentage", "prose after the table", "prose in the mid
          "event in the middle", "header in the middle", "other columns in the middle", "graph flat",
          "graph before any row", "row at the margin", "margin number without %", "no final newline", "no header",
          "header only", "dotted line missing", "column beyond the line", "self exponent", "self comma", "self negative",
-         "self plus", "self nan", "self grouped", "self 16 digits", "self empty", "self leading zeros")
+         "self plus", "self nan", "self grouped", "self 16 digits", "self empty", "self leading zeros",
+         "branch 16 digits", "branch no decimals", "misaligned branch", "mark inside a symbol",
+         "mark space then symbol", "empty first frame", "deep tree", "first frame without ---",
+         "branch under a frame's first letter")
 
 
 def _same(a, b) -> None:
@@ -191,18 +213,21 @@ def test_fast_and_line_reader_give_the_same_frame_or_error(name, monkeypatch):
     text = CASES[name]
     assert len(text) > P.FAST_MIN  # the parser tries the fast path on it as it stands
     _both(P.parse_perf_report, text, monkeypatch)
+    _both(P.parse_perf_report_callgraph, text, monkeypatch)
 
 
 @pytest.mark.parametrize("fixture", FIXTURES)
 def test_the_fixtures_read_the_same_by_both(fixture, monkeypatch):
     _both(P.parse_perf_report, FIX / fixture, monkeypatch)
+    _both(P.parse_perf_report_callgraph, FIX / fixture, monkeypatch)
 
 
-def _fast(text):
+def _fast(text, graph: bool = False):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         text, name = read_source(text)  # what the parser hands it: CRLF made LF, the last line whole
-    return P._fast_entries(text, name)
+    fast = P._fast_read(text, name, graph=graph)
+    return None if fast is None else fast.callgraph if graph else fast.entries
 
 
 def test_the_fast_path_reads_clean_reports_and_leaves_damage_to_the_line_reader():
@@ -220,17 +245,26 @@ def test_the_fast_path_reads_clean_reports_and_leaves_damage_to_the_line_reader(
     takes = ("cut row", "cut percentage", "comma percentage", "double percent", "negative percentage", "exponent",
              "plus sign", "no decimals", "point no decimals", "grouped", "nan", "no symbol marker", "marker only",
              "CRLF", "blank line of spaces", "comment in the middle", "event in the middle", "header in the middle",
-             "no final newline", "column beyond the line", "self negative", "self leading zeros")
+             "no final newline", "column beyond the line", "self negative", "self leading zeros",
+             "branch 16 digits", "branch no decimals", "misaligned branch", "mark inside a symbol",
+             "mark space then symbol", "empty first frame", "deep tree", "first frame without ---",
+             "branch under a frame's first letter")  # the table: call-graph lines all
     refuses = ("prose after the table", "prose in the middle", "16 digits", "tab", "tab in graph", "CR",
                "non-UTF-8 symbol", "UTF-8 symbol", "control character", "other columns in the middle", "graph flat",
                "graph before any row", "row at the margin", "margin number without %", "no header", "header only",
                "dotted line missing", "self exponent", "self comma", "self plus", "self nan", "self grouped",
                "self 16 digits", "self empty")
     assert set(takes) | set(refuses) == set(_WHAT)
+    graph_refuses = ("branch 16 digits", "mark inside a symbol", "deep tree")
     for w in takes:
         assert _fast(CASES[f"damaged: {w}"]) is not None, w
     for w in refuses:
         assert _fast(CASES[f"damaged: {w}"]) is None, w
+    for w in takes:  # the call graph too, but where its line reader must read a line
+        assert (_fast(CASES[f"damaged: {w}"], graph=True) is None) == (w in graph_refuses), w
+    for text in (CHILDREN, OLD):
+        cg = _fast(text, graph=True)
+        assert cg is not None and len(cg) == len(P._read(text, "<t>").callgraph) > 300
 
 
 def test_the_benchmark_file_reads_the_same_by_both(tmp_path, monkeypatch):
@@ -240,6 +274,7 @@ def test_the_benchmark_file_reads_the_same_by_both(tmp_path, monkeypatch):
     monkeypatch.setattr(trace_inputs, "LINES", 30000)
     path = tmp_path / "perf-report"
     trace_inputs.perf_report(path)
-    df = P._fast_entries(path.read_text(), str(path))
-    assert df is not None and len(df) > 1000
+    fast = P._fast_read(path.read_text(), str(path), graph=True)
+    assert fast is not None and len(fast.entries) > 1000 and len(fast.callgraph) > 10 * len(fast.entries)
     _both(P.parse_perf_report, path, monkeypatch)
+    _both(P.parse_perf_report_callgraph, path, monkeypatch)

@@ -55,9 +55,9 @@ def parse_perf_report(src, source: str | None = None, max_bytes: int | None = No
     """
     text, name = read_source(src, source, max_bytes)
     if len(text) > FAST_MIN:
-        fast = _fast_entries(text, name)
+        fast = _fast_read(text, name, graph=False)
         if fast is not None:
-            return fast
+            return fast.entries
     return _read(text, name).entries
 
 
@@ -72,6 +72,8 @@ def parse_perf_report_callgraph(src, source: str | None = None, max_bytes: int |
         (0-based id), ``parent`` (node id, -1 for the first frame under the
         entry), ``depth`` (0 for the first frame), ``symbol`` and ``pct`` (the
         branch percentage perf printed, NaN on a straight chain).
+
+        A long report is read by numba in one pass, as :func:`parse_perf_report` says.
     """
     return read_perf_report(src, source, max_bytes).callgraph
 
@@ -80,6 +82,10 @@ def parse_perf_report_callgraph(src, source: str | None = None, max_bytes: int |
 def read_perf_report(src, source: str | None = None, max_bytes: int | None = None) -> PerfReport:
     """Both frames of a ``perf report --stdio``."""
     text, name = read_source(src, source, max_bytes)
+    if len(text) > FAST_MIN:
+        fast = _fast_read(text, name, graph=True)
+        if fast is not None:
+            return fast
     return _read(text, name)
 
 
@@ -255,12 +261,13 @@ def _add(nodes, entry, parent, depth, sym, pct):
     nodes.append([entry, len(nodes), parent, depth, sym.strip(), pct])
 
 
-#: a text longer than this (characters) is tried with :func:`_fast_entries` first
+#: a text longer than this (characters) is tried with :func:`_fast_read` first
 FAST_MIN = 1 << 16
 
 
-def _fast_entries(text: str, name: str) -> pd.DataFrame | None:
-    """The table of :func:`parse_perf_report`, its rows read by numba (:func:`~._fastreport.scan_entries`): the
+def _fast_read(text: str, name: str, graph: bool) -> PerfReport | None:
+    """What :func:`_read` reads (the call graph only with *graph*: else an empty frame), the lines read by numba
+    (:func:`~._fastreport.scan_entries`): the
     ``#`` lines and the blank lines before the first row are read here as :func:`_read` reads them, then every
     line goes through the kernel, which hands the ``#`` lines back.  The line reader made a string, a list and a
     dict per line: 8x the file's size at the peak for 10**6 lines of call graphs, at 11 MB/s.  None for anything
@@ -296,8 +303,8 @@ def _fast_entries(text: str, name: str) -> pd.DataFrame | None:
             events.append((rows, hdr.event))
         return layout()
 
-    table = scan_entries(text, pos, *layout(), on_comment)
-    if table is None or table.rows == 0:
+    table = scan_entries(text, pos, *layout(), on_comment, graph)
+    if table is None or table.rows == 0 or (graph and table.n_nodes == 0):
         return None
     rows = table.rows
     ends = [r for r, _ in events[1:]] + [rows]
@@ -319,4 +326,23 @@ def _fast_entries(text: str, name: str) -> pd.DataFrame | None:
     order = ["event"] + [c for c in cols if c != "Symbol"] + (["Symbol", "symbol_type"] if "Symbol" in cols else [])
     ent = pd.DataFrame(data, columns=order)
     set_attrs(ent, name, "perf-report", None, None, samples=hdr.samples, columns=cols)
-    return ent
+    n = table.n_nodes
+    cols_cg = {"entry": table.nodes[:n, 0].copy(), "node": np.arange(n, dtype=np.int64),
+               "parent": table.nodes[:n, 1].copy(), "depth": table.nodes[:n, 2].copy()}
+    starts, stops, pct = table.nodes[:n, 3].copy(), table.nodes[:n, 4].copy(), table.pct[:n].copy()
+    del table  # its arrays hold room for twice the nodes: gone before the symbols' strings are made
+    cols_cg["symbol"] = _texts(text, starts, stops)
+    cols_cg["pct"] = pct
+    del starts, stops  # before pandas copies the strings into its own column
+    cg = pd.DataFrame(cols_cg)
+    set_attrs(cg, name, "perf-report-callgraph", None, None)
+    return PerfReport(ent, cg)
+
+
+def _texts(text: str, starts: np.ndarray, ends: np.ndarray, step: int = 1 << 16) -> list[str]:
+    """``text[a:b]`` for each span, the spans' ints made *step* at a time (all at once, 10**6 of them took more
+    memory than the strings)."""
+    out: list[str] = []
+    for k in range(0, len(starts), step):
+        out += [text[a:b] for a, b in zip(starts[k:k + step].tolist(), ends[k:k + step].tolist())]
+    return out
