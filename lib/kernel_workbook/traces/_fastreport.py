@@ -14,8 +14,8 @@ Only the input the line reader reads without a word goes through: printable ASCI
 ``[-]digits[.digits]`` (at most 15 digits: the integer of its digits divided by a power of ten, which IEEE
 division rounds correctly, so the value is Python's ``float()`` of the same text).  Anything else (a tab, a
 control or non-ASCII character, an author's prose after the table, a damaged row, a call graph before any row,
-a number written otherwise, a tree deeper than 1,024 frames, a ``--- `` inside a symbol) stops the scan, and the caller gives the text to the line reader, which reads,
-warns about or refuses it as before.
+a number written otherwise, a tree deeper than 1,024 frames, a ``--- `` inside a symbol) stops the scan, and
+the caller gives the text to the line reader, which reads, warns about or refuses it as before.
 
 The kernels are module-level functions (numba imported with the module, which the parser imports only for a long
 report): numba's cache keys a closure's kernels by the closure's cells, and a kernel built inside a function
