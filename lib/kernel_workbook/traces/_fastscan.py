@@ -479,9 +479,10 @@ def warm() -> None:
     scan_template("time: 1\nx 1\n", [["x ", ""]], 1)
     scan_template(" 1 x\n", [["", " x"]], 1, None, True, True)
     folded_stacks("a;b 1\n")
-    from . import _fastperf  # the perf stat -x reader's kernel (it builds on this module's helpers)
+    from . import _fastperf, _fastreport  # the perf stat -x and perf report readers' kernels (they use its helpers)
 
     _fastperf.warm()
+    _fastreport.warm()
 
 
 #: characters of text encoded at a time by :func:`scan_table`: a byte copy of the whole text would be one more
