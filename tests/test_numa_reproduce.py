@@ -172,6 +172,23 @@ def test_the_stored_wake_up_sweep_is_this_calibration_s_across_the_rate_s_range(
         R.main(["--everything"])
 
 
+def test_the_sharing_grid_reaches_down_to_the_floor_the_load_allows():
+    """A search bound must be the mechanism's, not the grid's: the sharing's grid starts at the least shared_frac
+    xfs_repair() accepts, and a fit on that floor is noted as the mechanism's bound, not a grid edge."""
+    from kernel_workbook.errors import WorkbookParameterError
+
+    m = R.MACHINES[R.DAVE]
+    assert R.SHARED_GRID[0] == R.SHARED_FLOOR == 0.0 and list(R.SHARED_GRID) == sorted(R.SHARED_GRID)
+    R.xfs_repair(m, shared_frac=R.SHARED_FLOOR)
+    with pytest.raises(WorkbookParameterError, match="shared_frac"):
+        R.xfs_repair(m, shared_frac=R.SHARED_FLOOR - 0.01)
+    w = R.pd.DataFrame({"wander_per_s": [1.0]})
+    w.attrs.update(search="joint", chosen=1.0, shared_frac=R.SHARED_FLOOR)
+    assert "a bound of the mechanism" in R._edge_notes("x", w)[0]
+    w.attrs.update(shared_frac=R.SHARED_GRID[-1])
+    assert "the grid's bound" in R._edge_notes("x", w)[0]
+
+
 def test_the_wake_up_search_is_joint_over_grids_fixed_a_priori_and_the_post_hoc_one_is_disclosed(rep):
     """Every pair of WANDER_GRID x SHARED_GRID is tried and the global 3.19 minimum taken (no starting point, no
     order); the search chosen after predictions were seen is not the default and the output says so."""

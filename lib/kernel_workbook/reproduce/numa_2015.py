@@ -342,12 +342,16 @@ XFS_DENSITY = 1.0
 #   * the rate from 0 to one cross-node wake-up per scheduler tick (250/s at HZ=250: the model places a thread at
 #     most once a tick, and an xfs_repair thread, which sleeps on each of its reads, cannot wake more often than
 #     that here), one point per decade -- the 3.19 statistics move with the rate's logarithm;
-#   * the sharing over [0.1, 0.9] in steps of 0.2: neither end is the load (every lookup walks the shared hash
-#     chains, and each thread reads buffers of its own);
+#   * the sharing from its floor 0 (no access walks the shared cache: xfs_repair() accepts [0, 1)) and then over
+#     [0.1, 0.9] in steps of 0.2.  The grid first began at 0.1 ("neither end is the load"), but Mel's 3.19 minimum
+#     fell on that 0.1, so the grid's bound and not the column chose it: a bound must be the mechanism's, so the
+#     grid now reaches down to the floor the workload allows (its top stays 0.9: the ceiling, every access on the
+#     shared cache and none on a thread's own buffers, is outside the load's range, [0, 1));
 #   * every pair of the two grids, the least-squares minimum in log ratio of the four 3.19 statistics taken:
 #     no starting point, no order, no bound placed where a prediction looked better.
 WANDER_GRID = (0.0, 0.01, 0.1, 1.0, 10.0, 100.0, 250.0)  # /s
-SHARED_GRID = tuple(round(0.1 + 0.2 * i, 1) for i in range(5))  # 0.1 ... 0.9 in steps of 0.2
+SHARED_GRID = (0.0,) + tuple(round(0.1 + 0.2 * i, 1) for i in range(5))  # the floor, then 0.1 ... 0.9 by 0.2
+SHARED_FLOOR = 0.0  # xfs_repair(): shared_frac in [0, 1)
 # The search an earlier stop used instead, chosen *after* seeing how the slowscan cells move with the rate (a grid
 # capped at 30/s, the sharing kept at 0.5 or more and searched first at 1/s).  Not used by the reproduction; kept so
 # that the score it gave can be recomputed beside the a-priori one (Setup(wakeup_search="post-hoc")).
@@ -921,7 +925,11 @@ def _edge_notes(load: str, w: pd.DataFrame) -> list[str]:
     out = []
     for knob, grid, value in (("wander_per_s", WANDER_GRID, w.attrs["chosen"]),
                               ("shared_frac", SHARED_GRID, w.attrs["shared_frac"])):
-        if value in (grid[0], grid[-1]):
+        if knob == "shared_frac" and value == SHARED_FLOOR:
+            out.append(f"{load}: the 3.19 least-squares {knob} is its floor ({value:g}, no access on the shared "
+                       f"cache): the column asks for as little sharing as the load can have, a bound of the "
+                       f"mechanism, not of the grid")
+        elif value in (grid[0], grid[-1]):
             side = "lowest" if value == grid[0] else "highest"
             out.append(f"{load}: the 3.19 least-squares {knob} is the {side} value of its grid ({value:g}): "
                        f"the 3.19 column does not pin it inside the range, the grid's bound (fixed a priori: "
@@ -934,7 +942,8 @@ def _search_words(w: pd.DataFrame) -> str:
         return ("the search chosen after predictions were seen, for comparison only: rates up to 30/s, sharing "
                 "0.5-0.9")
     return (f"every pair of {len(WANDER_GRID)} rates from 0 to 250/s and {len(SHARED_GRID)} sharings from "
-            f"{SHARED_GRID[0]:g} to {SHARED_GRID[-1]:g}, fixed before any prediction was seen")
+            f"{SHARED_GRID[0]:g} (the floor) to {SHARED_GRID[-1]:g}, the rates and the sharings from 0.1 up fixed "
+            f"before any prediction was seen, the floor added because Mel's 3.19 minimum lay on 0.1")
 
 
 def df_wakeups(w: pd.DataFrame) -> pd.DataFrame:
