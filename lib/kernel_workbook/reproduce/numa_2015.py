@@ -345,8 +345,8 @@ XFS_DENSITY = 1.0
 #   * the sharing from its floor 0 (no access walks the shared cache: xfs_repair() accepts [0, 1)) and then over
 #     [0.1, 0.9] in steps of 0.2.  The grid first began at 0.1 ("neither end is the load"), but Mel's 3.19 minimum
 #     fell on that 0.1, so the grid's bound and not the column chose it: a bound must be the mechanism's, so the
-#     grid now reaches down to the floor the workload allows (its top stays 0.9: the ceiling, every access on the
-#     shared cache and none on a thread's own buffers, is outside the load's range, [0, 1));
+#     grid now reaches down to the floor the workload allows.  Its top is still 0.9, and Dave's 3.19 fit lies
+#     there: that edge is open (the load allows up to, not including, 1; widening it is not done yet);
 #   * every pair of the two grids, the least-squares minimum in log ratio of the four 3.19 statistics taken:
 #     no starting point, no order, no bound placed where a prediction looked better.
 WANDER_GRID = (0.0, 0.01, 0.1, 1.0, 10.0, 100.0, 250.0)  # /s
