@@ -314,7 +314,10 @@ display(*(rep.block(key) for key in rep.keys() if key.split("/")[0] == "calibrat
 # searched together with the sharing on the 3.19 column alone, over every pair
 # of two grids fixed before any prediction was seen — the rate from 0 to one
 # cross-node wake-up per scheduler tick (250/s), one point per decade, and the
-# sharing from 0.1 to 0.9 — and the pair with the least 3.19 error is taken. The
+# sharing from its floor 0 (no access on the shared cache), then 0.1 to 0.9 (the
+# floor was added when Mel's 3.19 minimum lay on the grid's old bottom, 0.1: a
+# bound must be the mechanism's, not the grid's) — and the pair with the least
+# 3.19 error is taken. The
 # table above gives the 3.19 error at each rate, at the sharing that fits best
 # there. The notes say when a minimum lies on a grid's bound: then the bound,
 # not the column, decides it, and the 3.19 column does not pin the rate.
