@@ -198,6 +198,21 @@ def test_result_frames_are_named_as_the_tools_name_them():
         assert c in io.columns
     assert io.attrs["version"] == "sysstat 9-11"
     assert ((io["%util"] >= 0) & (io["%util"] <= 100)).all()
+    # avgqu-sz and %util from the queue depth carried over each interval boundary: the same as counting it
+    # request by request (the insertions and completions of every done request, in time order)
+    R = r.arrays.R[: int(r.arrays.S[S_.next_rid])]
+    R = R[R[:, R_.state] == RS.done]
+    ev = sorted([(int(t), 1) for t in R[:, R_.t_insert]] + [(int(t), -1) for t in R[:, R_.t_complete]],
+                key=lambda e: (e[0], -e[1]))
+    T, depth, area, busy, prev = 10 ** 8, 0, {}, {}, 0
+    for t, d in ev + [(len(io) * T, 0)]:
+        for k in range(prev // T, min(t // T, len(io) - 1) + 1):  # split the segment [prev, t) at the boundaries
+            lo, hi = max(prev, k * T), min(t, (k + 1) * T) if k < len(io) - 1 else t
+            area[k] = area.get(k, 0) + depth * max(hi - lo, 0)
+            busy[k] = busy.get(k, 0) + (depth > 0) * max(hi - lo, 0)
+        depth, prev = depth + d, t
+    assert np.allclose(io["avgqu-sz"], [area.get(k, 0) / T for k in range(len(io))], rtol=1e-12)
+    assert np.allclose(io["%util"], [min(100.0, busy.get(k, 0) / T * 100) for k in range(len(io))], rtol=1e-12)
     # Little's law per interval: avgqu-sz = arrival rate x await (within a sample's edges)
     assert io["rkB/s"].sum() * 0.1 == pytest.approx(r.requests["sectors"].sum() / 2, rel=1e-9)
     t = r.threads

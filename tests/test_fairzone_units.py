@@ -213,6 +213,11 @@ def test_a_unit_run_reports_pages():
     assert len(t) == 2000 and (t["free_normal"] % 32 == 0).all() and t["free_normal"].max() > 32
     seq = ph[ph["phase"].isin(["SeqWrite", "SeqRead"])]
     assert (ph["pages"] == ph["hits"] + ph["misses"]).all() and seq["pages"].sum() == 2 * 2 * 2 * 64 * 256
+    # phase_hits (the 2014 reproduction's hot path) is df_phases' hits and misses summed, without the frame
+    for name in ("SeqWrite", "RandWrite", "SeqRead", "RandRead"):
+        for n in (None, 1, 2, 4):
+            s = ph[(ph["phase"] == name) & ((ph["threads"] == n) if n else True)]
+            assert r.phase_hits(name, n) == (int(s["hits"].sum()), int(s["misses"].sum())), (name, n)
 
 
 # --------------------------------------------------------------------------- U = 32 converges to U = 1

@@ -257,9 +257,8 @@ def _spread_run_at(variant: str, dma32_mb: float, other_mb: float, thp: str, sma
 
 
 def _seqread_hit_pct(r) -> float:
-    ph = r.df_phases()
-    s = ph[ph["phase"] == "SeqRead"]
-    return float(100.0 * s["hits"].sum() / max(s["pages"].sum(), 1))
+    h, m = r.phase_hits("SeqRead")
+    return float(100.0 * h / max(h + m, 1))
 
 
 @calibration
@@ -437,9 +436,7 @@ def _cpu_us(r, n: int, costs: AllocatorCosts, switch: bool = True) -> float:
 
 
 def _hits(r, n: int) -> tuple[int, int]:
-    ph = r.df_phases()
-    s = ph[(ph["phase"] == "SeqRead") & (ph["threads"] == n)]
-    return int(s["hits"].sum()), int(s["misses"].sum())
+    return r.phase_hits("SeqRead", n)
 
 
 def _compose(d_mb_s: float, hits: int, misses: int) -> float:

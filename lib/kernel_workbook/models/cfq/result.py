@@ -198,12 +198,10 @@ class Result:
         o2 = np.argsort(pts, kind="stable")
         pts, lv = pts[o2], lv[o2]
         # carry the level forward over the boundary points
-        cur = 0
-        levels = np.empty_like(lv)
-        for i in range(len(lv)):
-            if lv[i] >= 0:
-                cur = lv[i]
-            levels[i] = cur
+        # (a forward fill: the last event's level at or before each point, 0 before the first event)
+        last = np.where(lv >= 0, np.arange(len(lv)), -1)
+        np.maximum.accumulate(last, out=last)
+        levels = np.where(last >= 0, lv[np.maximum(last, 0)], 0)
         dt = np.diff(pts, append=pts[-1])
         which = np.minimum(pts // T, n - 1)
         area = np.bincount(which, weights=levels * dt, minlength=n)

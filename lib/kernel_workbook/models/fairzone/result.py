@@ -263,6 +263,20 @@ class FairZoneResult:
                          "allocs_normal": int(PR[i, PRF.alloc_normal]), "pgscan": int(PR[i, PRF.scan])})
         return pd.DataFrame(rows)
 
+    def phase_hits(self, phase: str = "SeqRead", threads: int | None = None) -> tuple[int, int]:
+        """Page-cache ``(hits, misses)`` summed over the phases named ``phase``, optionally of one thread count:
+        the ``hits`` and ``misses`` columns of :meth:`df_phases` summed, without building the frame (the 2014
+        reproduction asks this once per kernel, reader count and table)."""
+        PR = self.in_pages()["PR"]
+        h = m = 0
+        for i, ph in enumerate(self.workload.phases):
+            if ph.op == OP.delete or PHASE_NAMES.get(ph.kind, "other") != phase:
+                continue
+            if threads is None or ph.threads == threads:
+                h += int(PR[i, PRF.hits])
+                m += int(PR[i, PRF.misses])
+        return h, m
+
     def phase_counters(self, phase: str = "SeqRead", threads: int | None = None) -> dict:
         """The counters of :data:`_fairzone_layout.COUNTER_NAMES`, summed over the phases named ``phase``
         (``SeqWrite``, ``RandWrite``, ``SeqRead``, ``RandRead``), optionally of one thread count."""
