@@ -54,7 +54,9 @@ def pct_start(b, j, e, comma):
 
 @numba.njit(cache=True, nogil=True)
 def number(b, a, z, pow10):
-    # float() of b[a:z] when it is [-]digits[.digits] (at most 15 digits), else NaN with ok False
+    # float() of b[a:z] when it is [-]digits[.digits] (at most 15 digits), else NaN with ok False.  The other
+    # readers (_fastperf, _fastscan_jit) write this loop out again on purpose: numba's cache does not see a change
+    # in a kernel of another file that a cached kernel calls, so sharing it would serve stale machine code
     neg = a < z and b[a] == 45
     if neg:
         a += 1
