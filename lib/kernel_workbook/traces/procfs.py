@@ -241,12 +241,13 @@ def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
             meta["types"] = types
             continue
         cut = i == len(lines) - 1 and not text.endswith("\n")
-        m = _PT_BLOCK_RE.match(ln) or _PT_FREE_RE.match(ln)
+        m_block, m_free = _PT_BLOCK_RE.match(ln), _PT_FREE_RE.match(ln)  # each once: the branches below reuse them
+        m = m_block or m_free
         if m and int(m.group(1)) > _NODE_MAX:
             raise fail(name, text, ("line", i + 1), f"a node id below {_NODE_MAX + 1} (the kernel's MAX_NUMNODES "
                        "is 1 << NODES_SHIFT, NODES_SHIFT at most 10)", ln)
         if section == "free":
-            m = _PT_FREE_RE.match(ln)
+            m = m_free
             if m and len(m.group(4).split()) == len(orders):
                 node, zone, typ = int(m.group(1)), m.group(2), m.group(3)
                 if (node, zone, typ) in seen:
@@ -257,7 +258,7 @@ def _pagetypeinfo_lines(text: str, name: str) -> pd.DataFrame:
                     recs.append(("free", node, zone, typ, o, int(c), sample, t))
                 continue
         elif section in ("blocks", "mixed"):
-            m = _PT_BLOCK_RE.match(ln)
+            m = m_block
             if m and len(m.group(3).split()) == len(types):
                 node, zone = int(m.group(1)), m.group(2)
                 for typ, c in zip(types, m.group(3).split()):
