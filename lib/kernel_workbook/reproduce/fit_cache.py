@@ -4,12 +4,9 @@ A calibration is deterministic: the same function, arguments, mode, code and
 published tables give the same fit.  Some take a minute in the lab's problem
 size (2011's machines pool the runs of eight seed bases), so a notebook opened
 again, or a presenter's second run, should not pay for them again.  Each fit
-is stored in a ``diskcache.Cache`` in the folder (SQLite: atomic, and shared
-by the processes of ``kwb reproduce``), as JSON text -- never a pickle: an
-entry or a database planted in the folder must not run code when it is read,
-so the cache's Disk takes and gives back only text (:class:`_TextDisk`) and
-:func:`encode` says what the text holds -- under a key that spells out all of
-what the fit depends on:
+is stored as one JSON file (never a pickle: a file planted in the folder must
+not run code when it is read; :func:`encode` says what it holds) under a name
+that hashes all of what it depends on:
 
 * the calibration's name and bound arguments, and the mode (``WORKBOOK_MODE``:
   a calibration called with ``small=None`` reads it);
@@ -21,9 +18,17 @@ Change any of them and the key changes: a stale fit is never read back.  The
 folder is ``$KWB_FIT_CACHE``, else ``$XDG_CACHE_HOME/kernel-workbook/fits``,
 else ``~/.cache/kernel-workbook/fits``; ``KWB_FIT_CACHE=off`` turns the cache
 off (``make test``, ``make fidelity`` and ``make notebooks`` do, so that they
-always fit from the code).  An entry that cannot be read is refitted with a
-warning naming it; a folder (or a cache database in it) that cannot be used is
-warned about once, and the fits are kept in memory only.
+always fit from the code).  A file that cannot be read is refitted with a
+warning naming it; a folder that cannot be written is warned about once, and
+the fits are kept in memory only.
+
+Why not a library (issue 34): ``joblib.Memory`` stores results as pickles and
+keys them on the called function's own source, not on the code it calls.
+``diskcache`` was tried (this file's git log has it and its measures): it needed
+a Disk of its own to stay free of pickles, so the module grew (286 -> 341
+lines, the JSON encoding stays either way), it could not read fits from a
+folder it cannot write (opening a cache writes its settings), one damaged
+database lost every fit, and SQLite is not safe on a network home folder.
 """
 
 from __future__ import annotations
@@ -34,8 +39,8 @@ import importlib
 import json
 import math
 import os
-import sqlite3
 import sys
+import tempfile
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -45,8 +50,8 @@ from ..paths import package_dir, published_dir, threads_dir
 
 ENV = "KWB_FIT_CACHE"
 MISSING = object()  # what get() returns for a fit not stored
-FORMAT = "kwb-fit 1"  # the first field of every entry: another format is never read as this one
-MAX_BYTES = 64 << 20  # a stored fit is a few kB; a bigger entry is not one of ours
+FORMAT = "kwb-fit 1"  # the first field of every file: another format is never read as this one
+MAX_BYTES = 64 << 20  # a stored fit is a few kB; a bigger file is not one of ours
 _PACKAGE = __name__.split(".")[0] + "."  # "kernel_workbook.": the only modules a stored dataclass may name
 _warned_unwritable = False
 _warned_unstorable: set = set()
@@ -221,105 +226,45 @@ def fingerprint() -> str:
     return _fingerprint((str(published_dir()), str(threads_dir())))
 
 
-def cache_key(key: tuple) -> str:
-    """The cache's key for a calibration's entry (``key`` as :mod:`.calibration` builds it): the code and data
-    fingerprint, the mode and the key itself, in full (no hash: two keys never share an entry)."""
-    from .. import config
-
-    return f"{FORMAT}|{fingerprint()}|{config.mode().name}|{key!r}"
-
-
-def _text_disk():
-    import diskcache
-    from diskcache.core import MODE_RAW, MODE_TEXT, UNKNOWN
-
-    class _TextDisk(diskcache.Disk):
-        """diskcache's Disk for text keys and text values only.  The default Disk pickles any other value and
-        unpickles whatever the database says is a pickle; this one refuses both, so a planted database cannot
-        make a read run code."""
-
-        def put(self, key):
-            if type(key) is not str:
-                raise TypeError(f"a fit cache key is text, not {type(key).__name__}")
-            return super().put(key)
-
-        def get(self, key, raw):
-            if not raw:
-                raise ValueError("a pickled key")
-            return super().get(key, raw)
-
-        def store(self, value, read, key=UNKNOWN):
-            if read or type(value) is not str:
-                raise TypeError(f"a fit cache value is text, not {type(value).__name__}")
-            return super().store(value, read, key=key)
-
-        def fetch(self, mode, filename, value, read):
-            if read or mode not in (MODE_RAW, MODE_TEXT) or (mode == MODE_RAW and type(value) is not str):
-                raise ValueError("an entry that is not text")
-            return super().fetch(mode, filename, value, read)
-
-    return _TextDisk
-
-
-_open: dict = {}  # (folder, pid) -> its Cache, or None when it cannot be used; a connection never crosses a fork
-
-
-def _cache():
-    """The cache in :func:`folder`, or None (off, or a folder that cannot be used: warned about once)."""
-    global _warned_unwritable
+def path_for(key: tuple) -> Path | None:
+    """The file of a calibration's entry (``key`` as :mod:`.calibration` builds it), or None when off."""
     d = folder()
     if d is None:
         return None
-    k = (str(d), os.getpid())
-    if k not in _open:
-        import diskcache
+    from .. import config
 
-        try:
-            # journal_mode=delete, not diskcache's WAL: SQLite's WAL needs shared memory, which a home folder on
-            # a network file system (a teaching lab's) does not give
-            _open[k] = diskcache.Cache(str(d), disk=_text_disk(), sqlite_journal_mode="delete")
-        except (OSError, sqlite3.Error, TypeError) as e:
-            _open[k] = None
-            if not _warned_unwritable:
-                _warned_unwritable = True
-                warnings.warn(f"{d}: calibrations cannot be stored there ({type(e).__name__}: {str(e)[:200]}); "
-                              f"they are kept in memory only (set {ENV} to another folder, or to off)",
-                              FitCacheWarning, stacklevel=4)
-    return _open[k]
+    h = hashlib.sha256(f"{fingerprint()}|{config.mode().name}|{key!r}".encode()).hexdigest()
+    return d / f"{key[0].replace(':', '.')}-{h[:32]}.json"
 
 
 def get(key: tuple):
     """The stored fit of ``key``, or :data:`MISSING`."""
-    c = _cache()
-    if c is None:
+    p = path_for(key)
+    if p is None or not p.exists():
         return MISSING
-    ck = cache_key(key)
     try:
-        text = c.get(ck, default=MISSING)
-        if text is MISSING:
-            return MISSING
-        if not isinstance(text, str) or len(text) > MAX_BYTES:
-            raise ValueError(f"not a text of at most {MAX_BYTES >> 20} MiB")
-        doc = json.loads(text)
+        if not p.is_file() or p.stat().st_size > MAX_BYTES:
+            raise ValueError(f"not a regular file of at most {MAX_BYTES >> 20} MiB")
+        doc = json.loads(p.read_text(encoding="utf-8"))
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT!r} entry")
+            raise ValueError(f"not a {FORMAT!r} file")
         stored_key, value = decode(doc["key"]), decode(doc["value"])
-    except Exception as e:  # a torn or foreign entry: fit again, and say which
-        warnings.warn(f"{c.directory}: the stored calibration {key[0]} cannot be read ({type(e).__name__}: "
-                      f"{str(e)[:200]}); fitting again", FitCacheWarning, stacklevel=3)
+    except Exception as e:  # a torn or foreign file: fit again, and say which
+        warnings.warn(f"{p}: a stored calibration that cannot be read ({type(e).__name__}: {str(e)[:200]}); "
+                      "fitting again", FitCacheWarning, stacklevel=3)
         return MISSING
-    if stored_key != key:  # an entry written into the database under another's key
-        warnings.warn(f"{c.directory}: the entry of {key!r} holds the calibration {stored_key!r}; fitting again",
-                      FitCacheWarning, stacklevel=3)
+    if stored_key != key:  # a hash collision, or a file copied under another name
+        warnings.warn(f"{p}: holds the calibration {stored_key!r}, not {key!r}; fitting again", FitCacheWarning,
+                      stacklevel=3)
         return MISSING
     return value
 
 
 def put(key: tuple, value) -> None:
-    """Store ``value`` as ``key``'s fit (in one SQLite transaction: a reader sees the old entry or the new)."""
+    """Store ``value`` as ``key``'s fit (atomically: a reader sees the old file or the new, never half)."""
     global _warned_unwritable
-    c = _cache()
-    if c is None:
+    p = path_for(key)
+    if p is None:
         return
     try:
         text = json.dumps({"format": FORMAT, "key": encode(key), "value": encode(value)}, allow_nan=False)
@@ -330,12 +275,20 @@ def put(key: tuple, value) -> None:
                           FitCacheWarning, stacklevel=3)
         return
     try:
-        c.set(cache_key(key), text)
-    except (OSError, sqlite3.Error) as e:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".fit-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as e:
         if not _warned_unwritable:
             _warned_unwritable = True
-            warnings.warn(f"{c.directory}: calibrations cannot be stored there ({e}); they are kept in memory only "
+            warnings.warn(f"{p.parent}: calibrations cannot be stored there ({e}); they are kept in memory only "
                           f"(set {ENV} to another folder, or to off)", FitCacheWarning, stacklevel=3)
 
 
-__all__ = ["ENV", "MISSING", "FORMAT", "folder", "fingerprint", "cache_key", "get", "put", "encode", "decode"]
+__all__ = ["ENV", "MISSING", "FORMAT", "folder", "fingerprint", "path_for", "get", "put", "encode", "decode"]
