@@ -24,6 +24,14 @@ def test_qt_matches_r(p, df, expect):
     assert qt(p, df) == pytest.approx(expect, rel=1e-9)
 
 
+def test_qt_is_scipys_student_t_quantile():
+    # the same numbers as scipy.stats to the last bit, so a table marks what a SciPy user's check marks
+    stats = pytest.importorskip("scipy.stats")
+    for df in (1, 2, 3, 7, 30, 1000):
+        for p in (0.9, 0.95, 0.975, 0.995, 0.9995):
+            assert qt(p, df) == float(stats.t.ppf(p, df))
+
+
 def test_qt_is_symmetric():
     assert qt(0.025, 7) == pytest.approx(-qt(0.975, 7))
 

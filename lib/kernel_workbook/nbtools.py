@@ -6,7 +6,11 @@
 ``strip`` removes saved widget state from a notebook's metadata.  A notebook
 executed in the lab stores the state of every widget, and with Altair's
 offline renderer that includes the whole Vega JavaScript bundle (megabytes);
-the committed notebooks are executed in CI mode and need none of it.
+the committed notebooks are executed in CI mode and need none of it.  It is
+nbstripout's ``strip_output`` told to keep what nbstripout removes by default:
+the outputs and execution counts (nbval compares them), the cell ids, and each
+cell's ``metadata.execution`` (nbclient's times, which tests/ci_order.py reads
+to order the notebooks); so the one key it removes is ``metadata.widgets``.
 
 ``workspace`` makes the folder the lab works in (``make lab``, ``kwb
 present``).  The committed notebooks carry CI-mode outputs that nbval checks;
@@ -23,6 +27,7 @@ in the repository, except a copy the person has edited since, which is kept
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -37,12 +42,21 @@ SKIPPED = {".git", ".venv", "build", ".pytest_cache", ".hypothesis", ".ipynb_che
 MANIFEST = ".kwb-workspace.json"  # relative path -> hash of the copy as last written
 
 
+STRIPPED_KEYS = ["metadata.widgets"]  # nbstripout's extra_keys: instead of its defaults (see the docstring)
+
+
 def strip(path: Path) -> bool:
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    changed = nb.get("metadata", {}).pop("widgets", None) is not None
-    if changed:
-        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return changed
+    """Strip ``path`` in place; False (and the file not rewritten) when there was nothing to strip."""
+    import nbformat
+    from nbstripout import strip_output
+
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    before = copy.deepcopy(nb)
+    strip_output(nb, keep_output=True, keep_count=True, keep_id=True, extra_keys=STRIPPED_KEYS)
+    if nb == before:
+        return False
+    nbformat.write(nb, path)
+    return True
 
 
 def _digest(path: Path) -> str:

@@ -21,6 +21,14 @@ off (``make test``, ``make fidelity`` and ``make notebooks`` do, so that they
 always fit from the code).  A file that cannot be read is refitted with a
 warning naming it; a folder that cannot be written is warned about once, and
 the fits are kept in memory only.
+
+Why not a library (issue 34): ``joblib.Memory`` stores results as pickles and
+keys them on the called function's own source, not on the code it calls.
+``diskcache`` was tried (this file's git log has it and its measures): it needed
+a Disk of its own to stay free of pickles, so the module grew (286 -> 341
+lines, the JSON encoding stays either way), it could not read fits from a
+folder it cannot write (opening a cache writes its settings), one damaged
+database lost every fit, and SQLite is not safe on a network home folder.
 """
 
 from __future__ import annotations
