@@ -11,10 +11,13 @@ Targets (issue 12):
 * a full stress-highalloc run at the default size (a 1 GB zone of the
   6.5 GB machine the reproduction finds, the whole test) in 2 s or less
   once compiled (``runs`` per second >= 0.5);
-* the 2012 explorer's run (a 256 MB zone of the default machine,
-  contended-v5, the default knobs) in 100 ms or less (``runs`` per second
-  >= 10), so that its redraw, charts included, keeps to the explorers'
-  100 ms target.
+* the 2012 explorer's run (the reproduction's 1 GB zone of the default
+  machine, contended-v5, the default knobs) in 100 ms or less (``runs`` per
+  second >= 10), so that its redraw, charts included, keeps to the explorers'
+  100 ms target: the whole kernel (boot and the test), and what a redraw runs
+  once the zone is booted (``simulate()`` keeps booted zones, boot_cache.py:
+  a knob move other than ``min_free_kbytes`` starts from a copy), each with
+  that target.
 
 Each timing runs the kernel alone on a fresh copy of prepared arrays, so
 setting up arrays and building result frames are not in it.
@@ -55,13 +58,24 @@ def benchmarks() -> list[Bench]:
     from kernel_workbook.reproduce.highalloc_2012 import machine_mb
     from kernel_workbook.workloads.stress_highalloc import small, stress_highalloc
 
-    jit = KERNELS.function("jit")
-    py = KERNELS.function("python")
+    from kernel_workbook.models.compaction.layout import RUN
+
+    jit_fn = KERNELS.function("jit")
+    py_fn = KERNELS.function("python")
+
+    def jit(*xs):
+        return jit_fn(*xs, RUN.BOOT | RUN.TICKS)
+
+    def py(*xs):
+        return py_fn(*xs, RUN.BOOT | RUN.TICKS)
+
+    def jit_ticks(*xs):
+        return jit_fn(*xs, RUN.TICKS)
 
     # the whole loop, compiled against the same source as plain Python: a small run, every phase
     w_small = small(zone_mb=16, machine_mb=128, warmup_s=3, highalloc_percentage=60)
     a_small = S.arrays(params_for("capture-v5"), w_small, seed=1)
-    KERNELS.run(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER), verbose=False)  # compile or load, outside the timing
+    KERNELS.run(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER), RUN.BOOT | RUN.TICKS, verbose=False)  # compile/load
     ticks_small = float(jit(*(copy_arrays(a_small)[k] for k in S.ARG_ORDER)))
 
     # compaction's scanners: one full compact_zone() over a 1 GB zone of scattered page cache
@@ -86,6 +100,8 @@ def benchmarks() -> list[Bench]:
     # the explorer's run (ui/compaction_charts.compaction_explorer: the reproduction's 1 GB zone of the default
     # machine; a 256 MB slice was four times quicker but not the same test)
     a_explorer = S.arrays(params_for("contended-v5"), stress_highalloc(), seed=1)
+    a_booted = copy_arrays(a_explorer)
+    jit_fn(*(a_booted[k] for k in S.ARG_ORDER), RUN.BOOT)
 
     return [
         Bench("compaction: stress-highalloc loop, a 16 MB zone, every phase (compiled)",
@@ -96,6 +112,9 @@ def benchmarks() -> list[Bench]:
               kernel_timer(compact, a_gb, args), scanned, "pages scanned"),
         Bench(f"compaction: a full stress-highalloc run, contended-v5, 1 GB zone of a {mem / 1024:.1f} GB machine "
               "(target <= 2 s/run)", kernel_timer(jit, a_full, S.ARG_ORDER), 1.0, "runs", target_per_s=0.5),
-        Bench("compaction: the 2012 explorer's run, contended-v5, 1 GB zone (target <= 100 ms/run)",
+        Bench("compaction: the 2012 explorer's run, contended-v5, 1 GB zone, boot included (target <= 100 ms/run)",
               kernel_timer(jit, a_explorer, S.ARG_ORDER), 1.0, "runs", target_per_s=10.0),
+        Bench("compaction: the 2012 explorer's run from a kept booted zone, contended-v5, 1 GB zone "
+              "(target <= 100 ms/run)", kernel_timer(jit_ticks, a_booted, S.ARG_ORDER), 1.0, "runs",
+              target_per_s=10.0),
     ]

@@ -268,8 +268,9 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
     ``workload``: the reproduction's zone by default (``zone_mb`` 1 GB): a smaller slice is quicker but not the
     same test -- its watermarks shrink with it while ``2 << order`` in ``compaction_suitable()`` does not
     (docs/models/compaction.md, "A slice of the machine"): with the fitted load a 256 MB slice succeeds about 1%
-    where the 1 GB slice succeeds 60-97%.  A run takes about 0.4 s, so the runs of the next notches are made
-    ahead while the person looks (explorer.Runs) and the status counts a longer wait.
+    where the 1 GB slice succeeds 60-97%.  A run takes about 0.3 s of CPU once its zone is booted (simulate()
+    keeps booted zones: every knob but ``min_free_kbytes`` starts from a copy), 0.35 s with boot, so the runs of
+    the next notches are made ahead while the person looks (explorer.Runs) and the status counts a longer wait.
     In ``WORKBOOK_MODE=ci`` the default settings are drawn once, statically.
     """
     import ipywidgets as w_

@@ -26,7 +26,7 @@ uniforms; it draws nothing itself, so the seed fixes the run.  Each tick
 
 from ..engine import sibling, kernel_no_nrt as kernel, leaf_no_nrt as leaf
 from .layout import (AC, ACC, ACTOR, ATT, AUDIT, F, I, KIND, LRU, MAX_ORDER, MT, NF_HEADS, NR_MT,
-                     PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, SAMPLE, STEP, TR, VM, Z)
+                     PAGEBLOCK_NR_PAGES, PAGEBLOCK_ORDER, PG, PGF, PHASE, PR, RUN, SAMPLE, STEP, TR, VM, Z)
 
 _zk = sibling(__name__, "zone_kernel")
 _pk = sibling(__name__, "pages_kernel")
@@ -616,10 +616,18 @@ def script_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, phase, n_re
 
 
 @kernel
-def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp):
-    """The whole stress-highalloc run; returns the number of ticks simulated."""
-    init_zone(pg, fl, nf, pb, z, pi)
-    boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
+def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp,
+        stages):
+    """The stress-highalloc run; returns the number of ticks simulated (0 for the boot alone).
+
+    ``stages``: ``RUN.BOOT | RUN.TICKS`` for the whole run; ``RUN.BOOT`` boots the zone and stops, ``RUN.TICKS``
+    runs the test on a zone booted before (simulate() keeps booted zones: a tenth of a run, the same for every
+    kernel and knob that boot does not read, boot_cache.py)."""
+    if stages & RUN.BOOT:
+        init_zone(pg, fl, nf, pb, z, pi)
+        boot(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, tmp)
+    if (stages & RUN.TICKS) == 0:
+        return 0
     for a in range(pi[I.nr_actors]):
         ac[AC.step, a] = STEP.IDLE
         ac[AC.page, a] = -1

@@ -125,7 +125,10 @@ PATH = enum("PATH", """PATH_FAST PATH_MIN PATH_COMPACT_ASYNC PATH_CAPTURE_ASYNC 
 AUDIT = enum("AUDIT", """AUDIT_OK AUDIT_CONSERVATION AUDIT_FREE_COUNT AUDIT_ALIGNMENT AUDIT_UNMERGED AUDIT_LIST_COUNT
     AUDIT_BLOCK AUDIT_SCANNERS AUDIT_LRU AUDIT_HEADS""")
 
-# the phases of the test
+# what one call of highalloc_kernel.run does: boot the zone, run the test's ticks, or both.  simulate() boots a
+# zone once per boot's inputs and starts later runs from a copy of it (boot_cache.py)
+RUN = flags("RUN", "BOOT TICKS")
+
 # the phases of the test, as mmtests' bench-stresshighalloc.sh of 2012 runs them: copy the trees and start the
 # builds (SETUP), sleep 5 minutes (WARMUP), pass 1, sleep 5, pass 2, sleep 5 + 180 (WAIT, the builds still running),
 # kill the builds and delete the trees, dd a file of MemTotal (DD), cat it (CAT), delete it, drop the caches and
@@ -164,7 +167,7 @@ I = PARAMS.I
 F = PARAMS.F
 
 __all__ = ["PG", "PG_DTYPE", "KIND", "PGF", "MT", "LRU", "COMPACT", "CACHE", "ISOLATE", "STEP", "ACTOR", "Z", "VM", "AC",
-           "SAMPLE", "PATH", "AUDIT", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER",
+           "SAMPLE", "PATH", "AUDIT", "RUN", "PHASE", "PR", "ATT", "TR", "ACC", "PARAMS", "I", "F", "PAGEBLOCK_ORDER",
            "PAGEBLOCK_NR_PAGES", "MAX_ORDER", "SWAP_CLUSTER_MAX", "DEF_PRIORITY", "PAGE_ALLOC_COSTLY_ORDER",
            "MIGRATE_PCPTYPES", "NR_MT", "FREE_LIST_MAX", "NF_HEADS", "HEAD_BITS", "nf_size",
            "KSWAPD_ZONE_BALANCE_GAP_RATIO", "STEP_OVERHEAD_NS"]
