@@ -1,5 +1,5 @@
 """Cut any real fixture at any byte: the parser returns a prefix of the uncut records, or an error, and
-warns whenever it dropped something (issue 15 item 7).
+warns whenever it dropped something (issue 15 item 7), for every fixture of every format.
 
 Records are compared in each parser's own frame: rows of the cut parse must equal the first rows of
 the uncut parse (columns the uncut parse has; ``elapsed`` and ``source`` excepted).  Hypothesis picks
@@ -18,34 +18,23 @@ from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import TruncatedTraceWarning, load
+from trace_formats import BY_FORMAT
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 N = int(os.environ.get("KWB_CUT_EXAMPLES", "25"))
 
-FIXTURES = [
-    ("proc-vmstat-6.18-series.txt", "proc-vmstat"),
-    ("proc-vmstat-3.10-two.txt", "proc-vmstat"),
-    ("meminfo-6.18.txt", "meminfo"),
-    ("zoneinfo-4.x-two-nodes.txt", "zoneinfo"),
-    ("buddyinfo-6.18.txt", "buddyinfo"),
-    ("pagetypeinfo-6.18.txt", "pagetypeinfo"),
-    ("iostat-sysstat12-x.txt", "iostat"),
-    ("iostat-sysstat12-xt.txt", "iostat"),
-    ("vmstat-procps4.txt", "vmstat"),
-    ("vmstat-procps4-t.txt", "vmstat"),
-    ("vmstat-procps4-s.txt", "vmstat-s"),
-    ("vmstat-procps4-d.txt", "vmstat-d"),
-    ("perf-stat-6.1-r3.txt", "perf-stat"),
-    ("perf-stat-6.1-r3-csv.txt", "perf-stat"),
-    ("perf-stat-6.1-interval.txt", "perf-stat"),
-    ("perf-script-6.1-cpu-clock-g.txt", "perf-script"),
-    ("perf-script-6.1-nocallchain-cpu.txt", "perf-script"),
-    ("perf-stat-6.1-topdown-metric-only-csv.txt", "perf-stat"),
-    ("perf-stat-6.x-metric-lines-csv.txt", "perf-stat"),
-    ("vmstat-procps4-p.txt", "vmstat-p"),
-    ("vmstat-procps4-D.txt", "vmstat-D"),
-    ("meminfo-2.4.2.txt", "meminfo"),
-]
+# Found when this test went from a list by hand to every fixture of every format (issue 34): the parsers were
+# moved, not changed, so these wait for a fix of their own.
+KNOWN_GAPS = {
+    "iostat-sysstat12-x.json": "a JSON document cut in its closing brackets loads whole, without a warning",
+    "fio-3.33-seqread.json": "a JSON document cut in its closing brackets loads whole, without a warning",
+    "perf-script-6.1-two-events-g.txt": "a sample cut inside its stack is kept, with no stack (stack_id -1)",
+}
+
+# every fixture of every format (tests/trace_formats.py), as the kind it is sniffed as
+FIXTURES = [pytest.param(p.name, kind, marks=pytest.mark.xfail(reason=KNOWN_GAPS[p.name], strict=False))
+            if p.name in KNOWN_GAPS else (p.name, kind)
+            for fixtures in BY_FORMAT.values() for p, kind in fixtures]
 
 
 def _same_rows(got: pd.DataFrame, whole: pd.DataFrame) -> bool:
