@@ -88,9 +88,10 @@ def _cases():
     cases = {}
     for fmt in formats.FORMATS:
         json_doc = fmt.PRIORITY < formats.TEXT_FORMATS  # cut short, a JSON document would fuzz its error alone
+        limit = 100000 if json_doc else 6000
         by_kind = {}
         for p, kind in BY_FORMAT_WITH_REAL[name(fmt)]:
-            by_kind.setdefault(kind, []).append(p.read_bytes().decode("utf-8", "replace")[:100000 if json_doc else 6000])
+            by_kind.setdefault(kind, []).append(p.read_bytes().decode("utf-8", "replace")[:limit])
         for kind, texts in by_kind.items():
             cases[f"{name(fmt)}:{kind}"] = (DEEPER.get(kind, T.PARSERS[kind]), texts)
     # as bytes: a short text such as "." would otherwise name a folder (load(".") opens it as a bundle)

@@ -34,6 +34,9 @@ kind                   reads
 ``pyperf-json``        pyperf result files
 =====================  ==========================================================
 
+Each kind belongs to a format module of :mod:`kernel_workbook.traces.formats` (its sniff, its priority among
+the others, its parser); ``load`` and :func:`sniff` read the list there, which says how to add a format.
+
 A folder (an mmtests log tree or a ``kwb record`` bundle) loads as a
 :class:`Bundle`.  Time series share three columns: ``sample`` (record
 number), ``time`` (epoch seconds, when the file carries times) and
