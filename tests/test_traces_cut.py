@@ -1,5 +1,5 @@
 """Cut any real fixture at any byte: the parser returns a prefix of the uncut records, or an error, and
-warns whenever it dropped something (issue 15 item 7).
+warns whenever it dropped something (issue 15 item 7), for every fixture of every format.
 
 Records are compared in each parser's own frame: rows of the cut parse must equal the first rows of
 the uncut parse (columns the uncut parse has; ``elapsed`` and ``source`` excepted).  Hypothesis picks
@@ -18,34 +18,21 @@ from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import TruncatedTraceWarning, load
+from trace_formats import BY_FORMAT
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 N = int(os.environ.get("KWB_CUT_EXAMPLES", "25"))
 
-FIXTURES = [
-    ("proc-vmstat-6.18-series.txt", "proc-vmstat"),
-    ("proc-vmstat-3.10-two.txt", "proc-vmstat"),
-    ("meminfo-6.18.txt", "meminfo"),
-    ("zoneinfo-4.x-two-nodes.txt", "zoneinfo"),
-    ("buddyinfo-6.18.txt", "buddyinfo"),
-    ("pagetypeinfo-6.18.txt", "pagetypeinfo"),
-    ("iostat-sysstat12-x.txt", "iostat"),
-    ("iostat-sysstat12-xt.txt", "iostat"),
-    ("vmstat-procps4.txt", "vmstat"),
-    ("vmstat-procps4-t.txt", "vmstat"),
-    ("vmstat-procps4-s.txt", "vmstat-s"),
-    ("vmstat-procps4-d.txt", "vmstat-d"),
-    ("perf-stat-6.1-r3.txt", "perf-stat"),
-    ("perf-stat-6.1-r3-csv.txt", "perf-stat"),
-    ("perf-stat-6.1-interval.txt", "perf-stat"),
-    ("perf-script-6.1-cpu-clock-g.txt", "perf-script"),
-    ("perf-script-6.1-nocallchain-cpu.txt", "perf-script"),
-    ("perf-stat-6.1-topdown-metric-only-csv.txt", "perf-stat"),
-    ("perf-stat-6.x-metric-lines-csv.txt", "perf-stat"),
-    ("vmstat-procps4-p.txt", "vmstat-p"),
-    ("vmstat-procps4-D.txt", "vmstat-D"),
-    ("meminfo-2.4.2.txt", "meminfo"),
-]
+# Found when this test went from a list by hand to every fixture of every format (issue 34): the parsers were
+# moved, not changed, so these wait for a fix of their own.
+KNOWN_GAPS = {
+    "perf-script-6.1-two-events-g.txt": "a sample cut inside its stack is kept, with no stack (stack_id -1)",
+}
+
+# every fixture of every format (tests/trace_formats.py), as the kind it is sniffed as
+FIXTURES = [pytest.param(p.name, kind, marks=pytest.mark.xfail(reason=KNOWN_GAPS[p.name], strict=False))
+            if p.name in KNOWN_GAPS else (p.name, kind)
+            for fixtures in BY_FORMAT.values() for p, kind in fixtures]
 
 
 def _same_rows(got: pd.DataFrame, whole: pd.DataFrame) -> bool:
@@ -67,6 +54,7 @@ def _same_rows(got: pd.DataFrame, whole: pd.DataFrame) -> bool:
 @pytest.mark.parametrize("fixture,kind", FIXTURES)
 def test_any_cut_is_a_prefix_or_an_error_and_warns_when_it_drops(fixture, kind):
     data = (FIX / fixture).read_bytes()
+    json_doc = data.lstrip().startswith(b"{")
     with warnings.catch_warnings():
         warnings.simplefilter("error", TruncatedTraceWarning)
         whole = load(data, kind=kind)
@@ -84,6 +72,9 @@ def test_any_cut_is_a_prefix_or_an_error_and_warns_when_it_drops(fixture, kind):
                 return
         warned = any(issubclass(w.category, TruncatedTraceWarning) for w in caught)
         assert _same_rows(got, whole), f"{fixture} cut at byte {k}: not a prefix of the uncut records"
+        if json_doc:  # one JSON document: refused above, or the cut fell after its records (its closing brackets)
+            assert len(got) == len(whole), f"{fixture} cut at byte {k}: records lost without an error"
+            return
         if cut[cut.rfind(b"\n") + 1:].strip():  # a piece of a line was cut off: it must be said
             assert warned, f"{fixture} cut at byte {k}: a line was dropped without a warning"
 

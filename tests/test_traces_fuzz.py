@@ -1,7 +1,8 @@
 """Hypothesis fuzzes every trace parser: the only exception that may escape is WorkbookParseError.
 
 Inputs are real fixtures mutated (lines cut, doubled, swapped, truncated, characters and tokens
-replaced) and plain random text.  KWB_FUZZ_EXAMPLES sets the number of cases per parser (2000 in CI).
+replaced) and plain random text; the parsers and their fixtures come from the list of formats
+(``traces.formats.FORMATS``).  KWB_FUZZ_EXAMPLES sets the number of cases per parser (2000 in CI).
 """
 
 import os
@@ -14,17 +15,11 @@ from hypothesis import strategies as st
 
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook import traces as T
+from kernel_workbook.traces import formats
+from trace_formats import BY_FORMAT_WITH_REAL, name
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 N = int(os.environ.get("KWB_FUZZ_EXAMPLES", "2000"))
-
-
-def seeds(*names, limit=6000):
-    out = []
-    for n in names:
-        t = (FIX / n).read_text()
-        out.append(t[:limit])
-    return out
 
 
 TOKENS = ["", " ", "\n", "\t", "0", "-1", "1e308", "99999999999999999999999", "nan", "x", "procs", " r  b ",
@@ -78,36 +73,35 @@ def check(fn, text):
             pass
 
 
-CASES = {
-    "vmstat": (T.parse_vmstat, seeds("vmstat-procps4.txt", "vmstat-procps4-wt.txt", "vmstat-procps3.2-nost.txt",
-                                     "vmstat-mmtests-latency.txt", "vmstat-procps3.3-repeated-headers.txt")),
-    "vmstat-d": (T.parse_vmstat_disk, seeds("vmstat-procps4-d.txt")),
-    "vmstat-s": (T.parse_vmstat_summary, seeds("vmstat-procps4-s.txt")),
-    "proc-vmstat": (T.parse_proc_vmstat, seeds("proc-vmstat-2.6.23-series.txt", "proc-vmstat-3.10-two.txt")),
-    "iostat": (T.read_iostat, seeds("iostat-sysstat12-xt.txt", "iostat-sysstat10-xkt.txt", "iostat-sysstat9.0-x.txt",
-                                    "iostat-sysstat12-de-t.txt", "iostat-sysstat12-x.json",
-                                    "iostat-sysstat12-xt-iso.txt")),
-    "perf-stat": (T.parse_perf_stat, seeds("perf-stat-6.1-r3.txt", "perf-stat-6.1-r3-csv.txt",
-                                           "perf-stat-6.1-interval.txt", "perf-stat-3.x-multiplex.txt")),
-    "perf-script": (lambda t: T.fold(T.parse_perf_script(t), event=None),
-                    seeds("perf-script-6.1-cpu-clock-g.txt", "perf-script-6.1-two-events-g.txt",
-                          "perf-script-6.1-nocallchain-cpu.txt", limit=4000)),
-    "folded": (T.parse_folded, seeds("perf-script-6.1-cpu-clock-g.stackcollapse.folded", limit=3000)),
-    "perf-report": (T.read_perf_report, seeds("perf-report-6.1-children.txt", "perf-report-3.x-callgraph.txt",
-                                              "perf-report-6.1-flat.txt", limit=3000)),
-    "buddyinfo": (T.parse_buddyinfo, seeds("buddyinfo-6.18.txt")),
-    "pagetypeinfo": (T.parse_pagetypeinfo, seeds("pagetypeinfo-3.10-reserve-cma.txt",
-                                                 "pagetypeinfo-5.10-highatomic-cma.txt")),
-    "zoneinfo": (T.parse_zoneinfo, seeds("zoneinfo-4.x-two-nodes.txt", limit=3000)),
-    "meminfo": (T.parse_meminfo, seeds("meminfo-6.18.txt")),
-    "fio-json": (T.parse_fio_json, seeds("fio-3.33-seqread.json", limit=100000)),
-    "pyperf-json": (T.parse_pyperf_json, ['{"version": "1.0", "metadata": {"unit": "second"}, "benchmarks": '
-                                          '[{"metadata": {"name": "a", "loops": 4}, "runs": [{"metadata": {}, '
-                                          '"warmups": [[4, 0.5]], "values": [0.1, 0.2]}]}]}']),
-    # as bytes: a short text such as "." would otherwise name a folder (load(".") opens it as a bundle)
-    "load": (lambda t: T.load(t.encode("utf-8", "surrogatepass")), seeds("vmstat-procps4.txt", "iostat-sysstat12-x.txt", "perf-stat-6.1-r3.txt",
-                           "buddyinfo-6.18.txt", "meminfo-6.18.txt", "proc-vmstat-3.10-two.txt", limit=2000)),
+# the functions that go further than a kind's parser, fuzzed in its place: folding perf script's stacks, reading
+# iostat's two frames, perf report's table with its call graphs
+DEEPER = {
+    "perf-script": lambda t: T.fold(T.parse_perf_script(t), event=None),
+    "iostat": T.read_iostat,
+    "perf-report": T.read_perf_report,
 }
+
+
+def _cases():
+    """One case per format and kind its fixtures are sniffed as (tests/trace_formats.py): a new format is fuzzed
+    from its fixtures without a line here."""
+    cases = {}
+    for fmt in formats.FORMATS:
+        json_doc = fmt.PRIORITY < formats.TEXT_FORMATS  # cut short, a JSON document would fuzz its error alone
+        limit = 100000 if json_doc else 6000
+        by_kind = {}
+        for p, kind in BY_FORMAT_WITH_REAL[name(fmt)]:
+            by_kind.setdefault(kind, []).append(p.read_bytes().decode("utf-8", "replace")[:limit])
+        for kind, texts in by_kind.items():
+            cases[f"{name(fmt)}:{kind}"] = (DEEPER.get(kind, T.PARSERS[kind]), texts)
+    # as bytes: a short text such as "." would otherwise name a folder (load(".") opens it as a bundle)
+    cases["load"] = (lambda t: T.load(t.encode("utf-8", "surrogatepass")),
+                     [(fixtures[0][0]).read_bytes().decode("utf-8", "replace")[:2000]
+                      for fixtures in BY_FORMAT_WITH_REAL.values() if fixtures])
+    return cases
+
+
+CASES = _cases()
 
 
 @pytest.mark.parametrize("kind", list(CASES))

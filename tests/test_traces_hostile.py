@@ -17,6 +17,7 @@ import pytest
 from kernel_workbook import traces as T
 from kernel_workbook.errors import WorkbookParseError
 from kernel_workbook.traces import TruncatedTraceWarning, load
+from trace_formats import BY_FORMAT
 
 FIX = Path(__file__).parent / "fixtures" / "traces"
 
@@ -29,22 +30,8 @@ def _no_warnings(fn, *a, **k):
 
 # ---------------------------------------------------------------- a file cut inside its last number
 
-CUT_CASES = [  # (fixture, kind): each loaded whole, then cut inside the last number of its last line
-    ("proc-vmstat-6.18-series.txt", "proc-vmstat"),
-    ("meminfo-6.18.txt", "meminfo"),
-    ("zoneinfo-6.18.txt", "zoneinfo"),
-    ("buddyinfo-6.18.txt", "buddyinfo"),
-    ("iostat-sysstat12-x.txt", "iostat"),
-    ("vmstat-procps4.txt", "vmstat"),
-    ("vmstat-procps4-t.txt", "vmstat"),
-    ("perf-stat-6.1-r3-csv.txt", "perf-stat"),
-    ("perf-stat-6.1-r3.txt", "perf-stat"),
-    ("perf-stat-6.1-topdown-metric-only-csv.txt", "perf-stat"),
-    ("perf-stat-6.x-metric-lines-csv.txt", "perf-stat"),
-    ("vmstat-procps4-p.txt", "vmstat-p"),
-    ("vmstat-procps4-D.txt", "vmstat-D"),
-    ("meminfo-2.4.2.txt", "meminfo"),
-]
+# every fixture of every format (tests/trace_formats.py): each loaded whole, then cut inside its last number
+CUT_CASES = [(p.name, kind) for fixtures in BY_FORMAT.values() for p, kind in fixtures]
 
 
 @pytest.mark.parametrize("fixture,kind", CUT_CASES)
@@ -55,6 +42,10 @@ def test_a_value_cut_short_is_never_returned(fixture, kind):
     # cut after the first digit of the last number on the last line: "1333034" -> "1"
     k = max(i for i, ch in enumerate(body) if ch.isdigit() and (i == 0 or not body[i - 1].isdigit()))
     cut = body[:k + 1]
+    if text.lstrip().startswith("{"):  # one JSON document: cut anywhere, it is refused whole, naming the line
+        with pytest.raises(WorkbookParseError, match=r"^<bytes>:\d+: expected "):
+            load(cut.encode(), kind=kind)  # as bytes: a one-line text would name a file
+        return
     with pytest.warns(TruncatedTraceWarning, match="truncated"):
         got = load(cut, kind=kind)
     assert len(got) <= len(whole)

