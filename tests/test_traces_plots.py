@@ -138,10 +138,7 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
     from kernel_workbook.frames import Prose, Table
     from kernel_workbook.ui.trace_panels import counter_options, shown
 
-    # the formats the explorer has no table or chart for yet (pyperf results are shown as prose): a change of ui/
-    # of its own; the last assert fails when one of them gets one, so the entry goes
-    no_panel_yet = {"pyperf-json"}
-    formats, bad, no_panel = {}, [], set()
+    formats, bad = {}, []
     for f in _fixture_files():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -155,10 +152,7 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
         got = [type(o).__name__ for o in out]
         formats.setdefault(kind, set()).update(got)
         if not any(isinstance(o, (Table, alt.TopLevelMixin)) for o in out):
-            if kind in no_panel_yet:
-                no_panel.add(kind)
-            else:
-                bad.append((f.name, "no table or chart", got))
+            bad.append((f.name, "no table or chart", got))
         for o in out:
             text = o.text() if isinstance(o, Table) else str(o) if isinstance(o, Prose) else ""
             if re.search(r"\bnan\b", text, re.I):
@@ -168,7 +162,20 @@ def test_every_format_the_explorer_loads_shows_something_without_nan():
     assert {"perf-stat", "perf-script", "perf-report", "folded", "fio-json", "fio-terse", "vmstat", "vmstat-s",
             "vmstat-D", "vmstat-d", "iostat", "proc-vmstat", "meminfo", "zoneinfo", "buddyinfo"} <= set(formats)
     assert {"Table"} < formats["perf-stat"] and len(formats["perf-stat"]) >= 2
-    assert no_panel == no_panel_yet
+    assert {"Table", "Chart"} <= formats["pyperf-json"]
+
+
+def test_pyperf_values_leave_warmups_out_and_print_timings_in_pyperfs_unit():
+    from kernel_workbook.ui.trace_charts import df_pyperf_values
+
+    df = pd.DataFrame({"benchmark": ["a"] * 4 + ["b"] * 2, "run": [0, 0, 1, 1, 0, 0],
+                       "value": [9.0, 2e-6, 9.0, 4e-6, 1.0, 3.0], "warmup": [True, False, True, False, False, False],
+                       "unit": ["second"] * 4 + ["byte"] * 2})
+    got = df_pyperf_values(df).set_index("benchmark")
+    assert list(got.columns) == ["unit", "runs", "values", "mean", "stdev", "min", "median", "max", "warmups"]
+    assert got.loc["a", "unit"] == "us" and got.loc["a", "mean"] == pytest.approx(3.0)  # 2 and 4 us, warmups out
+    assert (got.loc["a", "values"], got.loc["a", "warmups"], got.loc["a", "runs"]) == (2, 2, 2)
+    assert got.loc["b", "unit"] == "byte" and got.loc["b", "max"] == 3.0 and got.loc["b", "warmups"] == 0
 
 
 def test_a_bundles_command_is_shown_without_the_recording_machines_paths():

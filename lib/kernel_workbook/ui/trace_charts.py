@@ -120,6 +120,49 @@ def plot_perf_counters(counters: pd.DataFrame, title: str = "perf stat") -> alt.
     ).properties(width=m.width, height=max(60, 22 * len(d)), title=alt.TitleParams(title, subtitle=sub))
 
 
+def df_pyperf_values(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per benchmark of a pyperf result (a frame of ``traces.parse_pyperf_json``), its warmup values left
+    out as ``pyperf stats`` leaves them out.
+
+    Columns: ``benchmark, unit, runs, values, mean, stdev, min, median, max, warmups`` (``stdev`` NaN for a single
+    value: pyperf prints none either)."""
+    cols = ["benchmark", "unit", "runs", "values", "mean", "stdev", "min", "median", "max", "warmups"]
+    if not len(df):
+        return pd.DataFrame(columns=cols)
+    warm = df["warmup"].astype(bool) if "warmup" in df.columns else pd.Series(False, index=df.index)
+    keep = df[~warm]
+    g = keep.groupby(["benchmark", "unit"], sort=False)["value"]
+    out = g.agg(values="size", mean="mean", stdev="std", min="min", median="median", max="max").reset_index()
+    out.insert(2, "runs", keep.groupby(["benchmark", "unit"], sort=False)["run"].nunique().to_numpy())
+    out["warmups"] = (df[warm].groupby(["benchmark", "unit"], sort=False).size()
+                      .reindex(pd.MultiIndex.from_frame(out[["benchmark", "unit"]]), fill_value=0).to_numpy())
+    # timings in the unit pyperf itself would print them in (520 ns, not 0.00000052 second)
+    for i, r in out.iterrows():
+        if r["unit"] == "second" and r["median"] > 0:
+            name, f = next(((n, f) for n, f in _TIME_UNITS if r["median"] * f >= 1.0), _TIME_UNITS[-1])
+            out.loc[i, ["mean", "stdev", "min", "median", "max"]] = r[["mean", "stdev", "min", "median", "max"]] * f
+            out.loc[i, "unit"] = name
+    return out[cols]
+
+
+_TIME_UNITS = [("s", 1.0), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)]
+
+
+def plot_pyperf_values(df: pd.DataFrame, title: str = "pyperf") -> alt.Chart:
+    """Every measured value of every benchmark (a tick each, warmups left out), so that the spread pyperf
+    summarises as mean +- stdev is seen, outliers included; one row per benchmark."""
+    m = mode()
+    d = df[~df["warmup"].astype(bool)] if "warmup" in df.columns else df
+    unit = ", ".join(sorted(set(d["unit"].astype(str)))) or "value"
+    return alt.Chart(d).mark_tick(thickness=2).encode(
+        y=alt.Y("benchmark:N", title=None),
+        x=alt.X("value:Q", title=f"value ({unit})", scale=alt.Scale(zero=False)),
+        tooltip=["benchmark", "run", alt.Tooltip("value:Q", format=".4g"), "unit"],
+    ).properties(width=m.width, height=max(60, 30 * d["benchmark"].nunique()),
+                 title=alt.TitleParams(title, subtitle=[f"{len(d):,} values of {d['run'].nunique():,} runs "
+                                                        "(warmups left out)"]))
+
+
 def plot_reclaim_2007(r: pd.DataFrame, title: str = "Reclaim efficiency (the 2007 loop, per interval)") -> alt.Chart:
     """Pages scanned and stolen per interval (bars) over the ratio the loop prints (line, right axis)."""
     m = mode()

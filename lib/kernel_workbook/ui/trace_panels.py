@@ -235,6 +235,13 @@ def shown(df, monitor: str, counters: list | None = None, title: str = "") -> li
                       .reset_index(drop=True), units={c: "%" for c in pct}),
                 Prose(f"{name}: a profile of the whole run ({len(df):,} symbols; the 20 heaviest shown), not a "
                       "series: nothing to draw over time.")]
+    if monitor == "pyperf-json" or {"benchmark", "run", "value", "warmup"} <= set(df.columns):
+        from .trace_charts import df_pyperf_values, plot_pyperf_values
+
+        if not len(df):
+            return [Prose(f"{name}: the pyperf file holds no value (an empty or cut result)")]
+        return [Table(df_pyperf_values(df), na={"stdev": "one value: no spread to give"}),
+                plot_pyperf_values(df, title=name)]
     if monitor == "folded" or list(df.columns) == ["stack", "count"]:
         return [plot_icicle(df, title=name)]
     if monitor in ("fio", "fio-json", "fio-terse") or "jobname" in df.columns:
