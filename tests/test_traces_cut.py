@@ -23,16 +23,8 @@ from trace_formats import BY_FORMAT
 FIX = Path(__file__).parent / "fixtures" / "traces"
 N = int(os.environ.get("KWB_CUT_EXAMPLES", "25"))
 
-# Found when this test went from a list by hand to every fixture of every format (issue 34): the parsers were
-# moved, not changed, so these wait for a fix of their own.
-KNOWN_GAPS = {
-    "perf-script-6.1-two-events-g.txt": "a sample cut inside its stack is kept, with no stack (stack_id -1)",
-}
-
 # every fixture of every format (tests/trace_formats.py), as the kind it is sniffed as
-FIXTURES = [pytest.param(p.name, kind, marks=pytest.mark.xfail(reason=KNOWN_GAPS[p.name], strict=False))
-            if p.name in KNOWN_GAPS else (p.name, kind)
-            for fixtures in BY_FORMAT.values() for p, kind in fixtures]
+FIXTURES = [(p.name, kind) for fixtures in BY_FORMAT.values() for p, kind in fixtures]
 
 
 def _same_rows(got: pd.DataFrame, whole: pd.DataFrame) -> bool:

@@ -92,9 +92,10 @@ def parse_perf_script(src, source: str | None = None, max_bytes: int | None = No
         frame_last = last.startswith("\t") and _frame(last) is not None and not _HDR_RE.match(last[:4096])
         # a stack cut, or a sample of a -g file before its stack ("... cpu-clock: " ends its header line).
         # Several sample lines and not a single frame line: a file without call chains (-F comm,pid,tid,
-        # cpu,time,event; -F -ip), whose lines end in ':' and are whole.  One such line alone cannot be told
-        # from a -g file cut before its first stack, so it is dropped as that, with the warning
-        lone_head = "\n" not in body and last.rstrip().endswith(":")
+        # cpu,time,event; -F -ip), whose lines end in ':' (or in a tracepoint's arguments) and are whole.  One
+        # such line alone cannot be told from a -g file cut before its first stack, so it is dropped as that,
+        # with the warning
+        lone_head = "\n" not in body and (last.rstrip().endswith(":") or _HDR_RE.match(last[:4096]) is not None)
         if frame_last or lone_head or "\n\t" in body[-200000:]:
             # perf script ends every sample that has a call chain with a blank line; without it the
             # stack may have been cut between two frames, and a partial stack is a wrong stack
