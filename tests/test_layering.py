@@ -25,15 +25,38 @@ def test_import_contracts_are_kept():
     assert "0 broken" in r.stdout
 
 
-def test_a_forbidden_import_breaks_the_contract(tmp_path):
-    """The contract is not vacuous: a copy of the package where tables imports ui is refused."""
+def _lint_copy(tmp_path, edit) -> str:
+    """lint-imports on a copy of the package changed by ``edit(package_dir)``: its report."""
     pkg = tmp_path / "lib" / "kernel_workbook"
     shutil.copytree(ROOT / "lib" / "kernel_workbook", pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(pkg / "tables" / "__init__.py", "a") as f:
-        f.write("\nfrom ..ui import charts as _layering_probe  # noqa\n")
+    edit(pkg)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     env = {"PYTHONPATH": str(tmp_path / "lib"), "PATH": str(Path(sys.executable).parent)}
     r = subprocess.run([_lint_imports(), "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
                        env=env)
-    assert r.returncode != 0
-    assert "kernel_workbook.tables is not allowed to import kernel_workbook.ui" in r.stdout
+    assert r.returncode != 0, r.stdout
+    return r.stdout
+
+
+def _append(path: Path, line: str) -> None:
+    with open(path, "a") as f:
+        f.write("\n" + line + "\n")
+
+
+def test_a_forbidden_import_breaks_the_contract(tmp_path):
+    """The contract is not vacuous: a copy of the package where tables imports ui is refused."""
+    out = _lint_copy(tmp_path, lambda pkg: _append(pkg / "tables" / "__init__.py",
+                                                   "from ..ui import charts as _layering_probe  # noqa"))
+    assert "kernel_workbook.tables is not allowed to import kernel_workbook.ui" in out
+
+
+def test_one_model_importing_another_breaks_their_independence(tmp_path):
+    out = _lint_copy(tmp_path, lambda pkg: _append(pkg / "models" / "numa" / "params.py",
+                                                   "from ..compaction import params as _probe  # noqa"))
+    assert "kernel_workbook.models.numa.params -> kernel_workbook.models.compaction.params" in out
+
+
+def test_a_new_module_must_be_given_a_layer(tmp_path):
+    """The layers contract is exhaustive: a module nobody placed is refused, not silently allowed anything."""
+    out = _lint_copy(tmp_path, lambda pkg: (pkg / "newcomer.py").write_text("X = 1\n"))
+    assert "kernel_workbook.newcomer" in out and "not listed as layers" in out
