@@ -448,11 +448,16 @@ def stamp_epoch(wall, zone) -> float:
     return np.nan if off is None else wall.value / 1e9 - off
 
 
-def zone_offset(zone: str | None) -> float | None:
-    """Seconds east of UTC of a zone as date and vmstat -t print it: an abbreviation vmstat.TZ_OFFSETS knows
-    (CET), or numeric (+03, -0330, +05:30: what %Z prints for zones without an abbreviation); else None."""
-    from .vmstat import TZ_OFFSETS
+#: Time zone abbreviations vmstat -t (and date) print, with their UTC offset in hours.
+TZ_OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "EET": 2,
+              "EEST": 3, "MSK": 3, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
+              "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "JST": 9, "KST": 9,
+              "AEST": 10, "AEDT": 11, "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13}
 
+
+def zone_offset(zone: str | None) -> float | None:
+    """Seconds east of UTC of a zone as date and vmstat -t print it: an abbreviation :data:`TZ_OFFSETS` knows
+    (CET), or numeric (+03, -0330, +05:30: what %Z prints for zones without an abbreviation); else None."""
     if not zone:
         return None
     m = _NUMERIC_ZONE_RE.fullmatch(zone)

@@ -38,12 +38,6 @@ _NAMES_RE = re.compile(r"^ *r +b +\S.*$", re.M)
 _BLANK_RE = re.compile(r"^(?: *-*procs-* .*| *r +b +\S.*)$", re.M)
 _DISK_GROUP_RE = re.compile(r"^disk- .*$", re.M)
 
-#: Time zone abbreviations vmstat -t prints, with their UTC offset in hours.
-TZ_OFFSETS = {"UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "EET": 2,
-              "EEST": 3, "MSK": 3, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
-              "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "JST": 9, "KST": 9,
-              "AEST": 10, "AEDT": 11, "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13}
-
 
 #: Texts longer than this (and ASCII) take the one-pass numba path; shorter ones the line-by-line one.
 FAST_MIN = 20000
