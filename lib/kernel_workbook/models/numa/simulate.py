@@ -168,8 +168,10 @@ class _Draws:
     The migration draws (``ev_u``) are a pool sized by an upper bound (:func:`pool_bounds`), and a chunk reads
     only its first few per cent (a draw per migration of a page pinned by direct I/O), in order; they were a
     third of every number drawn.  So only the first ``ev_n`` are drawn and the generator is advanced past the
-    rest (PCG64 jumps ahead in O(log n)): every later number is the one the whole pool would have left.  A chunk
-    that reads beyond ``ev_n`` is run again on the whole pool (:func:`simulate`).
+    rest (PCG64 jumps ahead in O(log n)): every later number is the one the whole pool would have left.  A run
+    with a chunk that reads beyond ``ev_n`` runs again from its start, drawing every pool whole
+    (:func:`simulate`): a copy of the state before each chunk, to run only that chunk again, cost more than
+    the numbers it saves.
     """
 
     def __init__(self, workload, T: int):
@@ -262,6 +264,17 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
     m = machine_of(workload, machine_name)
     validate_workload(workload, m)
     g = rng(seed)
+    start = g.bit_generator.state if _can_skip(g) else None
+    r = _run(params, workload, m, seed, g, start is not None, sample_ms, chunk_s, log_migrations, engine, verbose)
+    if r is None:  # a chunk read past the migration draws drawn (never seen): the run again, drawing every one
+        g.bit_generator.state = start
+        r = _run(params, workload, m, seed, g, False, sample_ms, chunk_s, log_migrations, engine, verbose)
+    return r
+
+
+def _run(params, workload, m, seed, g, skip: bool, sample_ms, chunk_s, log_migrations, engine, verbose):
+    """:func:`simulate`'s run from the generator ``g``; with ``skip``, each chunk draws only the front of its
+    migration draws (:class:`_Draws`), and a run whose chunk reads past them returns None."""
     sample_steps = max(1, sample_ms // params.tick_ms)
     chunk_steps = max(sample_steps, int(round(chunk_s * 1000 / params.tick_ms)) // sample_steps * sample_steps)
     max_steps = int(math.ceil(workload.max_seconds * 1000 / params.tick_ms))
@@ -276,7 +289,6 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
     kinds = _task_kinds(workload)
     bounds = {}  # nsteps -> pool_bounds(): only the last chunk differs
     draws_of = _Draws(workload, T)
-    skip = _can_skip(g)
     smp = _samples(chunk_steps, sample_steps, T)  # large enough for every chunk; the kernel appends from idx 0
     t0 = time.perf_counter()
     step, finished = 0, False
@@ -286,19 +298,10 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
             bounds[nsteps] = _pool_bounds(params, workload, kf[PARAMS.F.sweep_us], nsteps, kinds)
         pool, acc = bounds[nsteps]
         ev_n = min(pool, pool // EV_DRAWN_FRAC + EV_DRAWN_MIN) if skip else pool
-        if ev_n < pool:  # the chunk may have to run again on the whole pool: keep what it starts from
-            g_state, st0 = g.bit_generator.state, [a.copy() for a in st]
-            overflows = int(st.ctr[CT.rng_pool_overflow])
         draws = draws_of.draw(g, pool, acc, nsteps, wander, ev_n)
         ran = _chunk(engine, step_fn, (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog), verbose)
-        if ev_n < pool and st.ctr[CT.rng_pool_overflow] != overflows:
-            # it read past the migration draws drawn: run it again from the same state on the whole pool
-            for a, a0 in zip(st, st0):
-                np.copyto(a, a0)
-            g.bit_generator.state = g_state
-            draws = draws_of.draw(g, pool, acc, nsteps, wander)
-            ran = _chunk(engine, step_fn, (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog),
-                         verbose)
+        if ev_n < pool and st.ctr[CT.rng_pool_overflow]:
+            return None
         _collect(smp, step, sample_steps, params.tick_ms, smp_rows, per_rows)
         step += int(ran)
         if ran < nsteps:
