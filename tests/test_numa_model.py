@@ -682,3 +682,49 @@ def test_a_machine_without_a_numa_level_never_moves_a_task_by_numa_balancing():
         mel = replace(MACHINES["dave-vm-fake4-16"], sched_domains_numa_levels=1)
         r1 = simulate(kernel_params(kernel), w, seed=2, machine_name=mel, verbose=False)
         assert r1.counters["numa_migrate_calls"] > 0  # the same guest with a NUMA level does search
+
+
+def _simulate_module():
+    import sys
+
+    return sys.modules["kernel_workbook.models.numa.simulate"]
+
+
+def test_skipping_draws_leaves_the_generator_as_drawing_them():
+    # integers() keeps half of a 64-bit output for its next draw; advance() drops it unless _skip puts it back
+    S = _simulate_module()
+    for seed in range(20):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        assert np.array_equal(a.integers(0, 7, size=5), b.integers(0, 7, size=5))
+        drawn = a.random(1000)
+        assert np.array_equal(b.random(10), drawn[:10])
+        S._skip(b, 990)
+        assert a.bit_generator.state == b.bit_generator.state
+        assert np.array_equal(a.integers(0, 7, size=9), b.integers(0, 7, size=9))
+        assert np.array_equal(a.random(100), b.random(100))
+
+
+def _key(r):
+    return (r.counters, r.times, r.sample_rows.tobytes(), r.periods.to_dict("list"), r.tasks.to_dict("list"),
+            r.final_unit_node.tobytes())
+
+
+def test_a_chunk_that_reads_past_the_migration_draws_drawn_runs_again_on_the_whole_pool(monkeypatch):
+    # xfs_repair's direct-I/O pins draw one number per pinned migration, from the front of the pool
+    S = _simulate_module()
+    w = xfs_repair("mel-4socket-48", unit_pages=512, seconds=30, accesses_per_s=5000, wander_per_s=2.0)
+    p = kernel_params("4.0.0-rc1 vanilla")
+    monkeypatch.setattr(S, "_can_skip", lambda g: False)
+    whole = simulate(p, w, seed=3, verbose=False)
+    assert whole.counters["migrate_fail_eagain"] > 0  # migration draws were read
+    monkeypatch.undo()
+    assert _key(simulate(p, w, seed=3, verbose=False)) == _key(whole)
+    # none drawn up front: every chunk that reads one runs again
+    calls = []
+    chunk = S._chunk
+    monkeypatch.setattr(S, "_chunk", lambda *a: calls.append(1) or chunk(*a))
+    monkeypatch.setattr(S, "EV_DRAWN_FRAC", 10**9)
+    monkeypatch.setattr(S, "EV_DRAWN_MIN", 0)
+    again = simulate(p, w, seed=3, verbose=False)
+    assert len(calls) > whole.times["simulated_s"] / 10 + 1  # more calls than chunks: some ran again
+    assert _key(again) == _key(whole)

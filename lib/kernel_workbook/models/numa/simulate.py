@@ -164,6 +164,14 @@ class _Draws:
     A fresh array per chunk costs more than its numbers: the allocator hands back new pages, and the first
     write to each page faults (a megabyte a chunk on the xfs_repair-like load).  ``Generator.random(out=...)``
     fills the same values as ``Generator.random(size)``.
+
+    The migration draws (``ev_u``) are a pool sized by an upper bound (:func:`pool_bounds`), and a chunk reads
+    only its first few per cent (a draw per migration of a page pinned by direct I/O), in order; they were a
+    third of every number drawn.  So only the first ``ev_n`` are drawn and the generator is advanced past the
+    rest (PCG64 jumps ahead in O(log n)): every later number is the one the whole pool would have left.  A run
+    with a chunk that reads beyond ``ev_n`` runs again from its start, drawing every pool whole
+    (:func:`simulate`): a copy of the state before each chunk, to run only that chunk again, cost more than
+    the numbers it saves.
     """
 
     def __init__(self, workload, T: int):
@@ -180,13 +188,40 @@ class _Draws:
             b = self.buf[name] = np.empty(n)
         return b[:n].reshape(shape)
 
-    def draw(self, g: np.random.Generator, pool: int, acc: int, nsteps: int, wander: bool) -> Draws:
+    def draw(self, g: np.random.Generator, pool: int, acc: int, nsteps: int, wander: bool,
+             ev_n: int | None = None) -> Draws:
         T = self.T
         rot = g.integers(0, T, size=nsteps).astype(np.int64, copy=False)
-        ev_u = g.random(out=self._out("ev", (pool,)))
+        if ev_n is None or ev_n >= pool:
+            ev_u = g.random(out=self._out("ev", (pool,)))
+        else:
+            ev_u = g.random(out=self._out("ev", (ev_n,)))
+            _skip(g, pool - ev_n)
         acc_u = g.random(out=self._out("acc", (T, acc, 2))) if self.random_phases else self.no_acc
         wander_u = g.random(out=self._out("wander", (nsteps, T, 2))) if wander else self.no_wander
         return Draws(rot=rot, acc_u=acc_u, ev_u=ev_u, wander_u=wander_u)
+
+
+def _can_skip(g: np.random.Generator) -> bool:
+    """Whether ``g`` can jump over doubles: PCG64 (``default_rng``), where one double is one step."""
+    return type(g.bit_generator) is np.random.PCG64
+
+
+def _skip(g: np.random.Generator, n: int) -> None:
+    """``g`` as after ``g.random(n)``.  ``advance()`` also drops the half of a 64-bit output that ``integers()``
+    keeps for its next 32-bit draw (``has_uint32``); ``random()`` never touches it, so it is put back."""
+    bg = g.bit_generator
+    before = bg.state
+    bg.advance(n)
+    after = bg.state
+    after["has_uint32"], after["uinteger"] = before["has_uint32"], before["uinteger"]
+    bg.state = after
+
+
+# The migration draws a chunk draws before running (the rest of its pool skipped): an eighth of the pool, and a
+# floor for short chunks; the CI-size reproduction of 2015 reads at most 5 % of a chunk's pool
+EV_DRAWN_FRAC = 8
+EV_DRAWN_MIN = 1024
 
 
 def _samples(nsteps: int, sample_steps: int, T: int) -> Samples:
@@ -229,6 +264,17 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
     m = machine_of(workload, machine_name)
     validate_workload(workload, m)
     g = rng(seed)
+    start = g.bit_generator.state if _can_skip(g) else None
+    r = _run(params, workload, m, seed, g, start is not None, sample_ms, chunk_s, log_migrations, engine, verbose)
+    if r is None:  # a chunk read past the migration draws drawn (never seen): the run again, drawing every one
+        g.bit_generator.state = start
+        r = _run(params, workload, m, seed, g, False, sample_ms, chunk_s, log_migrations, engine, verbose)
+    return r
+
+
+def _run(params, workload, m, seed, g, skip: bool, sample_ms, chunk_s, log_migrations, engine, verbose):
+    """:func:`simulate`'s run from the generator ``g``; with ``skip``, each chunk draws only the front of its
+    migration draws (:class:`_Draws`), and a run whose chunk reads past them returns None."""
     sample_steps = max(1, sample_ms // params.tick_ms)
     chunk_steps = max(sample_steps, int(round(chunk_s * 1000 / params.tick_ms)) // sample_steps * sample_steps)
     max_steps = int(math.ceil(workload.max_seconds * 1000 / params.tick_ms))
@@ -251,15 +297,11 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
         if nsteps not in bounds:
             bounds[nsteps] = _pool_bounds(params, workload, kf[PARAMS.F.sweep_us], nsteps, kinds)
         pool, acc = bounds[nsteps]
-        draws = draws_of.draw(g, pool, acc, nsteps, wander)
-        st.ti[:, TI.ridx] = 0
-        st.ctr[CT.ev_idx] = 0
-        smp.idx[0] = 0
-        args = (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog)
-        if engine == "jit" and step == 0 and verbose is not False:
-            ran = KERNEL.run(*args, engine="jit", verbose=True)
-        else:
-            ran = step_fn(*args)
+        ev_n = min(pool, pool // EV_DRAWN_FRAC + EV_DRAWN_MIN) if skip else pool
+        draws = draws_of.draw(g, pool, acc, nsteps, wander, ev_n)
+        ran = _chunk(engine, step_fn, (ki, kf, wl, st, np.int64(step), np.int64(nsteps), draws, smp, mlog), verbose)
+        if ev_n < pool and st.ctr[CT.rng_pool_overflow]:
+            return None
         _collect(smp, step, sample_steps, params.tick_ms, smp_rows, per_rows)
         step += int(ran)
         if ran < nsteps:
@@ -267,6 +309,17 @@ def simulate(params: NumaParams, workload: NumaWorkload, seed=0, machine_name=No
             break
     return _result(params, workload, m, seed, st, step, finished, smp_rows, per_rows, mlog, log_migrations,
                    time.perf_counter() - t0, engine)
+
+
+def _chunk(engine: str, step_fn, args: tuple, verbose) -> int:
+    """One chunk of the kernel from the state in ``args`` (the per-chunk draw indices and samples reset)."""
+    st, smp = args[3], args[7]
+    st.ti[:, TI.ridx] = 0
+    st.ctr[CT.ev_idx] = 0
+    smp.idx[0] = 0
+    if engine == "jit" and args[4] == 0 and verbose is not False:
+        return KERNEL.run(*args, engine="jit", verbose=True)
+    return step_fn(*args)
 
 
 def _result(params, workload, m, seed, st: State, step: int, finished: bool, smp_rows, per_rows, mlog,
