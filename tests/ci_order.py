@@ -62,6 +62,9 @@ TEST_FILE_SECONDS: dict[str, float] = {
     "tests/test_cfq_ui.py": 55,
     "tests/test_parse.py": 39,
     "tests/test_traces_record.py": 36,
+    # named undeclared by the runs of 2026-11-29 (seconds on a loaded worker, an upper bound)
+    "tests/test_compaction_boot_cache.py": 80,
+    "tests/test_numa_model.py": 25,
 }
 
 
