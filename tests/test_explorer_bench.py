@@ -32,3 +32,20 @@ def test_moves_go_on_to_the_next_slider_and_never_repeat_a_setting():
         s.value = v
         assert (a.value, b.value) not in seen
         seen.add((a.value, b.value))
+
+
+def test_every_explorer_a_notebook_builds_is_benchmarked():
+    """The redraw target is checked for each explorer a person meets (2007's was once left out of the list)."""
+    import re
+    from pathlib import Path
+
+    from kernel_workbook.bench.explorer_bench import EXPLORERS
+
+    root = Path(__file__).resolve().parents[1]
+    used = {m for p in (root / "notebooks").glob("*.py")
+            for m in re.findall(r"\b(\w+_explorer)\(", p.read_text(encoding="utf-8"))}
+    benched = {target.split(":")[1] for target in EXPLORERS.values()}
+    # no model behind these: a published table, or a capture the person loads, shown as picked
+    used -= {"table_explorer", "trace_explorer"}
+    assert used, "no notebook builds an explorer: the pattern no longer matches how notebooks call them"
+    assert used <= benched, f"explorers with no redraw benchmark: {sorted(used - benched)}"

@@ -217,3 +217,24 @@ def test_records_are_altairs_values():
     for cols in (["s", "f", "i", "b"], ["s", "o"], ["u", "f32"], ["t", "i"], []):
         got, want = _records(df[cols]), alt.data_transformers.get()(df[cols])["values"]
         assert got == want and [list(map(type, r.values())) for r in got] == [list(map(type, r.values())) for r in want]
+
+
+def test_the_writeback_explorers_queue_chart_is_the_one_plot_queue_draws(monkeypatch, renderer):
+    """2007's explorer swaps the data of its queue chart (once rebuilt and validated at every move: 250 ms of a
+    redraw); after each run it must show what plot_queue draws of that run."""
+    from kernel_workbook.models.writeback import params_for, simulate
+    from kernel_workbook.workloads.writeback_2007 import akpm_test
+    from kernel_workbook.ui import writeback_charts as wc
+
+    monkeypatch.setenv("WORKBOOK_MODE", "lab")
+    setup(verbose=False)
+    live = LiveChart(wc._queue_chart)
+    w0 = akpm_test(machine_mb=512.0, duration_s=1.0)
+    specs = []
+    for low in (128.0, 256.0):
+        r = simulate(params_for("before c4e2d7dd"), w0.with_(lowmem_mb=low, highmem_mb=512.0 - low), seed=1,
+                     verbose=False)
+        shown = live.show(wc.df_queue_held(r), wc.df_queue_limits(r), title="t")
+        assert isinstance(shown, alt.JupyterChart) and shown.spec == wc.plot_queue(r, title="t").to_dict()
+        specs.append(shown.spec)
+    assert specs[0] != specs[1]

@@ -42,6 +42,7 @@ EXPLORERS: dict[str, str] = {
     "2014 fair zone allocation (tiobench on half the desktop, 32 pages a unit)": "kernel_workbook.ui.fairzone_charts:fairzone_explorer",
     "2015 NUMA balancing (autonumabench / xfs_repair-like)": "kernel_workbook.ui.numa_charts:numa_explorer",
     "2012 compaction (stress-highalloc)": "kernel_workbook.ui.compaction_charts:compaction_explorer",
+    "2007 writeback (akpm's test, 2 GB)": "kernel_workbook.ui.writeback_charts:writeback_explorer",
 }
 
 TARGET_MS = 100.0

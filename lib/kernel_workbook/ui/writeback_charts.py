@@ -51,23 +51,36 @@ def df_queue(result) -> pd.DataFrame:
     return q[["elapsed", "holder", "slots", "nr_requests", "congestion_on", "congestion_off"]].reset_index(drop=True)
 
 
-def plot_queue(result, title: str | None = None):
-    """Stacked areas: who holds the queue's ``nr_requests`` slots over time; the congestion thresholds as rules."""
+def df_queue_held(result) -> pd.DataFrame:
+    """Slots held per holder at every sample, a holder holding none at a sample given 0 (what the stacked areas of
+    :func:`plot_queue` draw).  Columns: ``elapsed, holder, slots``."""
     q = df_queue(result)
     full = q.pivot_table(index="elapsed", columns="holder", values="slots", aggfunc="sum", fill_value=0)
     full = full.reindex(sorted(result.queue()["elapsed"].unique()), fill_value=0)
-    d = full.reset_index().melt(id_vars="elapsed", var_name="holder", value_name="slots")
-    area = alt.Chart(d).mark_area(interpolate="step-after").encode(
+    return full.reset_index().melt(id_vars="elapsed", var_name="holder", value_name="slots")
+
+
+def df_queue_limits(result) -> pd.DataFrame:
+    """The queue's size and its congestion thresholds.  Columns: ``y`` (requests), ``what``."""
+    on, off = congestion_thresholds(result.params)
+    return pd.DataFrame({"y": [result.params.value("nr_requests"), on, off],
+                         "what": ["nr_requests", "congested at", "uncongested below"]})
+
+
+def plot_queue(result, title: str | None = None):
+    """Stacked areas: who holds the queue's ``nr_requests`` slots over time; the congestion thresholds as rules."""
+    return _queue_chart(df_queue_held(result), df_queue_limits(result),
+                        title=title or f"One queue shared by every zone: {result.caption()[:90]}")
+
+
+def _queue_chart(held: pd.DataFrame, limits: pd.DataFrame, title: str = ""):
+    area = alt.Chart(held).mark_area(interpolate="step-after").encode(
         x=alt.X("elapsed:Q", title="seconds"),
         y=alt.Y("slots:Q", stack="zero", title="request slots held"),
         color=alt.Color("holder:N", scale=HOLDER_COLORS, title="queued by / zone"),
         order=alt.Order("holder:N"),
         tooltip=["elapsed", "holder", "slots"])
-    on, off = congestion_thresholds(result.params)
-    lines = pd.DataFrame({"y": [result.params.value("nr_requests"), on, off],
-                          "what": ["nr_requests", "congested at", "uncongested below"]})
-    rules = alt.Chart(lines).mark_rule(strokeDash=[4, 3], color="#555").encode(y="y:Q", tooltip=["what", "y"])
-    title = title or f"One queue shared by every zone: {result.caption()[:90]}"
+    rules = alt.Chart(limits).mark_rule(strokeDash=[4, 3], color="#555").encode(y="y:Q", tooltip=["what", "y"])
     return (area + rules).properties(width=_width(0.85), height=int(mode().height * 0.8), title=title)
 
 
@@ -155,9 +168,12 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     """
     import ipywidgets as w
 
+    from .charts import LiveChart
     from .explorer import explorer
 
     workload = workload or akpm_test(machine_mb=2048.0, duration_s=5.0)
+    # the Altair chart (its schema validation most of a redraw) is built once; a redraw swaps its data
+    live = LiveChart(_queue_chart)
     low = w.FloatSlider(value=float(workload.lowmem_mb), min=64.0, max=1536.0, step=16.0, continuous_update=False,
                         description="lowmem_mb (MB)", tooltip="the zone kernel allocations need (ZONE_NORMAL)",
                         style={"description_width": "initial"}, layout=w.Layout(width="98%"))
@@ -166,12 +182,13 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     def draw(p, lowmem_mb):
         wl = workload.with_(lowmem_mb=float(lowmem_mb), highmem_mb=float(max(0.0, total - lowmem_mb)))
         r = simulate(p, wl, seed=seed, verbose=False)
-        return plot_queue(r, title="who holds the queue (pdflush / kswapd / load, by zone)"), df_explore(r)
+        return (live.show(df_queue_held(r), df_queue_limits(r),
+                          title="who holds the queue (pdflush / kswapd / load, by zone)"), df_explore(r))
 
     presets = {k: params_for(k) for k in VARIANTS}
     return explorer(params_for(variant), EXPLORER_KNOBS, draw, controls={"lowmem_mb": low},
                     title="akpm's test: the one queue, the throttles", presets=presets, preset=variant)
 
 
-__all__ = ["df_queue", "plot_queue", "df_zone_pages", "plot_zone_pages", "df_efficiency", "plot_efficiency",
+__all__ = ["df_queue", "df_queue_held", "df_queue_limits", "plot_queue", "df_zone_pages", "plot_zone_pages", "df_efficiency", "plot_efficiency",
            "plot_cells", "df_explore", "writeback_explorer", "EXPLORER_KNOBS", "HOLDERS"]
