@@ -130,12 +130,11 @@ def df_pyperf_values(df: pd.DataFrame) -> pd.DataFrame:
     if not len(df):
         return pd.DataFrame(columns=cols)
     warm = df["warmup"].astype(bool) if "warmup" in df.columns else pd.Series(False, index=df.index)
-    keep = df[~warm]
-    g = keep.groupby(["benchmark", "unit"], sort=False)["value"]
-    out = g.agg(values="size", mean="mean", stdev="std", min="min", median="median", max="max").reset_index()
-    out.insert(2, "runs", keep.groupby(["benchmark", "unit"], sort=False)["run"].nunique().to_numpy())
-    out["warmups"] = (df[warm].groupby(["benchmark", "unit"], sort=False).size()
-                      .reindex(pd.MultiIndex.from_frame(out[["benchmark", "unit"]]), fill_value=0).to_numpy())
+    by = ["benchmark", "unit"]
+    out = df[~warm].groupby(by, sort=False).agg(
+        runs=("run", "nunique"), values=("value", "size"), mean=("value", "mean"), stdev=("value", "std"),
+        min=("value", "min"), median=("value", "median"), max=("value", "max")).reset_index()
+    out["warmups"] = df[warm].groupby(by).size().reindex(pd.MultiIndex.from_frame(out[by]), fill_value=0).to_numpy()
     # timings in the unit pyperf itself would print them in (520 ns, not 0.00000052 second)
     for i, r in out.iterrows():
         if r["unit"] == "second" and r["median"] > 0:
