@@ -137,14 +137,21 @@ def df_pyperf_values(df: pd.DataFrame) -> pd.DataFrame:
     out["warmups"] = df[warm].groupby(by).size().reindex(pd.MultiIndex.from_frame(out[by]), fill_value=0).to_numpy()
     # timings in the unit pyperf itself would print them in (520 ns, not 0.00000052 second)
     for i, r in out.iterrows():
-        if r["unit"] == "second" and r["median"] > 0:
-            name, f = next(((n, f) for n, f in _TIME_UNITS if r["median"] * f >= 1.0), _TIME_UNITS[-1])
-            out.loc[i, ["mean", "stdev", "min", "median", "max"]] = r[["mean", "stdev", "min", "median", "max"]] * f
-            out.loc[i, "unit"] = name
+        name, f = _time_unit(r["unit"], r["median"])
+        out.loc[i, ["mean", "stdev", "min", "median", "max"]] = r[["mean", "stdev", "min", "median", "max"]] * f
+        out.loc[i, "unit"] = name
     return out[cols]
 
 
 _TIME_UNITS = [("s", 1.0), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)]
+
+
+def _time_unit(unit: str, typical: float) -> tuple[str, float]:
+    """The unit pyperf prints a value of ``typical`` size in, and the factor to it (a unit other than seconds
+    is kept)."""
+    if unit != "second" or not typical > 0:
+        return unit, 1.0
+    return next(((n, f) for n, f in _TIME_UNITS if typical * f >= 1.0), _TIME_UNITS[-1])
 
 
 def plot_pyperf_values(df: pd.DataFrame, title: str = "pyperf") -> alt.Chart:
@@ -152,6 +159,10 @@ def plot_pyperf_values(df: pd.DataFrame, title: str = "pyperf") -> alt.Chart:
     summarises as mean +- stdev is seen, outliers included; one row per benchmark."""
     m = mode()
     d = df[~df["warmup"].astype(bool)] if "warmup" in df.columns else df
+    units = set(d["unit"].astype(str))
+    if len(units) == 1:  # one axis: in the unit the table gives (ns, us...), not in seconds
+        name, f = _time_unit(units.pop(), float(d["value"].median()))
+        d = d.assign(value=d["value"] * f, unit=name)
     unit = ", ".join(sorted(set(d["unit"].astype(str)))) or "value"
     return alt.Chart(d).mark_tick(thickness=2).encode(
         y=alt.Y("benchmark:N", title=None),
