@@ -27,7 +27,7 @@
 # `solutions/07-cfq2011-idle-window.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import IdleWindow
+from kernel_workbook.heuristics.cfq.exercises_2011 import IdleWindow
 
 SEED = 1
 p = IdleWindow(SEED)

@@ -27,7 +27,7 @@
 # `solutions/08-cfq2011-variant-sign.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import DeepIdleSign
+from kernel_workbook.heuristics.cfq.exercises_2011 import DeepIdleSign
 
 SEED = 1
 p = DeepIdleSign(SEED)

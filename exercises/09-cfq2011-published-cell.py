@@ -27,7 +27,7 @@
 # `solutions/09-cfq2011-published-cell.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import PublishedCell2011
+from kernel_workbook.heuristics.cfq.exercises_2011 import PublishedCell2011
 
 SEED = 1
 p = PublishedCell2011(SEED)

@@ -27,7 +27,7 @@
 # `solutions/10-cfq2014-scaled-slice.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import ScaledSlice
+from kernel_workbook.heuristics.cfq.exercises_2014 import ScaledSlice
 
 SEED = 1
 p = ScaledSlice(SEED)

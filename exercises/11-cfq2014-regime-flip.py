@@ -27,7 +27,7 @@
 # `solutions/11-cfq2014-regime-flip.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import TargetLatencyFlip
+from kernel_workbook.heuristics.cfq.exercises_2014 import TargetLatencyFlip
 
 SEED = 1
 p = TargetLatencyFlip(SEED)

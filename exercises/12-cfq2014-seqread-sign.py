@@ -27,7 +27,7 @@
 # `solutions/12-cfq2014-seqread-sign.ipynb`.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import SeqReadSign
+from kernel_workbook.heuristics.cfq.exercises_2014 import SeqReadSign
 
 SEED = 1
 p = SeqReadSign(SEED)

@@ -27,7 +27,7 @@
 # `solutions/13-fairzone-watermarks.ipynb`.
 
 # %%
-from kernel_workbook.exercises.fairzone import Watermarks
+from kernel_workbook.heuristics.fairzone.exercises import Watermarks
 
 SEED = 1
 p = Watermarks(SEED)

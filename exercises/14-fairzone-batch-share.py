@@ -27,7 +27,7 @@
 # `solutions/14-fairzone-batch-share.ipynb`.
 
 # %%
-from kernel_workbook.exercises.fairzone import BatchShare
+from kernel_workbook.heuristics.fairzone.exercises import BatchShare
 
 SEED = 1
 p = BatchShare(SEED)

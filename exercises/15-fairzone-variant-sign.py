@@ -27,7 +27,7 @@
 # `solutions/15-fairzone-variant-sign.ipynb`.
 
 # %%
-from kernel_workbook.exercises.fairzone import FairPolicySign
+from kernel_workbook.heuristics.fairzone.exercises import FairPolicySign
 
 SEED = 1
 p = FairPolicySign(SEED)

@@ -27,7 +27,7 @@
 # `solutions/16-numa-scan-rate.ipynb`.
 
 # %%
-from kernel_workbook.exercises.numa import ScanRate
+from kernel_workbook.heuristics.numa.exercises import ScanRate
 
 SEED = 1
 p = ScanRate(SEED)

@@ -27,7 +27,7 @@
 # `solutions/17-numa-scan-period.ipynb`.
 
 # %%
-from kernel_workbook.exercises.numa import ScanPeriod
+from kernel_workbook.heuristics.numa.exercises import ScanPeriod
 
 SEED = 1
 p = ScanPeriod(SEED)

@@ -27,7 +27,7 @@
 # `solutions/18-numa-kernel-sign.ipynb`.
 
 # %%
-from kernel_workbook.exercises.numa import NumaSign
+from kernel_workbook.heuristics.numa.exercises import NumaSign
 
 SEED = 1
 p = NumaSign(SEED)

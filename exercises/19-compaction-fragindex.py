@@ -27,7 +27,7 @@
 # `solutions/19-compaction-fragindex.ipynb`.
 
 # %%
-from kernel_workbook.exercises.compaction import FragIndex
+from kernel_workbook.heuristics.compaction.exercises import FragIndex
 
 SEED = 1
 p = FragIndex(SEED)

@@ -27,7 +27,7 @@
 # `solutions/20-compaction-deferral.ipynb`.
 
 # %%
-from kernel_workbook.exercises.compaction import Deferral
+from kernel_workbook.heuristics.compaction.exercises import Deferral
 
 SEED = 1
 p = Deferral(SEED)

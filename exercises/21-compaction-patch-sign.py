@@ -27,7 +27,7 @@
 # `solutions/21-compaction-patch-sign.ipynb`.
 
 # %%
-from kernel_workbook.exercises.compaction import CompactionSign
+from kernel_workbook.heuristics.compaction.exercises import CompactionSign
 
 SEED = 1
 p = CompactionSign(SEED)

@@ -27,7 +27,7 @@
 # `solutions/22-2007-congestion-thresholds.ipynb`.
 
 # %%
-from kernel_workbook.exercises.writeback_2007 import CongestionThresholds
+from kernel_workbook.heuristics.writeback.exercises import CongestionThresholds
 
 SEED = 1
 p = CongestionThresholds(SEED)

@@ -27,7 +27,7 @@
 # `solutions/23-2007-may-write-to-queue.ipynb`.
 
 # %%
-from kernel_workbook.exercises.writeback_2007 import MayWriteToQueue
+from kernel_workbook.heuristics.writeback.exercises import MayWriteToQueue
 
 SEED = 1
 p = MayWriteToQueue(SEED)

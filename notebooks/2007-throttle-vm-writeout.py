@@ -93,7 +93,7 @@ Table(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]])
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary, reproduce
-from kernel_workbook.reproduce import throttle_2007 as t07
+from kernel_workbook.heuristics.writeback import throttle_2007 as t07
 
 rep = reproduce(THREAD)
 display(rep.block("fitted"), rep.block("calibration"), format_summary(rep))
@@ -104,7 +104,7 @@ display(rep.block("model"), *(rep.block(f"{table}/cells") for table in (
     "kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency", "fengguang-ratio-script")))
 
 # %%
-from kernel_workbook.ui import writeback_charts as wc
+from kernel_workbook.heuristics.writeback import charts as wc
 
 wc.plot_cells(rep.scored(), title="published and model change of every scored cell")
 

@@ -67,7 +67,7 @@ for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.frames import Prose, Table
-from kernel_workbook.workloads import aio_stress
+from kernel_workbook.heuristics.cfq import aio_stress
 
 raid_w = aio_stress.patlasov_2011(usleep_us=1000)
 Prose(f"{raid_w.description}\n\n{len(raid_w.processes)} processes, "
@@ -93,7 +93,7 @@ Prose(f"{raid_w.description}\n\n{len(raid_w.processes)} processes, "
 import altair as alt
 
 from kernel_workbook.models.cfq import RAID_LSI1078_2011, IOParams, cfq_for_kernel, simulate
-from kernel_workbook.ui.cfq_charts import df_counters, plot_timeline
+from kernel_workbook.heuristics.cfq.charts import df_counters, plot_timeline
 
 raid = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
 small4 = aio_stress.patlasov_2011(usleep_us=1000, instances=4, file_mb=0.5)
@@ -151,7 +151,7 @@ display(rep, format_summary(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.deep_idle_2011 import df_misses
+from kernel_workbook.heuristics.cfq.deep_idle_2011 import df_misses
 from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 
 display(score_text(THREAD), Table(df_seed_scores(THREAD), formats={"score": "{:.1%}"}))
@@ -235,7 +235,7 @@ Prose("\n".join(f"* **{r.table} | {r.variant}**: published {r.published_delta_pc
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.deep_idle_2011 import df_what_if_per_command_destage
+from kernel_workbook.heuristics.cfq.deep_idle_2011 import df_what_if_per_command_destage
 
 Table(df_what_if_per_command_destage())
 
@@ -255,7 +255,7 @@ Table(df_what_if_per_command_destage())
 # 51–85 MB/s with 4 MB files (each size on its own fitted machine). (A static export shows the variants on the RAID.)
 
 # %%
-from kernel_workbook.ui.cfq_charts import deep_idle_explorer
+from kernel_workbook.heuristics.cfq.charts import deep_idle_explorer
 
 deep_idle_explorer()
 

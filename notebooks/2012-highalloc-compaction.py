@@ -60,11 +60,11 @@ for table in ("highalloc-success", "highalloc-vmstat", "reference-3.3.6"):
 # `7db8889a` the free scanner starts at `zone->compact_cached_free_pfn`, where the last run left off.
 #
 # The run below is one of the test's compactions in the calibrated contended-v5 kernel
-# (`kernel_workbook.reproduce.highalloc_2012` runs every kernel once and keeps the results).
+# (`kernel_workbook.heuristics.compaction.highalloc_2012` runs every kernel once and keeps the results).
 
 # %%
-from kernel_workbook.reproduce import highalloc_2012 as h12
-from kernel_workbook.ui import compaction_charts as cc
+from kernel_workbook.heuristics.compaction import highalloc_2012 as h12
+from kernel_workbook.heuristics.compaction import charts as cc
 
 runs = h12.runs()
 cc.plot_scanners(runs["contended-v5"], task="test")

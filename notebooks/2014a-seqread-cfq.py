@@ -67,7 +67,7 @@ print(render(published(THREAD, "cfq600-iostat"), title=True))
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.frames import Table
-from kernel_workbook.reproduce.seqread_2014 import df_slices
+from kernel_workbook.heuristics.cfq.seqread_2014 import df_slices
 
 Table(df_slices())
 
@@ -80,8 +80,8 @@ Table(df_slices())
 
 # %%
 from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel, simulate
-from kernel_workbook.ui.cfq_charts import plot_timeline
-from kernel_workbook.workloads import tiobench
+from kernel_workbook.heuristics.cfq.charts import plot_timeline
+from kernel_workbook.heuristics.cfq import tiobench
 
 p316 = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 four = tiobench.seqread(4, ram_mb=8192, mb_total=96)
@@ -139,7 +139,7 @@ Table(df_presets()[cols])
 # sizes) and a few minutes at the full size of the lab.
 
 # %%
-from kernel_workbook.reproduce.seqread_2014 import reproduce_cfq
+from kernel_workbook.heuristics.cfq.seqread_2014 import reproduce_cfq
 
 rep = reproduce_cfq()
 
@@ -217,7 +217,7 @@ format_summary(rep)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.seqread_2014 import df_alternative_seek_fit
+from kernel_workbook.heuristics.cfq.seqread_2014 import df_alternative_seek_fit
 
 Table(df_alternative_seek_fit())
 
@@ -239,7 +239,7 @@ Table(df_alternative_seek_fit())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.seqread_2014 import df_file_layout
+from kernel_workbook.heuristics.cfq.seqread_2014 import df_file_layout
 
 layout = df_file_layout()
 Table(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %")
@@ -276,8 +276,8 @@ Table(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="er
 # in the browser takes a second or so more.
 
 # %%
-from kernel_workbook.reproduce.seqread_2014 import desktop_params
-from kernel_workbook.ui.cfq_charts import cfq_explorer
+from kernel_workbook.heuristics.cfq.seqread_2014 import desktop_params
+from kernel_workbook.heuristics.cfq.charts import cfq_explorer
 
 pub_points = published(THREAD, "cfq600-seqread")
 pub_points = pub_points[pub_points["kernel"] != "3.0.0 vanilla"]
@@ -293,7 +293,7 @@ cfq_explorer(desktop_params(), published_cells=pub_points)
 # point: the same chart shows how far a 2014 spinning disk is from it.
 
 # %%
-from kernel_workbook.ui.cfq_charts import df_capture_beside_model, plot_capture_beside_model
+from kernel_workbook.heuristics.cfq.charts import df_capture_beside_model, plot_capture_beside_model
 
 both = df_capture_beside_model(desktop_params())
 plot_capture_beside_model(both)

@@ -85,7 +85,7 @@ for t in ("fairzone-seqread", "fairzone-spread", "spread-percent", "bigbatches-s
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.frames import Prose, Table
-from kernel_workbook.reproduce.fairzone_2014 import desktop_machine, df_zone_setup
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import desktop_machine, df_zone_setup
 
 desk = desktop_machine()
 zones = df_zone_setup(desk)
@@ -108,7 +108,7 @@ display(Prose(f"`min_free_kbytes` = {zones.attrs['min_free_kbytes']:,}"), Table(
 # compiles the model, once.)
 
 # %%
-from kernel_workbook.ui.fairzone_charts import df_batch_trace, plot_batches
+from kernel_workbook.heuristics.fairzone.charts import df_batch_trace, plot_batches
 
 trace = df_batch_trace(("3.16-rc1", "fairzone", "bigbatches", "3.0"), machine=desk, allocations=3000)
 plot_batches(trace)
@@ -175,7 +175,7 @@ Table(knobs[["knob", "value", "unit", "source"]])
 # machines and runs tiobench for seven kernels); a progress bar follows it.
 
 # %%
-from kernel_workbook.reproduce.fairzone_2014 import reproduce_fairzone
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import reproduce_fairzone
 
 rep = reproduce_fairzone()
 
@@ -218,7 +218,7 @@ display(*(rep.block(key) for key in ("fairzone-seqread/published", "fairzone-seq
 # time (fairzone and 3.0 on Mel's desktop, against vanilla; black: published):
 
 # %%
-from kernel_workbook.ui.fairzone_charts import df_decomposition, plot_decomposition
+from kernel_workbook.heuristics.fairzone.charts import df_decomposition, plot_decomposition
 
 dec = df_decomposition("mel", ["3.16.0-rc1 fairzone", "3.0.0 vanilla"],
                        published_cells=published(THREAD, "fairzone-seqread"))
@@ -286,7 +286,7 @@ display(*(rep.block(key) for key in ("fairzone/fidelity", "fairzone/explained"))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.fairzone_2014 import df_kswapd_regime, df_thp_scores
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import df_kswapd_regime, df_thp_scores
 
 Table(df_thp_scores())
 
@@ -312,11 +312,11 @@ Table(df_kswapd_regime("johannes"))
 # each machine's `min_free_kbytes` raised to at least each value of a grid
 # over that range, chosen as a grid and not from the scores
 # (`fairzone_2014.min_free_sweep()`, stored by `python -m
-# kernel_workbook.reproduce.fairzone_2014 --min-free-sweep`):
+# kernel_workbook.heuristics.fairzone.fairzone_2014 --min-free-sweep`):
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.fairzone_2014 import df_min_free_sweep, df_sweep_view
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import df_min_free_sweep, df_sweep_view
 
 Table(df_sweep_view(df_min_free_sweep()))
 
@@ -345,7 +345,7 @@ Table(df_sweep_view(df_min_free_sweep()))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.fairzone_2014 import df_kswapd_speed_sweep
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import df_kswapd_speed_sweep
 
 Table(df_sweep_view(df_kswapd_speed_sweep()))
 
@@ -372,8 +372,8 @@ Table(df_sweep_view(df_kswapd_speed_sweep()))
 # out of its nap. Each rise below is kswapd:
 
 # %%
-from kernel_workbook.reproduce.fairzone_2014 import df_kswapd_cycle, df_kswapd_cycle_summary
-from kernel_workbook.ui.fairzone_charts import plot_kswapd_cycle
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import df_kswapd_cycle, df_kswapd_cycle_summary
+from kernel_workbook.heuristics.fairzone.charts import plot_kswapd_cycle
 
 cycle = df_kswapd_cycle()
 plot_kswapd_cycle(cycle)
@@ -422,7 +422,7 @@ Table(df_kswapd_cycle_summary(cycle))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce.fairzone_2014 import df_roundrobin
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import df_roundrobin
 
 Table(df_roundrobin())
 
@@ -450,7 +450,7 @@ Table(df_roundrobin())
 # shows fairzone against vanilla.)
 
 # %%
-from kernel_workbook.ui.fairzone_charts import fairzone_explorer
+from kernel_workbook.heuristics.fairzone.charts import fairzone_explorer
 
 fairzone_explorer(published_spread=published(THREAD, "fairzone-spread"))
 

@@ -173,7 +173,7 @@ for table in ("dave-xfsrepair-times", "flush-profile", "dave-vmstat", "linus-run
 
 # %%
 from kernel_workbook.models.numa import kernel_params, simulate
-from kernel_workbook.workloads.autonumabench import autonumabench
+from kernel_workbook.heuristics.numa.autonumabench import autonumabench
 
 w01 = autonumabench("NUMA01", unit_thps=4, passes_scale=0.5)
 four = ("3.19.0 vanilla", "4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2", "4.0.0-rc1 ptewrite-v1r20")
@@ -203,7 +203,7 @@ display(Prose(w01.description),
 # %%
 import altair as alt
 
-from kernel_workbook.ui.numa_charts import plot_faults, plot_scan_period
+from kernel_workbook.heuristics.numa.charts import plot_faults, plot_scan_period
 
 alt.hconcat(*[plot_scan_period(runs01[k], 0, title=k, width=260, height=180) for k in four[:2]])
 
@@ -289,7 +289,7 @@ Table(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_f
 # that leaves the model.
 
 # %%
-from kernel_workbook.reproduce import numa_2015 as R
+from kernel_workbook.heuristics.numa import numa_2015 as R
 
 rep = R.reproduce_numa_2015()
 display(*(rep.block(key) for key in rep.keys() if key.split("/")[0] == "calibration"))
@@ -373,7 +373,7 @@ from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 display(score_text("2015-numa-slow-scan"), Table(df_seed_scores("2015-numa-slow-scan"), formats={"score": "{:.1%}"}))
 
 # %%
-from kernel_workbook.ui.numa_charts import plot_fidelity
+from kernel_workbook.heuristics.numa.charts import plot_fidelity
 
 plot_fidelity(rep.cells)
 
@@ -477,7 +477,7 @@ for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
 # set by the wake-up rate, which the thread does not give. Rather than rest on
 # one value, the model's prediction is this table, stored over 8 seed bases
 # (`data/fidelity/numa-wakeup-sweep.csv`, `WORKBOOK_MODE=ci python -m
-# kernel_workbook.reproduce.numa_2015 --wakeup-sweep`): at each rate of the
+# kernel_workbook.heuristics.numa.numa_2015 --wakeup-sweep`): at each rate of the
 # grid fixed before any prediction was seen, the load the 3.19 column asks for
 # at that rate (the sharing that fits 3.19 best there, and its 3.19 error), the
 # model's change of each of the seven scored slowscan cells (mean over the seed
@@ -565,7 +565,7 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # cannot draw: the default setting runs once.)
 
 # %%
-from kernel_workbook.ui.numa_charts import numa_explorer
+from kernel_workbook.heuristics.numa.charts import numa_explorer
 
 numa_explorer(base=cal.params, xfs_kw=cal.xfs_kw)
 

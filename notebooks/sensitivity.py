@@ -58,7 +58,7 @@ Table(cell[["stat", "row", "baseline", "base_value", "kernel", "value", "pct"]],
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.reproduce import seqread_2014
+from kernel_workbook.heuristics.cfq import seqread_2014
 
 fitted = seqread_2014.df_fitted()
 Table(fitted[["parameter", "value", "unit", "fitted_to"]])

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 import numba
 
+from kernel_workbook import heuristic
 from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook.heuristic import Heuristic
 from kernel_workbook.models.engine import check_engine, rng
 from kernel_workbook.models.knobs import Knobs, knob
 from kernel_workbook.models.spec import ModelSpec
@@ -103,3 +105,15 @@ MODEL = ModelSpec(
     summary=summary, variants={"3.0": {}, "3.0-nomerges": {"nomerges": True}},
     workloads={"steady": steady, "bursty": bursty}, default_variant="3.0", default_workload="steady",
 )
+
+
+HEURISTIC = Heuristic(name="toy", model=MODEL, workloads=MODEL.workloads, default_workload=MODEL.default_workload)
+
+
+def register(monkeypatch) -> None:
+    """List the toy as a heuristic, as an installed plug-in's entry point would, for this test only."""
+    from importlib.metadata import EntryPoint
+
+    eps = heuristic._entry_points()
+    eps["toy"] = EntryPoint(name="toy", value="sweep_toy:HEURISTIC", group=heuristic.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(heuristic, "_entry_points", lambda: eps)

@@ -3,7 +3,7 @@
 import pyperf
 import pytest
 
-from kernel_workbook.bench import SUITES, Bench, results, runner_args
+from kernel_workbook.bench import Bench, results, runner_args, suites
 
 
 def _bench(name, seconds, md):
@@ -36,7 +36,7 @@ def test_a_ratio_target_reads_the_baseline_beside_it():
 
 
 def test_only_long_suites_have_settings_of_their_own():
-    own = {s: runner_args(s) for s in SUITES}
+    own = {s: runner_args(s) for s in suites()}
     assert own["reproduce"] is not None and "--processes" in own["reproduce"]
     assert own["trace-formats"] is not None and "--processes" in own["trace-formats"]  # a load takes up to a minute
     # pyperf's workers must see the formats chosen, or each would time the first format under another's name

@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
+from kernel_workbook import heuristic
 from kernel_workbook.models.cfq import (
     DESKTOP_2014, MODEL, RAID_LSI1078_2011, SERVER_SATA_2011, CFQParams, IOParams, IOWorkload, Process, Stream,
     cfq_for_kernel, for_variant, scaled_slice_ms, simulate,
 )
 from kernel_workbook.models.cfq.layout import I, PR_, Q_, R_, RS, S_
-from kernel_workbook.workloads import aio_stress, tiobench
+from kernel_workbook.heuristics.cfq import aio_stress, tiobench
 
 DESK = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
 RAID = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
@@ -71,11 +72,13 @@ def test_engines_seeds_and_the_spec():
         simulate(DESK, w, engine="reference")
     with pytest.raises(WorkbookParameterError, match="engine"):
         simulate(DESK, w, engine="numba")
-    # the spec reaches the generators by name (the model may not import kernel_workbook.workloads)
-    assert MODEL.workload("tiobench-seqread", threads=3, mb_total=4).meta["threads"] == 3
+    # the kernel mirror names no workload (they are its heuristic's, a layer above); the heuristic's spec has them
+    assert MODEL.workloads == {}
+    spec = heuristic.model("cfq")
+    assert spec.workload("tiobench-seqread", threads=3, mb_total=4).meta["threads"] == 3
     assert MODEL.params_for("3.16 cfq600").cfq.cfq_target_latency == 600.0
     assert for_variant("3.1 noop").scheduler == "noop"
-    s = MODEL.run("3.1 mark_cfqq_deep commented out", "aio-stress-2011",
+    s = spec.run("3.1 mark_cfqq_deep commented out", "aio-stress-2011",
                   workload_kw={"file_mb": 0.25, "instances": 3}, seed=2)
     assert s["mark_deep"] == 0 and s["MB/s"] > 0 and s["finished"]
 

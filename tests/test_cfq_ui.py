@@ -8,11 +8,11 @@ import vl_convert as vlc
 
 from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel, simulate
 from kernel_workbook.tables import published
-from kernel_workbook.ui.cfq_charts import (
+from kernel_workbook.heuristics.cfq.charts import (
     SERIES, cfq_explorer, deep_idle_explorer, df_counters, df_readers_sweep, df_timeline, plot_await_percentiles,
     plot_throughput_vs_readers, plot_timeline, sweep_table,
 )
-from kernel_workbook.workloads import aio_stress, tiobench
+from kernel_workbook.heuristics.cfq import aio_stress, tiobench
 from widget_tree import all_widgets, find_widget
 
 P = IOParams(cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
@@ -142,8 +142,8 @@ def test_deep_idle_explorer_size_moves_less_than_the_seed():
     """What the 2011 notebook says of its explorer's smaller problem: pristine 3.1 on the RAID gives
     56-83 MB/s over seeds 1-6 with 8 MB files (the lab's tables) and 51-85 MB/s with 4 MB files
     (the explorer's), each machine calibrated at its own size."""
-    from kernel_workbook.reproduce import deep_idle_2011 as d11
-    from kernel_workbook.ui.cfq_charts import DEEP_VARIANTS
+    from kernel_workbook.heuristics.cfq import deep_idle_2011 as d11
+    from kernel_workbook.heuristics.cfq.charts import DEEP_VARIANTS
 
     table = "aio-stress-fast-raid"
     spans = {}

@@ -9,7 +9,7 @@ import pytest
 from kernel_workbook.models.compaction import KERNELS, params_for, simulate
 from kernel_workbook.models.compaction import boot_cache
 from kernel_workbook.models.compaction.layout import RUN, F, I
-from kernel_workbook.workloads import stress_highalloc as sh
+from kernel_workbook.heuristics.compaction import stress_highalloc as sh
 
 S = __import__("kernel_workbook.models.compaction.simulate", fromlist=["arrays"])
 

@@ -13,7 +13,7 @@ from kernel_workbook.models.compaction.layout import (AC, ACTOR, AUDIT, COMPACT,
                                                       PAGEBLOCK_NR_PAGES, PG, Z)
 from kernel_workbook.models.compaction.simulate import arrays
 from kernel_workbook.traces import load, parse_pagetypeinfo
-from kernel_workbook.workloads.stress_highalloc import small
+from kernel_workbook.heuristics.compaction.stress_highalloc import small
 
 from pathlib import Path
 

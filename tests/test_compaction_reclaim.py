@@ -13,7 +13,7 @@ from __future__ import annotations
 from kernel_workbook.models.compaction import KERNELS, params_for, simulate
 from kernel_workbook.models.compaction.layout import AC, ACTOR, DEF_PRIORITY, KIND, MT, VM, Z
 from kernel_workbook.models.compaction.simulate import arrays
-from kernel_workbook.workloads.stress_highalloc import small
+from kernel_workbook.heuristics.compaction.stress_highalloc import small
 
 
 def _py(name):

@@ -9,8 +9,8 @@ import pytest
 
 from kernel_workbook.models.compaction import params_for, simulate
 from kernel_workbook.traces import load
-from kernel_workbook.ui import compaction_charts as cc
-from kernel_workbook.workloads.stress_highalloc import small
+from kernel_workbook.heuristics.compaction import charts as cc
+from kernel_workbook.heuristics.compaction.stress_highalloc import small
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,7 +92,7 @@ def test_explorer_runs_the_reproductions_zone_by_default(monkeypatch):
     slice showed about 1% success where the reproduction's zone shows 60-97%."""
     import threading
 
-    from kernel_workbook.workloads import stress_highalloc as sh
+    from kernel_workbook.heuristics.compaction import stress_highalloc as sh
 
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     monkeypatch.setenv("KWB_RUNS_AHEAD", "off")  # no background runs outliving the test

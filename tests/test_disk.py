@@ -8,7 +8,7 @@ from kernel_workbook.models.cfq import (
     DESKTOP_2014, MB, PRESETS, SERVER_SATA_2011, DiskParams, IOParams, df_presets, preset, random_op_ms, seek_ms,
     seek_table_ns, sequential_rate_mb_s, simulate,
 )
-from kernel_workbook.workloads import tiobench
+from kernel_workbook.heuristics.cfq import tiobench
 
 
 def test_presets_are_valid_and_derive_their_geometry():

@@ -5,15 +5,22 @@ from pathlib import Path
 
 import pytest
 
-from kernel_workbook.exercises import EXERCISES
+from kernel_workbook.exercises import exercises
 from kernel_workbook.exercises import scripts
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_every_exercise_is_generated_or_named_handwritten():
-    assert set(scripts.PAGES) | set(scripts.HANDWRITTEN) == set(EXERCISES)
-    assert not set(scripts.PAGES) & set(scripts.HANDWRITTEN)
+def test_every_exercise_has_its_page_or_is_named_handwritten():
+    for stem, cls in exercises().items():
+        assert (cls.page is None) == (stem in scripts.HANDWRITTEN), stem
+
+
+def test_an_exercise_without_its_page_is_refused(monkeypatch):
+    cls = exercises()["20-compaction-deferral"]
+    monkeypatch.setattr(cls, "page", None)
+    with pytest.raises(ValueError, match="20-compaction-deferral"):
+        scripts.scripts(ROOT)
 
 
 @pytest.mark.parametrize("path", sorted(scripts.scripts(ROOT)), ids=lambda p: str(p.relative_to(ROOT)))
@@ -27,8 +34,8 @@ def test_committed_script_is_the_templates_output(path):
 
 def test_a_page_whose_demo_answers_no_question_is_refused(monkeypatch):
     stem = "03-stats-significance"
-    monkeypatch.setitem(scripts.PAGES, stem, scripts.PAGES[stem].__class__(
-        "x", "y", demo=101, example=("no such question", 1)))
+    cls = exercises()[stem]
+    monkeypatch.setattr(cls, "page", cls.page.__class__("x", "y", demo=101, example=("no such question", 1)))
     with pytest.raises(ValueError, match="no such question"):
         scripts.exercise(stem)
 

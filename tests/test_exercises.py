@@ -51,11 +51,11 @@ def test_unanswered_questions_are_reported():
 
 from pathlib import Path  # noqa: E402
 
-from kernel_workbook.exercises import EXERCISES, exercise_class  # noqa: E402
+from kernel_workbook.exercises import exercises  # noqa: E402
 from kernel_workbook.exercises.seeded import LEVELS, Seeded  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDED = {stem: t for stem, t in EXERCISES.items() if issubclass(exercise_class(t), Seeded)}
+SEEDED = {stem: c for stem, c in exercises().items() if issubclass(c, Seeded)}
 # these run the model twice per problem: fewer seeds keep the suite's CPU small
 MODEL_BACKED = {"08-cfq2011-variant-sign", "12-cfq2014-seqread-sign", "15-fairzone-variant-sign",
                 "18-numa-kernel-sign", "21-compaction-patch-sign"}
@@ -67,7 +67,7 @@ def _seeds(stem, cheap=20, model=3):
 
 @pytest.mark.parametrize("stem", SEEDED)
 def test_the_solvers_answer_is_fully_right(stem):
-    cls = exercise_class(SEEDED[stem])
+    cls = SEEDED[stem]
     for seed in _seeds(stem):
         p = cls(seed)
         rep = p.check(p.answer())
@@ -78,7 +78,7 @@ def test_the_solvers_answer_is_fully_right(stem):
 
 @pytest.mark.parametrize("stem", SEEDED)
 def test_a_typical_wrong_answer_is_named_as_its_mistake(stem):
-    cls = exercise_class(SEEDED[stem])
+    cls = SEEDED[stem]
     found = 0
     for seed in range(40 if stem not in MODEL_BACKED else 12):
         tm = cls(seed).typical_mistake()
@@ -95,7 +95,7 @@ def test_a_typical_wrong_answer_is_named_as_its_mistake(stem):
 
 @pytest.mark.parametrize("stem", SEEDED)
 def test_the_same_seed_gives_the_same_problem_and_seeds_differ(stem):
-    cls = exercise_class(SEEDED[stem])
+    cls = SEEDED[stem]
     a, b = cls(5), cls(5)
     assert (a.echo(), a.text()) == (b.echo(), b.text())
     if stem not in MODEL_BACKED:
@@ -105,7 +105,7 @@ def test_the_same_seed_gives_the_same_problem_and_seeds_differ(stem):
 
 @pytest.mark.parametrize("stem", SEEDED)
 def test_every_exercise_states_its_level_and_time_and_has_its_notebooks(stem):
-    cls = exercise_class(SEEDED[stem])
+    cls = SEEDED[stem]
     assert cls.level in LEVELS and 5 <= cls.minutes <= 60 and cls.thread and cls.topic
     for nb in (ROOT / "exercises" / f"{stem}.ipynb", ROOT / "exercises" / "solutions" / f"{stem}.ipynb"):
         assert nb.exists() and nb.with_suffix(".py").exists(), nb
@@ -114,7 +114,7 @@ def test_every_exercise_states_its_level_and_time_and_has_its_notebooks(stem):
 
 
 def test_the_checker_says_what_kind_of_answer_it_expected():
-    p = exercise_class(EXERCISES["10-cfq2014-scaled-slice"])(0)
+    p = exercises()["10-cfq2014-scaled-slice"](0)
     fb = p.check({"slice_ms": "about forty", "round_ms": True}).items
     assert "expected" in fb[0].message and "about forty" in fb[0].message
     assert "expected" in fb[1].message

@@ -39,12 +39,12 @@ def test_every_explorer_a_notebook_builds_is_benchmarked():
     import re
     from pathlib import Path
 
-    from kernel_workbook.bench.explorer_bench import EXPLORERS
+    from kernel_workbook.bench.explorer_bench import explorers
 
     root = Path(__file__).resolve().parents[1]
     used = {m for p in (root / "notebooks").glob("*.py")
             for m in re.findall(r"\b(\w+_explorer)\(", p.read_text(encoding="utf-8"))}
-    benched = {target.split(":")[1] for target in EXPLORERS.values()}
+    benched = {build.__name__ for build in explorers().values()}
     # no model behind these: a published table, or a capture the person loads, shown as picked
     used -= {"table_explorer", "trace_explorer"}
     assert used, "no notebook builds an explorer: the pattern no longer matches how notebooks call them"

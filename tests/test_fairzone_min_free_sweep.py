@@ -7,7 +7,7 @@ import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.fairzone import zone_setup
-from kernel_workbook.reproduce import fairzone_2014 as fz
+from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
 from kernel_workbook.reproduce.fidelity import fidelity_dir
 
 

@@ -11,7 +11,7 @@ from kernel_workbook.models.fairzone import check_conservation, simulate, varian
 from kernel_workbook.models.fairzone import (
     VARIANTS, AllocatorCosts, FairZoneParams, Machine, allocator_cost_ns, int_sqrt,
 )
-from kernel_workbook.workloads.pagecache import stream_read, stream_write, tiobench
+from kernel_workbook.heuristics.fairzone.pagecache import stream_read, stream_write, tiobench
 
 TINY = Machine(name="tiny", ram_mb=32, dma_mb=0.5, dma32_mb=12.0, normal_mb=19.5, hole_mb=0.0, other_mb=1.0,
                writeback_mb_s=60.0)
@@ -306,7 +306,7 @@ def test_unknown_variant_machine_and_workload_knobs_are_named():
 def test_lean_result_reports_the_same_and_holds_no_page_arrays():
     """lean() drops what grows with memory (the reproduction caches lean results) and changes no figure."""
     from kernel_workbook.models.fairzone import simulate, variant_params
-    from kernel_workbook.workloads.pagecache import tiobench
+    from kernel_workbook.heuristics.fairzone.pagecache import tiobench
 
     p = variant_params("fairzone", "small-2g")
     r = simulate(p, tiobench(size_fraction=0.5, threads=(2,)), seed=3)

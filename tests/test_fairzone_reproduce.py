@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from kernel_workbook.reproduce import CELL_KEYS, Reproduction, summarise
-from kernel_workbook.reproduce import fairzone_2014 as fz
-from kernel_workbook.reproduce import seqread_2014 as s14
+from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
+from kernel_workbook.heuristics.cfq import seqread_2014 as s14
 from literals import literals_equal_to_published
 
 from kernel_workbook.tables import published
@@ -22,8 +22,12 @@ def part():
     return fz.fairzone_part(small=True)
 
 
-def test_the_part_is_one_line_of_the_thread():
-    assert "kernel_workbook.reproduce.fairzone_2014:fairzone_part" in s14.PARTS
+def test_the_thread_is_declared_by_the_fairzone_heuristic_joining_both_halves():
+    from kernel_workbook.heuristic import get, thread_reproduction
+
+    declared = thread_reproduction(THREAD)
+    assert declared.reproduce is fz.reproduce and declared.calibrate is fz.calibrate_thread
+    assert declared in get("fairzone").threads and not any(t.thread == THREAD for t in get("cfq").threads)
 
 
 def test_cells_follow_the_schema_and_only_vanilla_is_fitted(part):
@@ -89,7 +93,6 @@ def test_the_desktop_memory_is_fitted_on_the_mean_of_every_seed_base_vanilla_spr
 
 
 def test_the_output_prints_published_beside_model_and_the_fidelity(part):
-    assert not part.text  # every block is rendered from its frame
     keys = [b.key for b in part.blocks]
     text = "\n".join(b.render() for b in part.blocks)
     for t in ("fairzone-spread", "spread-percent", "bigbatches-velocity", "fairzone-seqread", "lessdirty-tiobench",
@@ -133,8 +136,8 @@ def test_the_zones_age_unequally_in_the_zone_order_kernels_as_an_outcome():
 
 MY_FILES = ["models/fairzone/__init__.py", "models/fairzone/params.py", "models/fairzone/setup.py",
             "models/fairzone/layout.py", "models/fairzone/allocator_kernel.py", "models/fairzone/simulate.py",
-            "models/fairzone/result.py", "models/fairzone/workload.py", "workloads/pagecache.py",
-            "reproduce/fairzone_2014.py", "ui/fairzone_charts.py", "bench/fairzone_bench.py"]
+            "models/fairzone/result.py", "models/fairzone/workload.py"] + [
+                f"heuristics/fairzone/{n}.py" for n in ("__init__", "pagecache", "fairzone_2014", "charts", "bench")]
 
 
 def test_no_published_figure_is_written_into_the_model_or_the_reproduction():
@@ -214,7 +217,7 @@ def test_the_thp_assumption_is_stated_with_its_history_and_the_other_score(part,
     other = a["other_setting"]
     assert other["value"] == "never" and other["seed_bases"] == 8 and other["score"] < 0.3
     assert Path(ROOT / other["stored"]).is_file()
-    rep = Reproduction.from_parts(THREAD, ["kernel_workbook.reproduce.fairzone_2014:fairzone_part"], small=True)
+    rep = Reproduction.from_parts(THREAD, [fz.fairzone_part], small=True)
     assert json.loads(rep.to_json())["assumptions"][0]["other_setting"] == other
     df = part.blocks[[b.key for b in part.blocks].index("fairzone/thp")].frame
     assert list(df["THP"]) == ["always", "never"] and list(df["min_free_kbytes"]) == [67584, 11442]

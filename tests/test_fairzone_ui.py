@@ -5,8 +5,8 @@ import pytest
 from kernel_workbook.models.fairzone import simulate, variant_params
 from kernel_workbook.models.fairzone import Machine
 from kernel_workbook.tables import published
-from kernel_workbook.ui import fairzone_charts as fc
-from kernel_workbook.workloads.pagecache import stream_read
+from kernel_workbook.heuristics.fairzone import charts as fc
+from kernel_workbook.heuristics.fairzone.pagecache import stream_read
 
 SMALL = Machine(name="s", ram_mb=128, dma_mb=0.0, dma32_mb=48.0, normal_mb=80.0, hole_mb=0.0, other_mb=2.0)
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from kernel_workbook.models.fairzone import VARIANTS, Machine, simulate, variant_params
-from kernel_workbook.workloads.pagecache import stream_write, tiobench
+from kernel_workbook.heuristics.fairzone.pagecache import stream_write, tiobench
 
 GOLDEN = Path(__file__).parent / "fixtures" / "fairzone-units" / "golden-u1.json"
 
@@ -275,7 +275,7 @@ def accuracy_table(u: int = 32) -> str:
     ``reproduce.fairzone_2014.desktop_machine()`` fits it, tiobench at 2 x RAM, 1-16 readers, seed 21) at U=1
     and U=``u``, for every variant the reproduction uses.  Model against model; no published number."""
     from kernel_workbook.models.fairzone import AllocatorCosts, allocator_cost_ns
-    from kernel_workbook.reproduce import fairzone_2014 as F
+    from kernel_workbook.heuristics.fairzone import fairzone_2014 as F
 
     m = F.desktop_machine()
     w = F.seqread_workload("mel", m.ram_mb)

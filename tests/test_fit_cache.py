@@ -112,7 +112,7 @@ def test_a_file_in_place_of_the_folder_costs_time_not_results(tmp_path, monkeypa
 
 
 def test_a_real_calibration_reads_back_equal(cache):
-    from kernel_workbook.reproduce import deep_idle_2011 as d11
+    from kernel_workbook.heuristics.cfq import deep_idle_2011 as d11
 
     d11.calibrate.cache_clear()
     first = d11.calibrate("aio-stress-slow-hdd", small=True)

@@ -7,7 +7,7 @@ import pytest
 
 from kernel_workbook.cli import main
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.exercises import EXERCISES, exercise_class
+from kernel_workbook.exercises import exercise_class, exercise_name, exercises
 from kernel_workbook.exercises.grading import COLUMNS, find_submissions, submission_record
 from kernel_workbook.exercises.statistics import HmeanAmean
 
@@ -56,7 +56,7 @@ def test_a_missing_folder_is_named(tmp_path):
 def test_the_record_names_the_exercise_its_seed_and_the_answers():
     p = HmeanAmean(4)
     rec = submission_record({"p": p, "answer": {"hmean": 1.5, "amean": None, "overall": None}})
-    assert rec == {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 4,
+    assert rec == {"exercise": STATS + "HmeanAmean", "seed": 4,
                    "answer": {"hmean": 1.5, "amean": None, "overall": None}}
     assert exercise_class(rec["exercise"]) is HmeanAmean
     assert "error" in submission_record({"answer": {}})
@@ -64,10 +64,11 @@ def test_the_record_names_the_exercise_its_seed_and_the_answers():
 
 
 def test_only_exercise_classes_of_the_package_are_resolved():
-    for bad in ("os:system", "statistics:np", "../x:Y", "statistics"):
+    for bad in ("os:system", "statistics:np", "../x:Y", "statistics", "kernel_workbook.exercises.statistics:np",
+                "kernel_workbook.exercises.base:Exercise"):
         with pytest.raises(WorkbookParameterError):
             exercise_class(bad)
-    assert all(exercise_class(t) for t in EXERCISES.values())
+    assert all(exercise_class(exercise_name(c)) is c for c in exercises().values())
 
 
 @needs_sandbox
@@ -87,6 +88,9 @@ NB = Path("02-stats-hmean-amean.ipynb")
 RIGHT = {"hmean": 49.54, "amean": 52.67, "overall": 49.54}
 
 
+STATS = "kernel_workbook.exercises.statistics:"  # how a submission names an exercise of 01-06
+
+
 def _doc(rec) -> dict:
     import json
 
@@ -101,17 +105,17 @@ def _doc(rec) -> dict:
     ({"error": "the kernel died"}, "the kernel died"),
     ({}, "no answers"),
     ("not a dict", "no answers"),
-    (_doc({"exercise": "statistics:NoSuchExercise", "seed": 1, "answer": RIGHT}), "not an exercise of this workbook"),
+    (_doc({"exercise": STATS + "NoSuchExercise", "seed": 1, "answer": RIGHT}), "not an exercise of this workbook"),
     (_doc({"exercise": "os:system", "seed": 1, "answer": RIGHT}), "not an exercise of this workbook"),
     (_doc({"exercise": ["statistics", "HmeanAmean"], "seed": 1, "answer": RIGHT}), "not an exercise"),
-    (_doc({"exercise": "statistics:CiAndWelch", "seed": 1, "answer": RIGHT}), "not this notebook's exercise"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": "x", "answer": RIGHT}), "seed 'x' is not a whole number"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": -1, "answer": RIGHT}), "not a whole number"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": 2**70, "answer": RIGHT}), "not a whole number"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": True, "answer": RIGHT}), "not a whole number"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1.5, "answer": RIGHT}), "not a whole number"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1, "answer": [49.54, 52.67, 49.54]}), "must be a dict"),
-    (_doc({"exercise": "statistics:HmeanAmean", "seed": 1}), "no answers"),
+    (_doc({"exercise": STATS + "CiAndWelch", "seed": 1, "answer": RIGHT}), "not this notebook's exercise"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": "x", "answer": RIGHT}), "seed 'x' is not a whole number"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": -1, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": 2**70, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": True, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": 1.5, "answer": RIGHT}), "not a whole number"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": 1, "answer": [49.54, 52.67, 49.54]}), "must be a dict"),
+    (_doc({"exercise": STATS + "HmeanAmean", "seed": 1}), "no answers"),
 ])
 def test_a_malformed_answer_scores_zero_with_its_reason(doc, why):
     from kernel_workbook.exercises.grading import grade_record
@@ -125,7 +129,7 @@ def test_a_malformed_answer_scores_zero_with_its_reason(doc, why):
 def test_each_answer_is_typed_and_a_bad_one_costs_only_its_question():
     from kernel_workbook.exercises.grading import grade_record
 
-    rec = {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 1,
+    rec = {"exercise": STATS + "HmeanAmean", "seed": 1,
            "answer": {"hmean": [49.54], "amean": 52.67, "overall": float("nan")}}
     got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
     assert got["amean"]["score"] == 1
@@ -148,7 +152,7 @@ def test_a_checker_that_fails_on_one_answer_costs_that_question_only(monkeypatch
         return real(self, key, given, truth)
 
     monkeypatch.setattr(HmeanAmean, "_verdict", verdict)
-    rec = {"exercise": "kernel_workbook.exercises.statistics:HmeanAmean", "seed": 1, "answer": RIGHT}
+    rec = {"exercise": STATS + "HmeanAmean", "seed": 1, "answer": RIGHT}
     got = {r["question"]: r for r in grade_record("mallory", NB, _doc(rec))}
     assert got["hmean"]["score"] == 1 and got["overall"]["score"] == 1
     assert got["amean"]["score"] == 0 and "could not read this answer (AttributeError" in got["amean"]["feedback"]

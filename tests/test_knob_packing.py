@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models.spec import available_models, get_model
+from kernel_workbook.heuristic import model as get_model
+from kernel_workbook.heuristic import names as available_models
 
 
 def _candidates(k, v):

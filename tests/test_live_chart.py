@@ -10,10 +10,10 @@ from kernel_workbook.config import setup
 from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel
 from kernel_workbook.tables import published
 from kernel_workbook.tables.compare import _groups, compare
-from kernel_workbook.ui import cfq_charts as cq
-from kernel_workbook.ui import compaction_charts as cc
-from kernel_workbook.ui import fairzone_charts as fc
-from kernel_workbook.ui import numa_charts as nc
+from kernel_workbook.heuristics.cfq import charts as cq
+from kernel_workbook.heuristics.compaction import charts as cc
+from kernel_workbook.heuristics.fairzone import charts as fc
+from kernel_workbook.heuristics.numa import charts as nc
 from kernel_workbook.ui.charts import LiveChart
 from widget_tree import find_widget
 
@@ -223,8 +223,8 @@ def test_the_writeback_explorers_queue_chart_is_the_one_plot_queue_draws(monkeyp
     """2007's explorer swaps the data of its queue chart (once rebuilt and validated at every move: 250 ms of a
     redraw); after each run it must show what plot_queue draws of that run."""
     from kernel_workbook.models.writeback import params_for, simulate
-    from kernel_workbook.workloads.writeback_2007 import akpm_test
-    from kernel_workbook.ui import writeback_charts as wc
+    from kernel_workbook.heuristics.writeback.workloads_2007 import akpm_test
+    from kernel_workbook.heuristics.writeback import charts as wc
 
     monkeypatch.setenv("WORKBOOK_MODE", "lab")
     setup(verbose=False)

@@ -9,8 +9,8 @@ from kernel_workbook.errors import WorkbookParameterError
 from kernel_workbook.models.numa import MACHINES, Machine, NumaParams, kernel_params, simulate
 from kernel_workbook.models.numa import layout as L
 from kernel_workbook.models.numa import reference as ref
-from kernel_workbook.workloads.autonumabench import autonumabench
-from kernel_workbook.workloads.xfs_repair import xfs_repair
+from kernel_workbook.heuristics.numa.autonumabench import autonumabench
+from kernel_workbook.heuristics.numa.xfs_repair import xfs_repair
 
 
 def small_numa01(**kw):

@@ -9,7 +9,7 @@ thread's own test module re-runs seed base 0 at CI size and compares it with the
 
 import pytest
 
-from kernel_workbook.reproduce import REGISTRY, takes_seed_base
+from kernel_workbook.reproduce import modelled_threads, takes_seed_base
 from kernel_workbook.reproduce.fidelity import (STORED_SEEDS, df_fitted_cells, df_seed_scores, fitted_cells_scored,
                                                 load_fidelity, score_text, stored_differences, stored_threads)
 from kernel_workbook.reproduce.score import over_seeds, per_table, score_cells, strict
@@ -22,7 +22,7 @@ def test_the_modelled_threads_are_stored_and_take_seed_bases():
     for th in ("2011-cfq-deep-idle", "2012-highalloc-compaction", "2015-numa-slow-scan"):
         assert th in STORED, th
     for th in STORED:
-        assert th in REGISTRY and takes_seed_base(th), th
+        assert th in modelled_threads() and takes_seed_base(th), th
     assert stored_threads(full=True) == STORED  # make fidelity stores both sizes
 
 

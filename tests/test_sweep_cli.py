@@ -15,14 +15,13 @@ import pytest
 
 from kernel_workbook import cli
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models import spec as model_registry
 from kernel_workbook.sweep import connect, one_at_a_time, product, read_sweep, run_sweep, sample
-from sweep_toy import MODEL
+from sweep_toy import MODEL, register
 
 
 @pytest.fixture(autouse=True)
 def toy(monkeypatch):
-    monkeypatch.setitem(model_registry.MODELS, "toy", "sweep_toy:MODEL")
+    register(monkeypatch)
 
 
 def kwb(capsys, *args) -> tuple[int, str, str]:

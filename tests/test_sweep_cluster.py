@@ -112,13 +112,13 @@ def test_kwb_reproduce_and_sweep_on_a_cluster_give_the_local_results_whatever_mo
     cells and the per-seed scores are those of local processes.  The workers were started in another mode
     (WORKBOOK_MODE sets problem sizes) and with the fit cache on: each task runs as this process would."""
     from kernel_workbook.config import mode
-    from kernel_workbook.models.spec import get_model
+    from kernel_workbook.heuristic import model
     from kernel_workbook.reproduce import reproduce_many
 
     other = {"WORKBOOK_MODE": "lab" if mode().small else "ci", "KWB_FIT_CACHE": str(tmp_path / "fits")}
     threads, seeds = ["2011-cfq-deep-idle"], [0, 1, 2]  # the quickest reproduction
     # the 2007 load's default length is the mode's (10 s small, 30 s full)
-    grid = product(get_model("writeback"), {"vm_dirty_ratio": [10, 40]})
+    grid = product(model("writeback"), {"vm_dirty_ratio": [10, 40]})
     with cluster(tmp_path, worker_env=other) as (addr, workers):
         there = reproduce_many(threads, seeds=seeds, scheduler=addr)
         with connect(addr, timeout=60) as client:

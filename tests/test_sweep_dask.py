@@ -15,9 +15,9 @@ import pytest
 
 from kernel_workbook import cli
 from kernel_workbook.errors import WorkbookParameterError
-from kernel_workbook.models import spec as model_registry
+from kernel_workbook import heuristic
 from kernel_workbook.sweep import connect, product, read_sweep, run_sweep, worker_stats
-from sweep_toy import MODEL
+from sweep_toy import MODEL, register
 
 # read at collection, before any cluster starts: a nanny writes its variables into its own process's environment
 MALLOC_TRIM = os.environ.get("MALLOC_TRIM_THRESHOLD_")
@@ -77,7 +77,7 @@ def test_a_models_error_on_a_worker_arrives_as_itself_naming_the_run(client):
 
 
 def test_kwb_sweep_on_a_running_scheduler(client, tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(model_registry.MODELS, "toy", "sweep_toy:MODEL")
+    register(monkeypatch)
     out = tmp_path / "cli.parquet"
     addr = client.scheduler.address
     rc = cli.main(["sweep", "toy", "--knob", "cfq_slice_idle=0,4,8", "--knob", "elevator=noop,cfq",
@@ -103,14 +103,8 @@ REAL_GRIDS = {
 
 
 def first_real_model():
-    """The first model of the registry that has its MODEL (the models are moving into packages one by one)."""
-    tried = []
-    for name in model_registry.MODELS:
-        try:
-            return model_registry.get_model(name)
-        except WorkbookParameterError as e:
-            tried.append(str(e))
-    pytest.fail("no model has its MODEL yet: " + "; ".join(tried))
+    """The first heuristic's model (cfq)."""
+    return heuristic.model(heuristic.names()[0])
 
 
 def real_grid(spec, seeds=range(2)):

@@ -49,7 +49,7 @@ def test_static_svg_keeps_the_light_look_outside_the_lab(monkeypatch):
 
 def test_scan_period_subtitle_wraps_to_the_plot_width(monkeypatch):
     """2015 shows two of these side by side at 260 px: their one-line captions made the pair 1,421 px wide."""
-    from kernel_workbook.ui.numa_charts import _scan_period_chart
+    from kernel_workbook.heuristics.numa.charts import _scan_period_chart
 
     monkeypatch.setenv("WORKBOOK_MODE", "ci")
     config.setup(verbose=False)

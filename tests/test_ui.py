@@ -68,7 +68,7 @@ def test_numa_explorer_table_reads_local_share_as_higher_is_better():
     import pandas as pd
 
     from kernel_workbook.tables import compare, render
-    from kernel_workbook.ui.numa_charts import row_higher_is_better
+    from kernel_workbook.heuristics.numa.charts import row_higher_is_better
 
     df = pd.DataFrame({"kernel": ["3.19.0 vanilla", "this run"] * 2,
                        "row": ["numa_hint_local_percent"] * 2 + ["numa_hint_faults"] * 2,

@@ -11,7 +11,7 @@ from kernel_workbook.models.writeback.layout import AC, ACTOR, S
 from kernel_workbook.models.cfq.layout import S_ as BS_
 from kernel_workbook.models.writeback.simulate import arrays, congestion_thresholds
 from kernel_workbook.traces.derived import df_reclaim_2007
-from kernel_workbook.workloads.writeback_2007 import akpm_test, desktop_light
+from kernel_workbook.heuristics.writeback.workloads_2007 import akpm_test, desktop_light
 
 
 def _small(**kw):

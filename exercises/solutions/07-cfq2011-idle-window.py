@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import IdleWindow
+from kernel_workbook.heuristics.cfq.exercises_2011 import IdleWindow
 
 SEED = 1
 p = IdleWindow(SEED)

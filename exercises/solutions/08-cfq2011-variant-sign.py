@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import DeepIdleSign
+from kernel_workbook.heuristics.cfq.exercises_2011 import DeepIdleSign
 
 SEED = 1
 p = DeepIdleSign(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2011 import PublishedCell2011
+from kernel_workbook.heuristics.cfq.exercises_2011 import PublishedCell2011
 
 SEED = 1
 p = PublishedCell2011(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import ScaledSlice
+from kernel_workbook.heuristics.cfq.exercises_2014 import ScaledSlice
 
 SEED = 1
 p = ScaledSlice(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import TargetLatencyFlip
+from kernel_workbook.heuristics.cfq.exercises_2014 import TargetLatencyFlip
 
 SEED = 1
 p = TargetLatencyFlip(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.cfq_2014 import SeqReadSign
+from kernel_workbook.heuristics.cfq.exercises_2014 import SeqReadSign
 
 SEED = 1
 p = SeqReadSign(SEED)

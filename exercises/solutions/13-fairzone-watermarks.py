@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.fairzone import Watermarks
+from kernel_workbook.heuristics.fairzone.exercises import Watermarks
 
 SEED = 1
 p = Watermarks(SEED)

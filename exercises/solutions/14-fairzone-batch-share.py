@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.fairzone import BatchShare
+from kernel_workbook.heuristics.fairzone.exercises import BatchShare
 
 SEED = 1
 p = BatchShare(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.fairzone import FairPolicySign
+from kernel_workbook.heuristics.fairzone.exercises import FairPolicySign
 
 SEED = 1
 p = FairPolicySign(SEED)

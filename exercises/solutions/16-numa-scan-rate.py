@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.numa import ScanRate
+from kernel_workbook.heuristics.numa.exercises import ScanRate
 
 SEED = 1
 p = ScanRate(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.numa import ScanPeriod
+from kernel_workbook.heuristics.numa.exercises import ScanPeriod
 
 SEED = 1
 p = ScanPeriod(SEED)

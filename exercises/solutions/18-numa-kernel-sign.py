@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.numa import NumaSign
+from kernel_workbook.heuristics.numa.exercises import NumaSign
 
 SEED = 1
 p = NumaSign(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.compaction import FragIndex
+from kernel_workbook.heuristics.compaction.exercises import FragIndex
 
 SEED = 1
 p = FragIndex(SEED)

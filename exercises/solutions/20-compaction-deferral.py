@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.compaction import Deferral
+from kernel_workbook.heuristics.compaction.exercises import Deferral
 
 SEED = 1
 p = Deferral(SEED)

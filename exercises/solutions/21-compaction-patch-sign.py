@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.compaction import CompactionSign
+from kernel_workbook.heuristics.compaction.exercises import CompactionSign
 
 SEED = 1
 p = CompactionSign(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.writeback_2007 import CongestionThresholds
+from kernel_workbook.heuristics.writeback.exercises import CongestionThresholds
 
 SEED = 1
 p = CongestionThresholds(SEED)

@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.writeback_2007 import MayWriteToQueue
+from kernel_workbook.heuristics.writeback.exercises import MayWriteToQueue
 
 SEED = 1
 p = MayWriteToQueue(SEED)

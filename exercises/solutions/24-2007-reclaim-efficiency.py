@@ -21,7 +21,7 @@
 # answer.
 
 # %%
-from kernel_workbook.exercises.writeback_2007 import ReclaimEfficiency2007
+from kernel_workbook.heuristics.writeback.exercises import ReclaimEfficiency2007
 
 SEED = 1
 p = ReclaimEfficiency2007(SEED)

@@ -6,14 +6,13 @@
     kwb bench [--json] [--suites S,...] [--rigorous] [--check]
     kwb report [--out DIR]
 
-Further subcommands live in their own modules and register themselves through
-:data:`EXTRA_COMMANDS` (``module:register`` taking the subparsers object).
+Further subcommands live in their own modules (``cli_traces``, ``cli_sweep``,
+``cli_grade``, ``cli_present``), each adding itself with ``register(subparsers)``.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -25,9 +24,13 @@ from pathlib import Path
 from .argtypes import one_line_errors, whole
 from .errors import WorkbookError, WorkbookInputWarning, WorkbookParameterError
 
-# "module:function" that adds subcommands: function(subparsers) -> None
-EXTRA_COMMANDS: list[str] = ["kernel_workbook.cli_traces:register", "kernel_workbook.cli_sweep:register",
-                               "kernel_workbook.cli_grade:register", "kernel_workbook.cli_present:register"]
+
+
+def _extra_commands() -> list:
+    """The functions that add the other subcommands: ``register(subparsers) -> None``, one module each."""
+    from . import cli_grade, cli_present, cli_sweep, cli_traces
+
+    return [cli_traces.register, cli_sweep.register, cli_grade.register, cli_present.register]
 
 
 def _cmd_mail_tables(a) -> int:
@@ -149,12 +152,13 @@ def _cmd_reproduce(a) -> int:
 def _cmd_bench(a) -> int:
     import pyperf
 
-    from .bench import SUITES, results, runner_args
+    from .bench import results, runner_args, suites
 
-    names = [x for x in a.suites.split(",") if x] if a.suites else list(SUITES)
-    unknown = [x for x in names if x not in SUITES]
+    known = list(suites())
+    names = [x for x in a.suites.split(",") if x] if a.suites else known
+    unknown = [x for x in names if x not in known]
     if unknown:
-        raise WorkbookParameterError("--suites", ",".join(unknown), "suite names among " + ", ".join(SUITES))
+        raise WorkbookParameterError("--suites", ",".join(unknown), "suite names among " + ", ".join(known))
     # the suites that share pyperf's settings run in one pyperf run; a suite with its own (a long call) in its own
     own = {x: runner_args(x) for x in names}
     shared = [x for x in names if own[x] is None]
@@ -241,9 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="build/report")
     p.set_defaults(func=_cmd_report)
 
-    for target in EXTRA_COMMANDS:
-        mod, fn = target.split(":")
-        getattr(importlib.import_module(mod), fn)(sub)
+    for register in _extra_commands():
+        register(sub)
     for name, sp in sub.choices.items():  # one line of error for a wrong option, not argparse's usage block
         if "error" not in vars(sp):  # a subcommand may have its own
             one_line_errors(sp, f"kwb {name}")

@@ -87,13 +87,13 @@ def _list(spec) -> None:
 
 
 def _cmd_sweep(a) -> int:
-    from .models.spec import get_model
+    from .heuristic import model
     from .sweep import grid as G
     from .sweep.cluster import check_workers, need_dask, scheduler_address
     from .sweep.run import run_sweep
     from .sweep.store import SweepStore
 
-    spec = get_model(a.model)
+    spec = model(a.model)
     if a.list:
         _list(spec)
         return 0

@@ -1,7 +1,9 @@
 """The five LKML threads the workbook is built on.
 
 Adding a thread means: its text in ``data/threads/<id>.txt``, an entry here,
-its tables in ``data/published/tables.csv`` (see README, "Adding a thread").
+its tables in ``data/published/tables.csv``, and, once a model reproduces it,
+a ``ThreadReproduction`` in the declaration of the heuristic that models it
+(``docs/ARCHITECTURE.md``, "How to add a model").
 """
 
 from __future__ import annotations

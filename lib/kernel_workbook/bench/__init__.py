@@ -1,6 +1,6 @@
 """Benchmarks, measured with pyperf (``make bench`` / ``kwb bench``).
 
-Each suite module in :data:`SUITES` has a ``benchmarks()`` function returning
+Each suite module of :func:`suites` has a ``benchmarks()`` function returning
 :class:`Bench` objects.  ``kwb bench`` runs them all in pyperf worker processes
 (``python -m kernel_workbook.bench.run``), then prints::
 
@@ -26,31 +26,27 @@ its own with them.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 PEAK = " [peak memory]"  # the suffix of a benchmark's companion that holds its peak memory (unit: byte)
 
-# name -> module; a module is imported only when the benchmarks run.
-SUITES: dict[str, str] = {
-    "tables": "kernel_workbook.bench.tables_bench",
-    "traces": "kernel_workbook.bench.traces_bench",
-    "trace-formats": "kernel_workbook.bench.formats_bench",
-    "cfq": "kernel_workbook.bench.cfq_bench",
-    "numa": "kernel_workbook.bench.numa_bench",
-    "fairzone": "kernel_workbook.bench.fairzone_bench",
-    "compaction": "kernel_workbook.bench.compaction_bench",
-    "sweep": "kernel_workbook.bench.sweep_bench",
-    "explorers": "kernel_workbook.bench.explorer_bench",
-    "writeback": "kernel_workbook.bench.writeback_bench",
-    "reproduce": "kernel_workbook.bench.reproduce_bench",
-}
+def suites() -> dict:
+    """Suite name -> its module (``benchmarks()``, and ``RUNNER_ARGS`` where it has settings of its own): the
+    engine's suites, then each heuristic's (``Heuristic.bench``, named after the heuristic), the reproduction
+    last.  Imported only when the benchmarks run."""
+    from .. import heuristic
+    from . import explorer_bench, formats_bench, reproduce_bench, sweep_bench, tables_bench, traces_bench
+
+    out = {"tables": tables_bench, "traces": traces_bench, "trace-formats": formats_bench}
+    out.update((h.name, h.bench) for h in heuristic.heuristics() if h.bench is not None)
+    out.update({"sweep": sweep_bench, "explorers": explorer_bench, "reproduce": reproduce_bench})
+    return out
 
 
 def runner_args(suite: str) -> list[str] | None:
     """The pyperf settings a suite needs of its own (its module's ``RUNNER_ARGS``), or None for the shared run."""
-    return getattr(importlib.import_module(SUITES[suite]), "RUNNER_ARGS", None)
+    return getattr(suites()[suite], "RUNNER_ARGS", None)
 
 
 @dataclass
@@ -188,8 +184,8 @@ def results(benchmarks) -> list[dict]:
 
 def all_benchmarks(only: list[str] | None = None) -> list[Bench]:
     out = []
-    for key, mod in SUITES.items():
+    for key, mod in suites().items():
         if only and key not in only:
             continue
-        out.extend(importlib.import_module(mod).benchmarks())
+        out.extend(mod.benchmarks())
     return out

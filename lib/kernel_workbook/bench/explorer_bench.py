@@ -28,22 +28,18 @@ goes nowhere: there is no browser in a benchmark.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import os
 import time
 
 from kernel_workbook.bench import Bench
 
-# (what the notebook shows, "module:function" of its explorer builder)
-EXPLORERS: dict[str, str] = {
-    "2011 deep idling (aio-stress on the RAID)": "kernel_workbook.ui.cfq_charts:deep_idle_explorer",
-    "2014 CFQ target_latency (tiobench SeqRead 1..16 readers)": "kernel_workbook.ui.cfq_charts:cfq_explorer",
-    "2014 fair zone allocation (tiobench on half the desktop, 32 pages a unit)": "kernel_workbook.ui.fairzone_charts:fairzone_explorer",
-    "2015 NUMA balancing (autonumabench / xfs_repair-like)": "kernel_workbook.ui.numa_charts:numa_explorer",
-    "2012 compaction (stress-highalloc)": "kernel_workbook.ui.compaction_charts:compaction_explorer",
-    "2007 writeback (akpm's test, 2 GB)": "kernel_workbook.ui.writeback_charts:writeback_explorer",
-}
+def explorers() -> dict:
+    """What each notebook's explorer shows -> its builder: every heuristic's (``Heuristic.explorers``)."""
+    from kernel_workbook import heuristic
+
+    return {label: build for h in heuristic.heuristics() for label, build in h.explorers.items()}
+
 
 TARGET_MS = 100.0
 
@@ -106,7 +102,7 @@ def _moves(sliders) -> list:
     return [(s, v) for s in sliders for v in _grid(s)]
 
 
-def _redraw_timer(target: str):
+def _redraw_timer(build, what: str | None = None):
     """A pyperf time function: each loop moves one slider of the explorer once (one redraw) to a new setting.
 
     The explorer is built on the first call, not here: pyperf runs every
@@ -114,17 +110,17 @@ def _redraw_timer(target: str):
     """
     sink = io.StringIO()
     state: dict = {}
+    what = what or f"{build.__module__}.{build.__qualname__}"
 
     def setup():
         from kernel_workbook.config import setup as workbook_setup
 
-        mod, attr = target.split(":")
         with _lab_mode(), _kernel_display(), contextlib.redirect_stdout(sink):
             workbook_setup(verbose=False)  # the notebook's first cell: the lab's renderer (JupyterChart, offline)
-            box = getattr(importlib.import_module(mod), attr)()
+            box = build()
         sliders = _sliders(box)
         if not sliders:
-            raise RuntimeError(f"{target}: the explorer has no slider to move")
+            raise RuntimeError(f"{what}: the explorer has no slider to move")
         state.update(moves=_moves(sliders), drawn=0)
         move(1)  # the first redraw compiles what the explorer's first draw did not: a person waits for that once
 
@@ -134,7 +130,7 @@ def _redraw_timer(target: str):
         with _lab_mode(), _kernel_display():
             for _ in range(loops):
                 if state["drawn"] == len(moves):  # a setting drawn again could come from a cache
-                    raise RuntimeError(f"{target}: every value of every slider has been drawn ({len(moves)} moves); "
+                    raise RuntimeError(f"{what}: every value of every slider has been drawn ({len(moves)} moves); "
                                        "give a slider a finer grid or time fewer loops")
                 s, v = moves[state["drawn"]]
                 state["drawn"] += 1
@@ -155,6 +151,6 @@ def _redraw_timer(target: str):
 
 
 def benchmarks() -> list[Bench]:
-    return [Bench(f"explorer redraw: {what} (target <= {TARGET_MS:.0f} ms)", _redraw_timer(target), 1.0, "redraws",
-                  target_per_s=1000.0 / TARGET_MS)
-            for what, target in EXPLORERS.items()]
+    return [Bench(f"explorer redraw: {what} (target <= {TARGET_MS:.0f} ms)", _redraw_timer(build, what), 1.0,
+                  "redraws", target_per_s=1000.0 / TARGET_MS)
+            for what, build in explorers().items()]

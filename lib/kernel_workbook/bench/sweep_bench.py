@@ -74,15 +74,10 @@ def _sweep_timer(grid, workers: int, chunk=None):
 
 
 def _model():
-    from kernel_workbook.errors import WorkbookParameterError
-    from kernel_workbook.models.spec import MODELS, get_model
+    from kernel_workbook import heuristic
 
-    for name in MODELS:
-        try:
-            return get_model(name)
-        except WorkbookParameterError:
-            continue
-    return None
+    names = heuristic.names()
+    return heuristic.model(names[0]) if names else None
 
 
 def benchmarks() -> list[Bench]:

@@ -1,60 +1,50 @@
 """exercises of the Kernel Heuristics Workbook: seeded problems, checkers, solvers, and the grader's index.
 
-:data:`EXERCISES` lists the notebooks of ``exercises/`` in order with the class
-each one builds its problem from (``module:Class``, imported when asked for,
-so that listing them runs no model).  :func:`exercise_class` resolves a name.
+The exercises on reading what the kernel and mmtests print (01-06) live
+here; each heuristic's (07-24) live in its folder
+(``kernel_workbook.heuristics.<name>``, ``Heuristic.exercises``).
+:func:`exercises` lists every notebook of ``exercises/`` with the class it
+builds its problem from, in the order of ``exercises/README.md``;
+:func:`exercise_class` finds the class a submission names among those alone:
+a name read from a notebook is never imported.
 """
 
 from __future__ import annotations
 
-import importlib
 
-# notebook stem -> "module:Class" (module relative to this package); in the order of exercises/README.md
-EXERCISES: dict[str, str] = {
-    "01-reading-mmtests-tables": "mmtests_reading:ReadingMmtests",
-    "02-stats-hmean-amean": "statistics:HmeanAmean",
-    "03-stats-significance": "statistics:CiAndWelch",
-    "04-trace-reclaim-efficiency": "trace_reading:ReclaimEfficiency",
-    "05-trace-iostat-await": "trace_reading:IostatAwait",
-    "06-trace-flamegraph": "trace_reading:FlameGraphs",
-    "07-cfq2011-idle-window": "cfq_2011:IdleWindow",
-    "08-cfq2011-variant-sign": "cfq_2011:DeepIdleSign",
-    "09-cfq2011-published-cell": "cfq_2011:PublishedCell2011",
-    "10-cfq2014-scaled-slice": "cfq_2014:ScaledSlice",
-    "11-cfq2014-regime-flip": "cfq_2014:TargetLatencyFlip",
-    "12-cfq2014-seqread-sign": "cfq_2014:SeqReadSign",
-    "13-fairzone-watermarks": "fairzone:Watermarks",
-    "14-fairzone-batch-share": "fairzone:BatchShare",
-    "15-fairzone-variant-sign": "fairzone:FairPolicySign",
-    "16-numa-scan-rate": "numa:ScanRate",
-    "17-numa-scan-period": "numa:ScanPeriod",
-    "18-numa-kernel-sign": "numa:NumaSign",
-    "19-compaction-fragindex": "compaction:FragIndex",
-    "20-compaction-deferral": "compaction:Deferral",
-    "21-compaction-patch-sign": "compaction:CompactionSign",
-    "22-2007-congestion-thresholds": "writeback_2007:CongestionThresholds",
-    "23-2007-may-write-to-queue": "writeback_2007:MayWriteToQueue",
-    "24-2007-reclaim-efficiency": "writeback_2007:ReclaimEfficiency2007",
-}
+def exercises() -> dict:
+    """Notebook stem -> the :class:`~.base.Exercise` class it draws its problem from, in the stems' order."""
+    from .. import heuristic
+    from .mmtests_reading import ReadingMmtests
+    from .statistics import CiAndWelch, HmeanAmean
+    from .trace_reading import FlameGraphs, IostatAwait, ReclaimEfficiency
+
+    out = {
+        "01-reading-mmtests-tables": ReadingMmtests,
+        "02-stats-hmean-amean": HmeanAmean,
+        "03-stats-significance": CiAndWelch,
+        "04-trace-reclaim-efficiency": ReclaimEfficiency,
+        "05-trace-iostat-await": IostatAwait,
+        "06-trace-flamegraph": FlameGraphs,
+    }
+    for h in heuristic.heuristics():
+        out.update(h.exercises)
+    return dict(sorted(out.items()))
+
+
+def exercise_name(cls) -> str:
+    """How a submission names its exercise: ``"module:Class"`` of the class it drew from."""
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
 def exercise_class(target: str):
-    """The class named by ``"module:Class"`` (relative to this package, or a full ``kernel_workbook.exercises.`` path)."""
+    """The exercise class named ``"module:Class"`` (:func:`exercise_name`), looked up among :func:`exercises`."""
     from ..errors import WorkbookParameterError
-    from .base import Exercise
 
-    mod, _, cls = target.partition(":")
-    if mod.startswith(__name__ + "."):
-        mod = mod[len(__name__) + 1:]
-    if not mod or not cls or not mod.replace("_", "").isalnum():
-        raise WorkbookParameterError("exercise", target, "'module:Class' of kernel_workbook.exercises")
-    try:
-        obj = getattr(importlib.import_module(f"{__name__}.{mod}"), cls)
-    except (ImportError, AttributeError):
-        raise WorkbookParameterError("exercise", target, "an exercise class of kernel_workbook.exercises") from None
-    if not (isinstance(obj, type) and issubclass(obj, Exercise)):
-        raise WorkbookParameterError("exercise", target, "a subclass of exercises.base.Exercise")
-    return obj
+    for cls in exercises().values():
+        if target == exercise_name(cls):
+            return cls
+    raise WorkbookParameterError("exercise", target, "'module:Class' of an exercise of this workbook")
 
 
-__all__ = ["EXERCISES", "exercise_class"]
+__all__ = ["exercises", "exercise_class", "exercise_name"]

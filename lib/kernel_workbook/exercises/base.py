@@ -81,6 +81,7 @@ class Exercise:
     """Base class: subclasses set ``questions`` and implement ``text``, ``_truth`` and ``_verdict``."""
 
     name = "exercise"
+    page = None  # its notebook's page (a seeded.Page), from which exercises/scripts.py writes it; None: by hand
     questions: dict[str, str] = {}
     hints: dict[str, str] = {}  # question key -> a pointer given with a first wrong answer
     # what the index and the notebook header print (defaults keep older subclasses valid)

@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import WorkbookParameterError
+from . import exercise_name
 from .base import Exercise
 
 COLUMNS = ["student", "notebook", "exercise", "seed", "question", "score", "max_score", "feedback"]
@@ -64,7 +65,7 @@ def submission_record(ns: dict) -> dict:
         p = fits[0] if len(fits) == 1 else None
     if p is None:
         return {"error": "no exercise object p found (the notebook's first code cell makes it)"}
-    out = {"exercise": f"{type(p).__module__}:{type(p).__qualname__}", "seed": _jsonable(p.seed)}
+    out = {"exercise": exercise_name(type(p)), "seed": _jsonable(p.seed)}
     if not isinstance(answer, dict):
         out["error"] = "no answer dict named answer found"
         return out
@@ -163,11 +164,10 @@ def _check(cls, seed: int, answer: dict) -> list[tuple[str, bool, str]]:
 
 def grade_record(student: str, nb: Path, doc: dict) -> list[dict]:
     """The CSV rows of one submission from what its run sent back (``doc``, untrusted: validated here)."""
-    from . import EXERCISES, exercise_class
+    from . import exercise_class, exercises
 
     base = {"student": student, "notebook": nb.name}
-    known = EXERCISES.get(nb.stem)
-    cls = exercise_class(known) if known else None
+    cls = exercises().get(nb.stem)
     name, questions = (cls.name, list(cls.questions)) if cls else ("", [])
     if not isinstance(doc, dict):
         return _zero(base, name, "", questions, "the notebook gave no answers")

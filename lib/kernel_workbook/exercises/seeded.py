@@ -195,6 +195,17 @@ def c_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
+@dataclass(frozen=True)
+class Page:
+    """How an exercise's notebook reads (``exercises/scripts.py`` writes the notebook from it)."""
+
+    heading: str  # after "Exercise N — "
+    about: str  # one paragraph (one line in the script: the notebook wraps it)
+    demo: int  # the seed of the problem the checker is shown on: one whose typical mistake reads well
+    example: tuple  # (question key, the mistaken answer the demo gives to it)
+    answers: str = "default"  # how to write an answer: a key of scripts.ANSWER_FORMS
+
+
 class Seeded(Exercise):
     """An exercise whose problem is drawn from ``seed``; subclasses fill in the hooks below."""
 

@@ -16,12 +16,17 @@ import numpy as np
 
 from ..tables.significance import ci_significant, qnorm, qt, welch_significant
 from ..tables.stats import calc_amean, calc_gmean, calc_hmean, calc_stddev
-from .seeded import Flag, Number, Seeded
+from .seeded import Flag, Number, Page, Seeded
 
 
 class HmeanAmean(Seeded):
     name = "stats-hmean-amean"
     title = "Exercise 2 -- Hmean against Amean"
+    page = Page(  # its notebook page, as exercises/scripts.py writes it
+        'Hmean against Amean',
+        'mmtests summarises throughput rows with the harmonic mean (Hmean) and times with the arithmetic mean '
+        '(Amean). Work out why, with one slow run among the runs.',
+        demo=101, example=('overall', 92.4))
     level, minutes, thread, topic = "beginner", 10, "all (mmtests tables)", "statistics"
     questions = {
         "hmean": "the harmonic mean of the runs (MB/s)",
@@ -80,6 +85,11 @@ class HmeanAmean(Seeded):
 class CiAndWelch(Seeded):
     name = "stats-significance"
     title = "Exercise 3 -- significance: CI overlap and Welch's t"
+    page = Page(  # its notebook page, as exercises/scripts.py writes it
+        "significance: CI overlap and Welch's t",
+        'mmtests marks a change significant when the two intervals mean +/- 1.96 x stddev do not overlap; a t-test '
+        'on the means is the textbook alternative. They can disagree: find out when and why.',
+        demo=101, example=('t', -2.76))
     level, minutes, thread, topic = "intermediate", 20, "all (mmtests tables)", "statistics"
     questions = {
         "ci": "does mmtests' CI test call the change significant: |mean_new - mean_base| > 1.96 x (sd_base + sd_new)",

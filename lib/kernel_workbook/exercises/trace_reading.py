@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import traces
 from ..paths import traces_dir
-from .seeded import Number, Seeded, Sign, sign_of
+from .seeded import Number, Page, Seeded, Sign, sign_of
 
 PRESSURE_VMSTAT = "memory-pressure/bundle/proc-vmstat-pressure.gz"
 IO_BUNDLES = ("perf-io/bundle", "perf-io/bundle-direct")
@@ -41,6 +41,11 @@ RECLAIM_COUNTERS = ("pgscan_kswapd", "pgsteal_kswapd", "pgscan_direct", "pgsteal
 class ReclaimEfficiency(Seeded):
     name = "trace-reclaim-efficiency"
     title = "Exercise 4 -- reclaim efficiency from /proc/vmstat"
+    page = Page(  # its notebook page, as exercises/scripts.py writes it
+        'reclaim efficiency from /proc/vmstat',
+        'A real capture of `/proc/vmstat` taken while a program pushed the machine into reclaim '
+        '(`data/traces/memory-pressure`). The counters are totals since boot; the seed picks two snapshots.',
+        demo=101, example=('kswapd_velocity', 1287158.0))
     level, minutes, thread, topic = "intermediate", 15, "2012 compaction, 2014 fair zone (reclaim)", "reading traces"
     questions = {
         "kswapd_efficiency": "kswapd's reclaim efficiency over the window: % of the pages it scanned that it reclaimed",
@@ -123,6 +128,12 @@ class ReclaimEfficiency(Seeded):
 class IostatAwait(Seeded):
     name = "trace-iostat-await"
     title = "Exercise 5 -- iostat: await, queue and %util"
+    page = Page(  # its notebook page, as exercises/scripts.py writes it
+        'iostat: await, queue and %util',
+        "A real `iostat -x 1` capture of fio (`data/traces/perf-io`). The seed picks one interval; await and aqu-sz "
+        "are hidden. Little's law ties them together, and %util is not what it seems on a device that serves "
+        "requests in parallel.",
+        demo=101, example=('await', 0.475))
     level, minutes, thread, topic = "intermediate", 15, "2011 and 2014 CFQ (iostat)", "reading traces"
     questions = {
         "await": "the interval's await (ms): the mean time of a request, reads and writes together",
@@ -210,6 +221,13 @@ def _shares(rel: str, frame: str):
 class FlameGraphs(Seeded):
     name = "trace-flamegraph"
     title = "Exercise 6 -- a flame graph and a differential flame graph"
+    page = Page(  # its notebook page, as exercises/scripts.py writes it
+        'a flame graph and a differential flame graph',
+        "Two real `perf script` captures of fio, buffered and direct (`data/traces/perf-io`). A flame graph's width "
+        "is a share of the samples; a differential flame graph compares shares of two profiles. Draw them with "
+        "`ui.plot_icicle` and `ui.plot_diff_icicle` if you like; the questions need only the folded stacks "
+        "(`traces.fold`).",
+        demo=101, example=('inclusive_pct', 0.39))
     level, minutes, thread, topic = "intermediate", 20, "all (perf script)", "reading traces"
     questions = {
         "inclusive_pct": "in the first capture, the width of the frame: % of the sampled time whose stack contains it",

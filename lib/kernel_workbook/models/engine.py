@@ -35,6 +35,7 @@ import importlib.util
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -167,12 +168,12 @@ class KernelGroup:
 
     ``KernelGroup("kernel_workbook.models.cfq", modules=("disk_kernel", "sched_kernel", "loop_kernel"),
     entry="loop_kernel:run", what="disk/CFQ event loop")``.  ``reference`` is
-    ``"module:function"`` of an independent implementation, if the model has
+    an independent implementation of the entry function, if the model has
     one; ``shares`` names other models' kernel packages its kernels call
     (:func:`kernel_module`).
     """
 
-    def __init__(self, package: str, modules: tuple, entry: str, what: str, reference: str | None = None,
+    def __init__(self, package: str, modules: tuple, entry: str, what: str, reference: Callable | None = None,
                  shares: tuple = ()):
         self.package = package
         self.shares = tuple(shares)  # other models' kernel packages this one calls (their sources key its cache)
@@ -193,8 +194,7 @@ class KernelGroup:
         if self.reference is None:
             raise WorkbookParameterError("engine", engine, f"'jit' or 'python' ({self.what} has no independent "
                                                            "reference implementation)")
-        mod, fn = self.reference.split(":")
-        return getattr(importlib.import_module(mod), fn)
+        return self.reference
 
     def module(self, name: str, engine: str = "jit"):
         """A kernel module of the group in the engine's mode (for its helper functions)."""

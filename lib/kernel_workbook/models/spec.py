@@ -1,13 +1,16 @@
 """What every model offers the rest of the workbook, in one shape.
 
-Each model package ends with a :class:`ModelSpec` named ``MODEL``; the sweep
-engine (:mod:`kernel_workbook.sweep`), the explorer builder
-(:mod:`kernel_workbook.ui.explorer`), ``kwb sweep`` and the tests reach every
-model through it, never through a model's internals:
+Each model package ends with a :class:`ModelSpec` named ``MODEL``; its
+heuristic (``kernel_workbook.heuristics.<name>``) adds the workloads that run
+on it, and the sweep engine (:mod:`kernel_workbook.sweep`), the explorer
+builder (:mod:`kernel_workbook.ui.explorer`), ``kwb sweep`` and the tests
+reach every model through that spec
+(:func:`kernel_workbook.heuristic.model`), never through a model's internals:
 
 * ``params`` -- the knob declaration (a :class:`~.knobs.Knobs` dataclass);
 * ``variants`` -- the kernels of the thread as named flag sets (knob -> value);
-* ``workloads`` -- named workload builders (``name -> callable(**kw)``);
+* ``workloads`` -- named workload builders (``name -> callable(**kw)``), the
+  heuristic's;
 * ``simulate(params, workload, seed=0, engine="jit") -> result``;
 * ``summary(result) -> dict`` -- the run's scalar outputs, named as the kernel
   counts them (``pgscan_kswapd_Normal``, ``numa_pte_updates``, ``r_await``...),
@@ -16,27 +19,14 @@ model through it, never through a model's internals:
   and the very function ``simulate`` uses to fill the kernel's parameter
   arrays, so that one test checks every knob of every model lands in its
   slot in the kernel's units (``tests/test_knob_packing.py``).
-
-``get_model(name)`` imports a model only when asked for, so listing the
-models never compiles one.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import WorkbookParameterError
-
-# model name -> "module:attribute" of its ModelSpec
-MODELS: dict[str, str] = {
-    "cfq": "kernel_workbook.models.cfq:MODEL",
-    "fairzone": "kernel_workbook.models.fairzone:MODEL",
-    "numa": "kernel_workbook.models.numa:MODEL",
-    "compaction": "kernel_workbook.models.compaction:MODEL",
-    "writeback": "kernel_workbook.models.writeback:MODEL",
-}
 
 
 @dataclass(frozen=True)
@@ -47,7 +37,7 @@ class ModelSpec:
     simulate: Callable  # simulate(params, workload, seed=0, engine="jit") -> result
     summary: Callable  # result -> dict of scalar outputs named as the kernel counts them
     variants: dict = field(default_factory=dict)  # kernel name -> {knob: value}
-    workloads: dict = field(default_factory=dict)  # workload name -> builder(**kw) or "module:function"
+    workloads: dict = field(default_factory=dict)  # workload name -> builder(**kw) (the heuristic's)
     default_variant: str | None = None
     default_workload: str | None = None
     base: Callable | None = None  # variant name -> params (when a variant is more than knob overrides)
@@ -77,9 +67,6 @@ class ModelSpec:
         if name not in self.workloads:
             raise WorkbookParameterError("workload", name, "one of " + ", ".join(self.workloads))
         builder = self.workloads[name]
-        if isinstance(builder, str):  # "module:function": a generator of kernel_workbook.workloads, which the
-            mod, fn = builder.split(":")  # model package may not import (layering), looked up when asked for
-            builder = getattr(importlib.import_module(mod), fn)
         return builder(**kw)
 
     def run(self, variant: str | None = None, workload: str | None = None, seed=0, knobs: dict | None = None,
@@ -90,29 +77,4 @@ class ModelSpec:
         return self.summary(self.simulate(p, w, seed=seed, engine=engine))
 
 
-def get_model(name: str) -> ModelSpec:
-    """The :class:`ModelSpec` of model ``name`` (``cfq``, ``fairzone``, ``numa``...)."""
-    if name not in MODELS:
-        raise WorkbookParameterError("model", name, "one of " + ", ".join(MODELS))
-    mod, attr = MODELS[name].split(":")
-    try:
-        m = importlib.import_module(mod)
-    except ModuleNotFoundError as e:
-        if e.name and mod.startswith(e.name):
-            raise WorkbookParameterError("model", name, "a model that exists in this checkout "
-                                         f"({mod} is not there yet)") from None
-        raise
-    spec = getattr(m, attr, None)
-    if not isinstance(spec, ModelSpec):
-        raise WorkbookParameterError("model", name, f"a model whose package defines {attr} (a ModelSpec)")
-    return spec
-
-
-def available_models() -> list[str]:
-    """The models of :data:`MODELS` whose package is present."""
-    import importlib.util
-
-    return [n for n, t in MODELS.items() if importlib.util.find_spec(t.split(":")[0]) is not None]
-
-
-__all__ = ["ModelSpec", "MODELS", "get_model", "available_models"]
+__all__ = ["ModelSpec"]

@@ -17,16 +17,16 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from .spec import available_models, get_model
+from .. import heuristic
 
 COMPILE_CPU_S = {"fairzone": 250, "compaction": 111, "cfq": 54, "writeback": 51, "numa": 37}
 
 
 def plan(jobs: int = 2) -> list[list[str]]:
-    """Every available model, dealt to ``jobs`` processes: costliest first, each to the least loaded process."""
+    """Every model (one a heuristic), dealt to ``jobs`` processes: costliest first, each to the least loaded process."""
     load = [0.0] * max(1, jobs)
     out: list[list[str]] = [[] for _ in load]
-    for name in sorted(available_models(), key=lambda n: -COMPILE_CPU_S.get(n, 0)):
+    for name in sorted(heuristic.names(), key=lambda n: -COMPILE_CPU_S.get(n, 0)):
         i = load.index(min(load))
         out[i].append(name)
         load[i] += COMPILE_CPU_S.get(name, 0)
@@ -38,7 +38,7 @@ def warm(names: list[str]) -> list[tuple[str, float]]:
     done = []
     for name in names:
         t = time.process_time()
-        get_model(name).run()
+        heuristic.model(name).run()
         done.append((name, time.process_time() - t))
     return done
 

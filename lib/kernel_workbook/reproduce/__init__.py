@@ -1,8 +1,9 @@
 """Reproduce a thread's tables: calibrate on the baseline, predict the rest.
 
-One module per thread registers a function in :data:`REGISTRY` that returns a
-:class:`Reproduction`.  A thread without a model yet reproduces as its
-published tables alone, and says so.
+The heuristic that models a thread declares its reproduction
+(:class:`kernel_workbook.heuristic.ThreadReproduction`: a function that
+returns a :class:`Reproduction`, and its calibration).  A thread without a
+model yet reproduces as its published tables alone, and says so.
 
 Schema of ``kwb reproduce THREAD --json`` (shared by every thread)::
 
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import importlib
 import json
 import math
 import os
@@ -37,17 +37,9 @@ import pandas as pd
 
 from .. import config as _config
 from ..errors import WorkbookParameterError
+from ..heuristic import thread_reproduction
 from ..tables import published, published_tables, render
 from ..threads import THREADS
-
-# thread id -> "module:function"; the modules are imported only when asked for,
-# so `kwb tables` never pays for compiling a model.
-REGISTRY: dict[str, str] = {}
-REGISTRY["2014-seqread-fairzone-cfq"] = "kernel_workbook.reproduce.seqread_2014:reproduce"
-REGISTRY["2011-cfq-deep-idle"] = "kernel_workbook.reproduce.deep_idle_2011:reproduce"
-REGISTRY["2015-numa-slow-scan"] = "kernel_workbook.reproduce.numa_2015:reproduce_numa_2015"
-REGISTRY["2012-highalloc-compaction"] = "kernel_workbook.reproduce.highalloc_2012:reproduce"
-REGISTRY["2007-throttle-vm-writeout"] = "kernel_workbook.reproduce.throttle_2007:reproduce"
 
 CELL_KEYS = ["table", "row", "kernel", "published", "model", "published_delta_pct", "model_delta_pct", "calibrated"]
 
@@ -130,7 +122,6 @@ CELLS_NA = ("no value: the model gives none for this cell, or the cell is in the
 class Reproduction:
     thread: str
     cells: list[dict] = field(default_factory=list)  # CELL_KEYS (+ "stat")
-    text: list[str] = field(default_factory=list)  # LEGACY pre-rendered blocks, printed after `blocks`; going away
     notes: list[str] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)  # what `kwb reproduce` prints, in order
     fitted: list[dict] = field(default_factory=list)  # {"parameter", "value", "unit", "fitted_to": [cell keys]}
@@ -159,8 +150,8 @@ class Reproduction:
     # ---- reading
     def printed(self) -> list[str]:
         """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
-        out = [b.render() for b in self.blocks] + list(self.text)
-        if self.notes and not any(t.startswith("== notes\n") for t in self.text):
+        out = [b.render() for b in self.blocks]
+        if self.notes:
             out.append("== notes\n" + "\n".join(f" * {n}" for n in self.notes))
         return out
 
@@ -175,7 +166,6 @@ class Reproduction:
         import html
 
         parts = [b._repr_html_() for b in self.blocks]
-        parts += [f"<pre>{html.escape(t)}</pre>" for t in self.text]
         if self.notes:
             from ..frames import NO_MATH
 
@@ -256,19 +246,17 @@ class Reproduction:
         return df
 
     @classmethod
-    def from_parts(cls, thread: str, parts: list[str], **kw) -> "Reproduction":
-        """Run each ``"module:function"`` of ``parts`` (called with ``**kw``; each returns a
-        :class:`Reproduction` of its part) and join them in order."""
+    def from_parts(cls, thread: str, parts: list, **kw) -> "Reproduction":
+        """Run each function of ``parts`` (called with ``**kw``; each returns the :class:`Reproduction` of its part:
+        its cells, blocks, notes, fits and assumptions) and join them in order."""
         rep = cls(thread)
-        for target in parts:
-            mod, fn = target.split(":")
-            part = getattr(importlib.import_module(mod), fn)(**kw)
+        for fn in parts:
+            part = fn(**kw)
             rep.cells.extend(part.cells)
-            rep.blocks.extend(getattr(part, "blocks", []))
-            rep.text.extend(getattr(part, "text", []))
+            rep.blocks.extend(part.blocks)
             rep.notes.extend(part.notes)
-            rep.fitted.extend(getattr(part, "fitted", []))
-            rep.assumptions.extend(getattr(part, "assumptions", []))
+            rep.fitted.extend(part.fitted)
+            rep.assumptions.extend(part.assumptions)
         return rep
 
 
@@ -331,14 +319,21 @@ def published_only(thread: str) -> Reproduction:
     return rep
 
 
-def _target(thread: str):
+def _declared(thread: str):
+    """The :class:`~kernel_workbook.heuristic.ThreadReproduction` of ``thread`` (None: no model of it yet)."""
     if thread not in THREADS:
         raise WorkbookParameterError("thread", thread, "one of " + ", ".join(THREADS))
-    target = REGISTRY.get(thread)
-    if target is None:
-        return None
-    mod, fn = target.split(":")
-    return getattr(importlib.import_module(mod), fn)
+    return thread_reproduction(thread)
+
+
+def _target(thread: str):
+    declared = _declared(thread)
+    return None if declared is None else declared.reproduce
+
+
+def modelled_threads() -> list[str]:
+    """The threads some heuristic reproduces, in the order of :data:`~kernel_workbook.threads.THREADS`."""
+    return [t for t in THREADS if _declared(t) is not None]
 
 
 def takes_seed_base(thread: str) -> bool:
@@ -358,17 +353,6 @@ def score_only() -> bool:
     return _SCORE_ONLY.get()
 
 
-# thread id -> "module:function" fitting every calibration its reproduction uses (.calibration): run once per
-# thread by reproduce_many, its fits handed to every seed base's task
-CALIBRATE: dict[str, str] = {
-    "2014-seqread-fairzone-cfq": "kernel_workbook.reproduce.seqread_2014:calibrate_all",
-    "2011-cfq-deep-idle": "kernel_workbook.reproduce.deep_idle_2011:calibrate_all",
-    "2015-numa-slow-scan": "kernel_workbook.reproduce.numa_2015:calibrate_all",
-    "2012-highalloc-compaction": "kernel_workbook.reproduce.highalloc_2012:calibrate_all",
-    "2007-throttle-vm-writeout": "kernel_workbook.reproduce.throttle_2007:calibrate_all",
-}
-
-
 def _kw_for(fn, kw: dict) -> dict:
     import inspect
 
@@ -381,10 +365,8 @@ def _calibrate_task(thread: str, kw: dict) -> dict:
     from . import calibration
 
     before = set(calibration.export())
-    target = CALIBRATE.get(thread)
-    if target:
-        mod, fn = target.split(":")
-        f = getattr(importlib.import_module(mod), fn)
+    f = _declared(thread).calibrate
+    if f is not None:
         f(**_kw_for(f, kw))
     out = {k: v for k, v in calibration.export().items() if k not in before}
     _forget()
@@ -478,16 +460,18 @@ def _forget() -> None:
 
     from .calibration import is_calibration
 
+    from .seed_base import use_seed_base
+
+    # the engine's modules and the heuristics' (their reproductions keep their runs in caches)
+    ours = (__name__ + ".", __name__.rsplit(".", 1)[0] + ".heuristics.")
     for name, mod in list(sys.modules.items()):
-        if not name.startswith(__name__ + ".") or mod is None:
+        if not name.startswith(ours) or mod is None:
             continue
         for f in list(vars(mod).values()):
             if callable(getattr(f, "cache_clear", None)) and getattr(f, "__module__", None) == name \
                     and not is_calibration(f):
                 f.cache_clear()
-    seqread = sys.modules.get(__name__ + ".seqread_2014")
-    if seqread is not None:
-        seqread.use_seed_base(0)
+    use_seed_base(0)
     gc.collect()
     # what outlives a task is the process's own (modules, the compiled models, the fits): frozen, later
     # collections (this one, and the collector's own during a task) no longer walk it (60 ms a walk)
@@ -542,12 +526,6 @@ def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> R
         _forget()
 
 
-# The longest calibrations first (every seed base of a thread waits for its fit), so that no core is left with a
-# long one at the end: 2011's RAID fit pools the runs of eight seed bases (~20 s in CI mode).
-_HEAVIEST_FIRST = ["2014-seqread-fairzone-cfq", "2011-cfq-deep-idle", "2012-highalloc-compaction",
-                   "2015-numa-slow-scan", "2007-throttle-vm-writeout"]
-
-
 def reproduce_many(threads: list[str], seeds: int | list | None = None, workers: int | None = None,
                    scheduler: str | None = None, **kw) -> list[Reproduction]:
     """:func:`reproduce` of several threads at once (``kwb reproduce --all``) on one pool of long-lived worker
@@ -562,8 +540,8 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     from concurrent.futures import FIRST_COMPLETED, wait
 
     bases = _seed_bases(seeds)
-    modelled = sorted((t for t in threads if _target(t) is not None),
-                      key=lambda t: _HEAVIEST_FIRST.index(t) if t in _HEAVIEST_FIRST else -1)
+    # the longest calibrations first (every seed base of a thread waits for its fit), as each declares
+    modelled = sorted((t for t in threads if _target(t) is not None), key=lambda t: _declared(t).start_order)
     out = {t: published_only(t) for t in threads if t not in modelled}
 
     def seed_tasks(t):

@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     fidelity of each thread (default: every thread with a model) at the mode's problem size."""
     import argparse
 
-    from . import REGISTRY
+    from . import modelled_threads
 
     ap = argparse.ArgumentParser(prog="python -m kernel_workbook.reproduce.fidelity", description=main.__doc__)
     ap.add_argument("threads", nargs="*", help="threads (default: every thread with a model)")
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     a = ap.parse_args(argv)
     full = _this_size(None)
-    threads = a.threads or list(REGISTRY)
+    threads = a.threads or modelled_threads()
     for th, p in zip(threads, store_many(threads, a.seeds, a.workers)):
         print(f"{th}: {score_text(th, full)} -> {p.relative_to(data_dir().parent)}")
     readme = data_dir().parent / "README.md"

@@ -21,7 +21,6 @@ through a sweep.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import itertools
 from dataclasses import dataclass, field
@@ -32,7 +31,8 @@ import pandas as pd
 
 from ..errors import WorkbookParameterError
 from ..models.knobs import Knob
-from ..models.spec import ModelSpec, get_model
+from .. import heuristic
+from ..models.spec import ModelSpec
 
 # columns of a sweep's table that are not knobs or outputs
 KEY_COLUMNS = ("variant", "workload", "seed")
@@ -240,7 +240,7 @@ def _spec(model) -> ModelSpec:
     if isinstance(model, ModelSpec):
         return model
     if isinstance(model, str):
-        return get_model(model)
+        return heuristic.model(model)
     raise WorkbookParameterError("model", model, "a model name or a ModelSpec")
 
 
@@ -330,12 +330,6 @@ def _check_workload_kw(spec: ModelSpec, workload: str | None, kw: dict) -> None:
     if workload is None or workload not in spec.workloads:
         return
     builder = spec.workloads[workload]
-    if isinstance(builder, str):  # "module:function", looked up now so that a wrong name fails before any run
-        mod, _, fn = builder.partition(":")
-        builder = getattr(importlib.import_module(mod), fn, None)
-        if builder is None:
-            raise WorkbookParameterError("workload", workload, f"a workload whose generator exists "
-                                         f"({spec.workloads[workload]} does not)")
     try:
         sig = inspect.signature(builder)
     except (TypeError, ValueError):  # a builtin or C callable: let the call say

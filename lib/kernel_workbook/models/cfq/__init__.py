@@ -3,7 +3,7 @@
 ::
 
     from kernel_workbook.models.cfq import IOParams, cfq_for_kernel, simulate, DESKTOP_2014
-    from kernel_workbook.workloads import tiobench
+    from kernel_workbook.heuristics.cfq import tiobench
 
     p = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
     r = simulate(p.with_(cfq_target_latency=600), tiobench.seqread(8), seed=1)
@@ -16,7 +16,7 @@ function to the file that mirrors it):
   range, conversion to jiffies/ns/sectors); the kernels of the threads
   (:data:`VARIANTS`, :func:`cfq_for_kernel`) and the machines (:data:`PRESETS`);
 * ``workload.py`` -- the workload types the generators in
-  ``kernel_workbook.workloads`` build;
+  of its heuristic (``kernel_workbook.heuristics.cfq``) build;
 * ``layout.py`` -- the kernel's arrays, their columns generated from names;
 * ``elevator_kernel.py`` (noop, deadline), ``cfq_kernel.py``
   (``block/cfq-iosched.c``), ``disk_kernel.py`` (the drive) and
@@ -45,14 +45,7 @@ MODEL = ModelSpec(
     simulate=simulate,
     summary=Result.summary,
     variants=VARIANTS,
-    # generators live in kernel_workbook.workloads, which a model may not import: named, resolved when asked for
-    workloads={
-        "tiobench-seqread": "kernel_workbook.workloads.tiobench:seqread",
-        "tiobench-randread": "kernel_workbook.workloads.tiobench:randread",
-        "aio-stress-2011": "kernel_workbook.workloads.aio_stress:patlasov_2011",
-    },
     default_variant="3.16",
-    default_workload="tiobench-seqread",
     layout=LAYOUT,
     pack=pack,
     doc=__doc__,

@@ -181,7 +181,7 @@ def build_arrays(params: IOParams, workload: IOWorkload, seed=0, log_events: int
         raise WorkbookParameterError("params", type(params).__name__, "an IOParams")
     if not isinstance(workload, IOWorkload):
         raise WorkbookParameterError("workload", type(workload).__name__,
-                                     "an IOWorkload (see kernel_workbook.workloads)")
+                                     "an IOWorkload (see kernel_workbook.heuristics.cfq)")
     params.validate()
     workload.validate()
     if isinstance(log_events, bool) or not isinstance(log_events, (int, np.integer)) or log_events < 0:
@@ -238,7 +238,7 @@ def simulate(params: IOParams, workload: IOWorkload, seed=0, engine: str = "jit"
     params : IOParams
         Scheduler, its knobs, the disk and HZ.
     workload : IOWorkload
-        From ``kernel_workbook.workloads.tiobench`` or ``.aio_stress``.
+        From ``kernel_workbook.heuristics.cfq.tiobench`` or ``.aio_stress``.
     seed : int or numpy.random.Generator
         Everything random comes from it (``engine.rng``).
     engine : "jit" | "python"

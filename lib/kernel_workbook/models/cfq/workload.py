@@ -1,6 +1,6 @@
 """The disk/CFQ model's workload types: processes, each with the files it reads or writes.
 
-The generators of the benchmarks (``kernel_workbook.workloads.tiobench``,
+The generators of the benchmarks (``kernel_workbook.heuristics.cfq.tiobench``,
 ``.aio_stress``) build these; the model never imports a generator.  A
 workload is plain data.  The model (:func:`~kernel_workbook.models.cfq.simulate`)
 draws the run's random numbers (think-time jitter, random offsets, page-cache

@@ -3,7 +3,7 @@
 The public surface::
 
     from kernel_workbook.models.compaction import simulate, params_for, StressHighalloc
-    from kernel_workbook.workloads import stress_highalloc
+    from kernel_workbook.heuristics.compaction import stress_highalloc
 
     r = simulate(params_for("contended-v5"), stress_highalloc.hydra(), seed=1)
     r.passes()            # success % of Pass 1, Pass 2, while Rested
@@ -39,9 +39,7 @@ MODEL = ModelSpec(
     simulate=simulate,
     summary=_summary,
     variants=VARIANTS,
-    workloads={"stress-highalloc": lambda **kw: StressHighalloc(**kw)},
     default_variant=DEFAULT_VARIANT,
-    default_workload="stress-highalloc",
     layout=PARAMS,
     pack=pack,
     doc=__doc__ or "",

@@ -14,7 +14,7 @@ The model simulates a *slice* of the machine -- a zone of ``zone_mb`` --
 that receives its share of every rate (``zone_mb / machine_mb``), and
 scales its counters back to the whole machine; the test's attempts in the
 slice are spaced so that a pass lasts as long as on the machine.  Generators
-live in :mod:`kernel_workbook.workloads.stress_highalloc`.
+live in :mod:`kernel_workbook.heuristics.compaction.stress_highalloc`.
 """
 
 from __future__ import annotations

@@ -7,12 +7,12 @@ page's allocation time, dirty and writeback counts; the allocation fast path
 of each kernel of the 2014 thread (:data:`VARIANTS`); kswapd woken below the
 low or high watermark and reclaiming the oldest pages to high + the balance
 gap, at a stated speed; writeback at the device's rate; tiobench's use of the
-page cache as the workload (:mod:`kernel_workbook.workloads.pagecache`).
+page cache as the workload (:mod:`kernel_workbook.heuristics.fairzone.pagecache`).
 
 Public API::
 
     from kernel_workbook.models.fairzone import simulate, variant_params
-    from kernel_workbook.workloads.pagecache import tiobench
+    from kernel_workbook.heuristics.fairzone.pagecache import tiobench
     r = simulate(variant_params("fairzone"), tiobench(size_fraction=0.8, threads=(4,)), seed=1)
     r.vmstat           # pgalloc_dma32, pgalloc_normal, pgscan_kswapd_normal, pgactivate, ... (kernel names)
     r.df_zones()       # per zone: watermarks, batch, allocations, scans, velocity, age at eviction
@@ -46,14 +46,7 @@ MODEL = ModelSpec(
     simulate=simulate,
     summary=FairZoneResult.summary,
     variants=VARIANTS,
-    # generators live in kernel_workbook.workloads, which a model may not import: named, resolved when asked for
-    workloads={
-        "tiobench": "kernel_workbook.workloads.pagecache:tiobench",
-        "stream-read": "kernel_workbook.workloads.pagecache:stream_read",
-        "stream-write": "kernel_workbook.workloads.pagecache:stream_write",
-    },
     default_variant="3.16-rc1",
-    default_workload="tiobench",
     base=variant_params,
     layout=PARAMS,
     pack=pack,

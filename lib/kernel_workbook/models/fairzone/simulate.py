@@ -154,7 +154,7 @@ def build_arrays(params: FairZoneParams, workload: PageCacheWorkload, seed=0, tr
     validate(params)
     if not isinstance(workload, PageCacheWorkload):
         raise WorkbookParameterError("workload", type(workload).__name__,
-                                     "a PageCacheWorkload (kernel_workbook.workloads.pagecache)")
+                                     "a PageCacheWorkload (kernel_workbook.heuristics.fairzone.pagecache)")
     if not (isinstance(trace, int) and trace >= 0):
         raise WorkbookParameterError("trace", trace, "rows >= 0")
     if not sample_ms > 0:
@@ -204,7 +204,7 @@ def simulate(params: FairZoneParams, workload: PageCacheWorkload, seed=0, trace:
     params : FairZoneParams
         The kernel and the machine (:func:`variant_params`).
     workload : PageCacheWorkload
-        :func:`kernel_workbook.workloads.pagecache.tiobench` and friends.
+        :func:`kernel_workbook.heuristics.fairzone.pagecache.tiobench` and friends.
     seed : int or numpy.random.Generator
         The thread interleaving and random offsets are drawn from it.
     trace : int

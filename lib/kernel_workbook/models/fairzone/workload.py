@@ -1,10 +1,10 @@
-"""The fair-zone model's workload: phases of page-cache use (the generators live in kernel_workbook.workloads).
+"""The fair-zone model's workload: phases of page-cache use (built by its heuristic's generators, heuristics/fairzone).
 
 A :class:`PageCacheWorkload` is a sequence of :class:`Phase` rows the
 kernel runs in order: threads writing or reading their files front to back,
 random writes and reads, deleting the files, idle time, and the kernel or
 user space taking or giving back memory outside the file LRU.
-:mod:`kernel_workbook.workloads.pagecache` builds tiobench's from these.
+:mod:`kernel_workbook.heuristics.fairzone.pagecache` builds tiobench's from these.
 """
 
 from __future__ import annotations

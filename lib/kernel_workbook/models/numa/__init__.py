@@ -15,7 +15,7 @@ accesses slow user work; elapsed time is when the last thread finishes.
 Public API::
 
     from kernel_workbook.models.numa import simulate, kernel_params, MACHINES
-    from kernel_workbook.workloads.autonumabench import numa02
+    from kernel_workbook.heuristics.numa.autonumabench import numa02
     r = simulate(kernel_params("4.0.0-rc1 vanilla"), numa02("mel-4socket-48"), seed=1)
     r.vmstat          # numa_pte_updates, numa_hint_faults, ... (kernel units)
     r.times           # user_s, system_s, elapsed_s
@@ -48,16 +48,7 @@ MODEL = ModelSpec(
     simulate=simulate,
     summary=NumaResult.summary,
     variants=KERNELS,
-    # generators live in kernel_workbook.workloads, which a model may not import: named, resolved when asked for
-    workloads={
-        "numa01": "kernel_workbook.workloads.autonumabench:numa01",
-        "numa01-threadlocal": "kernel_workbook.workloads.autonumabench:numa01_threadlocal",
-        "numa02": "kernel_workbook.workloads.autonumabench:numa02",
-        "numa02-smt": "kernel_workbook.workloads.autonumabench:numa02_smt",
-        "xfs-repair": "kernel_workbook.workloads.xfs_repair:xfs_repair",
-    },
     default_variant="3.19.0 vanilla",
-    default_workload="numa02",
     layout=PARAMS,
     pack=pack,
     doc=__doc__,

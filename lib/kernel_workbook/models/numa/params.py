@@ -8,14 +8,14 @@ Three frozen dataclasses describe one simulation:
   cost assumptions that turn events into system time;
 * :class:`Machine` — nodes, CPUs, memory, watermarks and memory bandwidth;
 * :class:`NumaWorkload` — tasks, address spaces and how each thread touches
-  them (built by :mod:`kernel_workbook.workloads.autonumabench` and
-  :mod:`kernel_workbook.workloads.xfs_repair`).
+  them (built by :mod:`kernel_workbook.heuristics.numa.autonumabench` and
+  :mod:`kernel_workbook.heuristics.numa.xfs_repair`).
 
 Every field says its unit and the kernel file and function it mirrors.
 Defaults are the kernel's defaults; the cost constants are physical priors,
 each with its reason in :data:`COST_PRIORS` (the reproduction fits only the
 per-CPU overhead on the 3.19 column and keeps the per-event costs at these
-priors, see :mod:`kernel_workbook.reproduce.numa_2015`).
+priors, see :mod:`kernel_workbook.heuristics.numa.numa_2015`).
 
 Where this model departs from the mechanism reference (docs/models/numa.md), the kernel
 source wins: ``migrate_ratelimited()`` was dead code from 3.13 on (commit

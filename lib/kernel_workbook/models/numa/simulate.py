@@ -26,9 +26,15 @@ from .params import HPAGE_PMD_NR, PAGE_SIZE, Machine, NumaParams, machine
 from .result import NumaResult
 from .workload import RANDOM, SWEEP, NumaWorkload, validate_workload
 
+def _reference_chunk(*args, **kw):
+    """The independent implementation (``engine="reference"``), imported only when a run asks for it."""
+    from .reference import simulate_chunk
+
+    return simulate_chunk(*args, **kw)
+
+
 KERNEL = KernelGroup("kernel_workbook.models.numa", ("balancing_kernel",), "balancing_kernel:run",
-                     what="NUMA balancing model, the scheduler-tick loop",
-                     reference="kernel_workbook.models.numa.reference:simulate_chunk")
+                     what="NUMA balancing model, the scheduler-tick loop", reference=_reference_chunk)
 
 
 def machine_of(workload: NumaWorkload, machine_name=None) -> Machine:
@@ -146,7 +152,8 @@ def _check(params, workload, seed, sample_ms, chunk_s, log_migrations) -> None:
     if not isinstance(params, NumaParams):
         raise WorkbookParameterError("params", type(params).__name__, "a NumaParams (see kernel_params())")
     if not isinstance(workload, NumaWorkload):
-        raise WorkbookParameterError("workload", type(workload).__name__, "a NumaWorkload (kernel_workbook.workloads)")
+        raise WorkbookParameterError("workload", type(workload).__name__,
+                                     "a NumaWorkload (kernel_workbook.heuristics.numa)")
     if not (isinstance(sample_ms, (int, np.integer)) and sample_ms >= params.tick_ms):
         raise WorkbookParameterError("sample_ms", sample_ms, f"an integer >= tick_ms ({params.tick_ms})")
     if not (chunk_s > 0):

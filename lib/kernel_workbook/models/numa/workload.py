@@ -1,7 +1,7 @@
 """The NUMA model's workload: tasks, address spaces and how each thread touches them (plain arrays).
 
 The generators (autonumabench, the xfs_repair-like load) live in
-``kernel_workbook.workloads`` and build these.
+``kernel_workbook.heuristics.numa`` and build these.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 The public surface::
 
     from kernel_workbook.models.writeback import simulate, params_for
-    from kernel_workbook.workloads import writeback_2007
+    from kernel_workbook.heuristics.writeback import workloads_2007
 
-    r = simulate(params_for("before c4e2d7dd"), writeback_2007.akpm_test(), seed=1)
+    r = simulate(params_for("before c4e2d7dd"), workloads_2007.akpm_test(), seed=1)
     r.summary()["kswapd_cpu_pct"], r.summary()["reclaim_efficiency_pct"]
     r.vmstat()        # a /proc/vmstat series: traces.df_reclaim_2007 reads it as it reads a capture
     r.queue()         # who holds the request queue's slots over time
@@ -39,10 +39,7 @@ MODEL = ModelSpec(
     simulate=simulate,
     summary=_summary,
     variants=VARIANTS,
-    workloads={"akpm-2002": "kernel_workbook.workloads.writeback_2007:akpm_test",
-               "desktop-light": "kernel_workbook.workloads.writeback_2007:desktop_light"},
     default_variant=DEFAULT_VARIANT,
-    default_workload="akpm-2002",
     layout=PARAMS,
     pack=pack,
     doc=__doc__ or "",

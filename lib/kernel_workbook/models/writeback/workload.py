@@ -2,7 +2,7 @@
 
 akpm's 2002 test (``mmap(MAP_SHARED)`` almost all of a 4 GB machine, dirty
 it, kill the mappers: 0% to 95% dirty at once) and a desktop-like light load
-are instances, built by :mod:`kernel_workbook.workloads.writeback_2007`.
+are instances, built by :mod:`kernel_workbook.heuristics.writeback.workloads_2007`.
 
 The run starts at the moment the state is set up (for akpm's test: the
 instant the mappers die) with ``file_pct`` of memory in page cache, of which
