@@ -1,17 +1,20 @@
-"""The five LKML threads the workbook is built on.
+"""The LKML threads the workbook is built on, as ``data/threads/threads.toml`` lists them.
 
-Adding a thread means: its text in ``data/threads/<id>.txt``, an entry here,
-its tables in ``data/published/tables.csv``, and, once a model reproduces it,
-a ``ThreadReproduction`` in the declaration of the heuristic that models it
-(``docs/ARCHITECTURE.md``, "How to add a model").
+Adding a thread touches data only: its text in ``data/threads/<id>.txt``, its
+entry in ``data/threads/threads.toml``, its tables in
+``data/published/manifest.toml``; once a model reproduces it, the heuristic
+that models it declares its reproduction (``docs/ARCHITECTURE.md``, "How to
+add a model").
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import WorkbookParameterError
+from .errors import WorkbookParameterError, WorkbookParseError
 from .paths import threads_dir
 
 
@@ -32,51 +35,27 @@ class Thread:
         return self.path.read_text(encoding="utf-8")
 
 
-THREADS: dict[str, Thread] = {
-    t.id: t
-    for t in (
-        Thread(
-            "2014-seqread-fairzone-cfq",
-            "[PATCH 0/4] Improve sequential read throughput (Mel Gorman, June 2014)",
-            "CFQ target_latency; fair zone allocation batches (NR_ALLOC_BATCH)",
-            "2014",
-            "linux-kernel.vger.kernel.org archive mirror (public-inbox), thread of 13 messages",
-            "3.16.0-rc1 vanilla",
-        ),
-        Thread(
-            "2015-numa-slow-scan",
-            "[PATCH 4/4] mm: numa: Slow PTE scan rate if migration failures occur (Mel Gorman, March 2015)",
-            "automatic NUMA balancing scan-period throttling",
-            "2015",
-            "patchwork mailing-list archive, Message ID 1425741651-29152-5-git-send-email-mgorman@suse.de, with its comments",
-            "3.19.0 vanilla",
-        ),
-        Thread(
-            "2011-cfq-deep-idle",
-            "[PATCH 0/1] CFQ: fixing performance issues (Maxim Patlasov, August 2011)",
-            "CFQ idling on seeky 'deep' queues",
-            "2014",
-            "blists mailing-list archive, Message-Id 1313768318-7960-1-git-send-email-maxim.patlasov@gmail.com",
-            "Pristine 3.1.0-rc2 (CFQ)",
-        ),
-        Thread(
-            "2007-throttle-vm-writeout",
-            "Re: [PATCH] remove throttle_vm_writeout() (Fengguang Wu, Andrew Morton, October 2007)",
-            "kswapd writeback, congestion_wait, reclaim efficiency",
-            "2014",
-            "LKML hypermail archive, one message of 5 Oct 2007 quoting Andrew Morton",
-            "",
-        ),
-        Thread(
-            "2012-highalloc-compaction",
-            "[PATCH 0/7] Improve hugepage allocation success rates under load V5 (Mel Gorman, August 2012)",
-            "compaction, capture, high-order allocation",
-            "2014",
-            "mail archive of linux-mm, 17 Aug 2012 (the archive shows the message twice)",
-            "revert-v5",
-        ),
-    )
-}
+def _read() -> dict[str, Thread]:
+    path = threads_dir() / "threads.toml"
+    try:
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:  # its message ends "(at line N, column M)"
+        m = re.search(r"at line (\d+)", str(e))
+        raise WorkbookParseError(str(path), int(m.group(1)) if m else None, f"TOML ({e})") from None
+    out = {}
+    for i, t in enumerate(doc.get("thread", [])):
+        try:
+            out[t["id"]] = Thread(**t)
+        except (KeyError, TypeError) as e:
+            raise WorkbookParseError(str(path), None, f"[[thread]] number {i + 1} with exactly id, title, heuristic, "
+                                     f"era, archive and baseline ({e})") from None
+    if not out:
+        raise WorkbookParseError(str(path), None, "at least one [[thread]] table")
+    return out
+
+
+THREADS: dict[str, Thread] = _read()
 
 
 def get(thread_id: str) -> Thread:
