@@ -181,6 +181,20 @@ def test_2011_every_scored_miss_says_why(rep11):
     m = d11.df_misses(rep11.scored())
     assert len(m) == int((rep11.scored()["status"] == "miss").sum())
     assert m["why"].str.len().gt(40).all()
+    text = d11.misses_prose(m).text.splitlines()
+    assert len(text) == len(m)
+    r = m.iloc[0]
+    assert text[0] == (f"* **{r['table']} | {r['variant']}**: published {r['published_delta_pct']:+.1f}%, model "
+                       f"{r['model_delta_pct']:+.1f}% ({r['reason']}). {r['why']}")
+
+
+def test_2011_workload_prose_counts_processes_files_and_requests():
+    from kernel_workbook.heuristics.cfq import aio_stress
+
+    text = d11.workload_prose(aio_stress.patlasov_2011(usleep_us=1000)).text
+    # eight instances of four 16 MB files in 4 KiB writes: 8 * 4 * 16 MiB / 4 KiB requests
+    assert text.endswith("\n\n8 processes, 32 files, 131,072 requests of 4 KiB")
+    assert text.startswith("8 x 'aio-stress -a 4 -b 4")
 
 
 def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
