@@ -260,6 +260,11 @@ def test_df_file_layout_compares_the_vanilla_column_under_both_layouts():
     assert one["back to back"] == one["ext3 windows"]
     pub = published(s14.THREAD, "cfq600-seqread").query("kernel == @s14.BASELINE and stat == 'Mean'")
     assert set(df["published"]) <= set(pub["value"])
+    errors = s14.df_file_layout_errors(df)
+    assert list(errors.index) == ["SeqRead-MB/sec-1", "SeqRead-MB/sec-2"]
+    assert list(errors.columns) == [(32.0, "back to back"), (32.0, "ext3 windows")]
+    two = df.query("row == 'SeqRead-MB/sec-2' and layout == 'ext3 windows'")["error %"].item()
+    assert errors.loc["SeqRead-MB/sec-2", (32.0, "ext3 windows")] == two
 
 
 def test_ext3_layout_brings_the_vanilla_decline_out_of_the_disk_on_the_whole_benchmark():

@@ -7,9 +7,9 @@
   when CFQ idled, what was dispatched, for a few queues;
 * :func:`df_aio_variants` / :func:`plot_aio_variants` -- the 2011 variants;
 * :func:`df_counters` -- CFQ's counters of a few runs side by side;
-* :func:`runs_deep_marking` (2011) -- the runs, with their events logged,
-  that the thread's notebook draws with :func:`plot_timeline` and counts
-  with :func:`df_counters`;
+* :func:`runs_deep_marking` (2011) and :func:`runs_target_latency` (2014) --
+  the runs, with their events logged, that the threads' notebooks draw with
+  :func:`plot_timeline` and count with :func:`df_counters`;
 * :func:`df_capture_beside_model` / :func:`plot_capture_beside_model` -- a
   real iostat capture and the model on one chart;
 * :func:`cfq_explorer` and :func:`deep_idle_explorer` -- the knobs as widgets,
@@ -382,6 +382,15 @@ def runs_deep_marking(instances: int = 4, file_mb: float = 0.5, usleep_us: int =
     return {"pristine": simulate(raid, w, seed=seed, log_events=TIMELINE_EVENTS),
             "no mark_deep": simulate(raid.with_(cfq_mark_cfqq_deep=False), w, seed=seed,
                                      log_events=TIMELINE_EVENTS)}
+
+
+def runs_target_latency(params: IOParams, latencies=(300.0, 600.0), readers: int = 4, ram_mb: int = 8192,
+                        mb_total: float = 96.0, seed: int = 1) -> dict:
+    """tiobench SeqRead with ``readers`` readers under ``params`` at each ``cfq_target_latency`` (ms) of
+    ``latencies``: ``{latency: Result}``, events logged (for :func:`plot_timeline`)."""
+    w = tiobench.seqread(readers, ram_mb=ram_mb, mb_total=mb_total)
+    return {lat: simulate(params.with_(cfq_target_latency=lat), w, seed=seed, log_events=TIMELINE_EVENTS)
+            for lat in latencies}
 
 
 # --------------------------------------------------------------------------- 2011 variants

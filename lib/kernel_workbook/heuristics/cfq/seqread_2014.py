@@ -518,6 +518,13 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
     return pd.DataFrame(rows)
 
 
+def df_file_layout_errors(layout: pd.DataFrame) -> pd.DataFrame:
+    """:func:`df_file_layout`'s ``error %`` (model against published, percent) side by side: index ``row``
+    (the SeqRead rows, in reader order), columns ``(mb_total, layout)``."""
+    return layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %").loc[
+        layout["row"].unique()]
+
+
 # --------------------------------------------------------------------------- the thread
 
 def calibrate_cfq(small: bool | None = None) -> None:
