@@ -182,9 +182,9 @@ display(*(rep.block(key) for key in ("lessdirty-tiobench-min/published", "lessdi
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.frames import Prose
+from kernel_workbook.heuristics.cfq.seqread_2014 import notes_prose
 
-display(rep.block("cfq/other-machines"), Prose("\n".join(f"* {n}" for n in rep.notes)))
+display(rep.block("cfq/other-machines"), notes_prose(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -271,12 +271,10 @@ Table(df_file_layout_errors(df_file_layout()), index=True, signed=True)
 # in the browser takes a second or so more.
 
 # %%
-from kernel_workbook.heuristics.cfq.seqread_2014 import desktop_params
+from kernel_workbook.heuristics.cfq.seqread_2014 import desktop_params, df_explorer_points
 from kernel_workbook.heuristics.cfq.charts import cfq_explorer
 
-pub_points = published(THREAD, "cfq600-seqread")
-pub_points = pub_points[pub_points["kernel"] != "3.0.0 vanilla"]
-cfq_explorer(desktop_params(), published_cells=pub_points)
+cfq_explorer(desktop_params(), published_cells=df_explorer_points())
 
 # %% [markdown]
 # ## A model run and a real capture on one chart

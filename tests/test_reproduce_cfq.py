@@ -83,6 +83,16 @@ def test_2014_joins_the_cfq_half_then_the_allocator_half(monkeypatch):
     assert called == ["cfq_part", "fairzone_part"]
 
 
+def test_2014_notes_prose_and_the_explorers_published_points(part14):
+    lines = s14.notes_prose(part14).text.splitlines()
+    assert lines == [f"* {n}" for n in part14.notes] and len(lines) > 0
+    pts = s14.df_explorer_points()
+    # 3.0's column is the allocator's difference, not CFQ's: the CFQ explorer draws only the 3.16 kernels
+    assert set(pts["kernel"]) == {"3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"}
+    allp = published(s14.THREAD, "cfq600-seqread")
+    assert len(pts) == int((allp["kernel"] != "3.0.0 vanilla").sum())
+
+
 def test_2014_frames_for_the_notebook():
     sl = s14.df_slices()
     assert list(sl.columns) == ["readers", "slice_ms target 300", "slice_ms target 600"]
