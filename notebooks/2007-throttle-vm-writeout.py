@@ -61,13 +61,11 @@ for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import pandas as pd
+from kernel_workbook.frames import Table
+from kernel_workbook.heuristics.writeback import throttle_2007 as t07
+from kernel_workbook.models.writeback import params_for
 
-from kernel_workbook.frames import Prose, Table
-from kernel_workbook.models.writeback import VARIANT_NOTES, VARIANTS, params_for
-
-display(Table(pd.DataFrame(VARIANTS).T, index=True),
-        Prose("\n".join(f"* **{k}**: {v}" for k, v in VARIANT_NOTES.items())))
+display(Table(t07.df_variants(), index=True), t07.variants_prose())
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors and its source:
@@ -93,7 +91,6 @@ Table(params_for("2.6.23").df_knobs()[["knob", "value", "unit", "kernel"]])
 # %%
 # NBVAL_CHECK_OUTPUT
 from kernel_workbook.reproduce import format_summary, reproduce
-from kernel_workbook.heuristics.writeback import throttle_2007 as t07
 
 rep = reproduce(THREAD)
 display(rep.block("fitted"), rep.block("calibration"), format_summary(rep))
@@ -120,9 +117,8 @@ wc.plot_cells(rep.scored(), title="published and model change of every scored ce
 
 # %%
 # NBVAL_CHECK_OUTPUT
-sc = rep.scored()
 display(Table(t07.df_misses()[["row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]]),
-        Table(sc[sc["status"] == "excluded"][["table", "row", "kernel", "reason"]]),
+        Table(t07.df_excluded(rep.scored())),
         Table(rep.df_unmodelled()))
 
 # %% [markdown]
@@ -191,9 +187,7 @@ wc.plot_efficiency({"model: akpm's test, before c4e2d7dd": runs["before c4e2d7dd
 # NBVAL_CHECK_OUTPUT
 eff = wc.df_efficiency({"before": runs["before c4e2d7dd"], "after": runs["after c4e2d7dd"],
                         "desktop": runs["desktop"]}, capture, capture_name="capture")
-Table(eff.groupby("source")[["steal", "scan"]].sum().assign(
-    efficiency_pct=lambda d: (100 * d["steal"] // (d["scan"] + 1))), index=True,
-    units={"steal": "pages", "scan": "pages"})
+Table(wc.df_efficiency_totals(eff), index=True, units={"steal": "pages", "scan": "pages"})
 
 # %% [markdown]
 # ## What to take away

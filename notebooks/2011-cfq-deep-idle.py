@@ -66,13 +66,11 @@ for t in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.frames import Prose, Table
+from kernel_workbook.frames import Table
 from kernel_workbook.heuristics.cfq import aio_stress
+from kernel_workbook.heuristics.cfq.deep_idle_2011 import workload_prose
 
-raid_w = aio_stress.patlasov_2011(usleep_us=1000)
-Prose(f"{raid_w.description}\n\n{len(raid_w.processes)} processes, "
-      f"{sum(len(p.streams) for p in raid_w.processes)} files, {raid_w.total_requests:,} requests of "
-      f"{raid_w.processes[0].streams[0].request_kb:g} KiB")
+workload_prose(aio_stress.patlasov_2011(usleep_us=1000))
 
 # %% [markdown]
 # ## The mechanism: idling versus preemption
@@ -92,19 +90,15 @@ Prose(f"{raid_w.description}\n\n{len(raid_w.processes)} processes, "
 # %%
 import altair as alt
 
-from kernel_workbook.models.cfq import RAID_LSI1078_2011, IOParams, cfq_for_kernel, simulate
-from kernel_workbook.heuristics.cfq.charts import df_counters, plot_timeline
+from kernel_workbook.heuristics.cfq.charts import df_counters, plot_timeline, runs_deep_marking
 
-raid = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
-small4 = aio_stress.patlasov_2011(usleep_us=1000, instances=4, file_mb=0.5)
-pristine = simulate(raid, small4, seed=1, log_events=20000)
-nodeep = simulate(raid.with_(cfq_mark_cfqq_deep=False), small4, seed=1, log_events=20000)
-alt.vconcat(plot_timeline(pristine, 10, 50, title="pristine 3.1.0-rc2"),
-            plot_timeline(nodeep, 10, 50, title="mark_cfqq_deep commented out"))
+runs = runs_deep_marking(instances=4, file_mb=0.5)
+alt.vconcat(plot_timeline(runs["pristine"], 10, 50, title="pristine 3.1.0-rc2"),
+            plot_timeline(runs["no mark_deep"], 10, 50, title="mark_cfqq_deep commented out"))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-Table(df_counters({"pristine": pristine, "no mark_deep": nodeep}), index=True)
+Table(df_counters(runs), index=True)
 
 # %% [markdown]
 # ## What is fitted, and to what
@@ -151,12 +145,11 @@ display(rep, format_summary(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.heuristics.cfq.deep_idle_2011 import df_misses
+from kernel_workbook.heuristics.cfq.deep_idle_2011 import df_misses, misses_prose
 from kernel_workbook.reproduce.fidelity import df_seed_scores, score_text
 
 display(score_text(THREAD), Table(df_seed_scores(THREAD), formats={"score": "{:.1%}"}))
-Prose("\n".join(f"* **{r.table} | {r.variant}**: published {r.published_delta_pct:+.1f}%, model "
-                 f"{r.model_delta_pct:+.1f}% ({r.reason}). {r.why}" for r in df_misses(rep.scored()).itertuples()))
+misses_prose(df_misses(rep.scored()))
 
 # %% [markdown]
 # **The fast RAID** reproduces the direction and rough size of the result. At

@@ -93,7 +93,7 @@ cc.plot_scanners(runs["revert-v5"], task="test")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.frames import Prose, Table
+from kernel_workbook.frames import Table
 from kernel_workbook.models.compaction import params_for
 
 Table(params_for("contended-v5").df_knobs()[["knob", "value", "unit", "kernel", "source"]])
@@ -153,9 +153,7 @@ display(rep.block("paths"), rep.block("compaction"))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-misses = h12.df_misses()
-Prose("\n".join(f"* **{r.table} | {r.row} | {r.kernel}**: published {r.published_delta_pct:+.1f}, model "
-                 f"{r.model_delta_pct:+.1f} ({r.reason}). {r.why}" for r in misses.itertuples()))
+h12.misses_prose(h12.df_misses())
 
 # %% [markdown]
 # That is one seed base: one set of the test's runs. The stored run of

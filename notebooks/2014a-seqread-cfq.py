@@ -79,20 +79,17 @@ Table(df_slices())
 # the full 100 ms at 600 ms. (The first call compiles the model, once.)
 
 # %%
-from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel, simulate
-from kernel_workbook.heuristics.cfq.charts import plot_timeline
-from kernel_workbook.heuristics.cfq import tiobench
+from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel
+from kernel_workbook.heuristics.cfq.charts import plot_timeline, runs_target_latency
 
 p316 = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=DESKTOP_2014)
-four = tiobench.seqread(4, ram_mb=8192, mb_total=96)
-r300 = simulate(p316, four, seed=1, log_events=20000)
-r600 = simulate(p316.with_(cfq_target_latency=600), four, seed=1, log_events=20000)
+runs = runs_target_latency(p316, (300, 600), readers=4, ram_mb=8192, mb_total=96)
 
 # %%
 import altair as alt
 
-alt.vconcat(plot_timeline(r300, 0, 600, title="cfq_target_latency = 300 ms"),
-            plot_timeline(r600, 0, 600, title="cfq_target_latency = 600 ms"))
+alt.vconcat(plot_timeline(runs[300], 0, 600, title="cfq_target_latency = 300 ms"),
+            plot_timeline(runs[600], 0, 600, title="cfq_target_latency = 600 ms"))
 
 # %% [markdown]
 # ## The model and its knobs
@@ -185,9 +182,9 @@ display(*(rep.block(key) for key in ("lessdirty-tiobench-min/published", "lessdi
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.frames import Prose
+from kernel_workbook.heuristics.cfq.seqread_2014 import notes_prose
 
-display(rep.block("cfq/other-machines"), Prose("\n".join(f"* {n}" for n in rep.notes)))
+display(rep.block("cfq/other-machines"), notes_prose(rep))
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -239,11 +236,9 @@ Table(df_alternative_seek_fit())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.heuristics.cfq.seqread_2014 import df_file_layout
+from kernel_workbook.heuristics.cfq.seqread_2014 import df_file_layout, df_file_layout_errors
 
-layout = df_file_layout()
-Table(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %")
-      .loc[layout["row"].unique()], index=True, signed=True)
+Table(df_file_layout_errors(df_file_layout()), index=True, signed=True)
 
 # %% [markdown]
 # On the whole benchmark, the ext3 layout brings the vanilla decline with
@@ -276,12 +271,10 @@ Table(layout.pivot_table(index="row", columns=["mb_total", "layout"], values="er
 # in the browser takes a second or so more.
 
 # %%
-from kernel_workbook.heuristics.cfq.seqread_2014 import desktop_params
+from kernel_workbook.heuristics.cfq.seqread_2014 import desktop_params, df_explorer_points
 from kernel_workbook.heuristics.cfq.charts import cfq_explorer
 
-pub_points = published(THREAD, "cfq600-seqread")
-pub_points = pub_points[pub_points["kernel"] != "3.0.0 vanilla"]
-cfq_explorer(desktop_params(), published_cells=pub_points)
+cfq_explorer(desktop_params(), published_cells=df_explorer_points())
 
 # %% [markdown]
 # ## A model run and a real capture on one chart

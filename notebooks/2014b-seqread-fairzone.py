@@ -123,10 +123,9 @@ plot_batches(trace)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.models.fairzone import VARIANT_DOC, VARIANTS
+from kernel_workbook.heuristics.fairzone.fairzone_2014 import variants_prose
 
-Prose("\n".join(f"* **{v}**: {doc} Knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}."
-                 for v, doc in VARIANT_DOC.items()))
+variants_prose()
 
 # %% [markdown]
 # Every knob is declared once, with the kernel variable it mirrors, its unit
@@ -218,7 +217,7 @@ display(*(rep.block(key) for key in ("fairzone-seqread/published", "fairzone-seq
 # time (fairzone and 3.0 on Mel's desktop, against vanilla; black: published):
 
 # %%
-from kernel_workbook.heuristics.fairzone.charts import df_decomposition, plot_decomposition
+from kernel_workbook.heuristics.fairzone.charts import df_decomposition, df_decomposition_table, plot_decomposition
 
 dec = df_decomposition("mel", ["3.16.0-rc1 fairzone", "3.0.0 vanilla"],
                        published_cells=published(THREAD, "fairzone-seqread"))
@@ -226,7 +225,7 @@ plot_decomposition(dec)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-Table(dec.pivot_table(index=["kernel", "readers"], columns="component", values="pct"), index=True, signed=True)
+Table(df_decomposition_table(dec), index=True, signed=True)
 
 # %% [markdown]
 # Johannes's doubt, in numbers: the leaner fast path changes the model's

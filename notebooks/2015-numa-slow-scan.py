@@ -172,25 +172,16 @@ for table in ("dave-xfsrepair-times", "flush-profile", "dave-vmstat", "linus-run
 # priors:
 
 # %%
-from kernel_workbook.models.numa import kernel_params, simulate
-from kernel_workbook.heuristics.numa.autonumabench import autonumabench
+from kernel_workbook.heuristics.numa.charts import NUMA01_KERNELS as four, numa01_short, runs_numa01
 
-w01 = autonumabench("NUMA01", unit_thps=4, passes_scale=0.5)
-four = ("3.19.0 vanilla", "4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2", "4.0.0-rc1 ptewrite-v1r20")
-runs01 = {k: simulate(kernel_params(k), w01, seed=1) for k in four}
+runs01 = runs_numa01(four)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import pandas as pd
-
-rows = ["numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated", "pgmigrate_fail",
-        "migrate_fail_ratelimit", "migrate_fail_busy", "migrate_fail_isolate", "group_joins", "no_group_faults",
-        "numa_task_moves", "numa_task_swaps", "tlb_ipis", "sys_migrate_s", "sys_ipi_s", "sys_place_s"]
 from kernel_workbook.frames import Prose, Table
+from kernel_workbook.heuristics.numa.charts import df_numa01_counters
 
-display(Prose(w01.description),
-        Table(pd.DataFrame({k: [r.counters[x] for x in rows] for k, r in runs01.items()}, index=rows), index=True,
-              rows=True))
+display(Prose(numa01_short().description), Table(df_numa01_counters(runs01), index=True, rows=True))
 
 # %% [markdown]
 # Under 3.19 the threads of each process join one numa group; its shared
@@ -233,14 +224,9 @@ plot_faults(runs01["4.0.0-rc1 slowscan-v2"], title="slowscan-v2: the same, scann
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.models.numa import NO_GROUP_RULES
+from kernel_workbook.heuristics.numa.charts import df_no_group_rules
 
-by_rule = {rule: simulate(kernel_params("4.0.0-rc1 vanilla", TNF_NO_GROUP=rule), w01, seed=1, verbose=False)
-           for rule in NO_GROUP_RULES}
-Table(pd.DataFrame({rule: {"group_joins": r.counters["group_joins"], "no_group_faults": r.counters["no_group_faults"],
-                           "numa_pages_migrated": r.counters["numa_pages_migrated"],
-                           "local %": round(r.local_percent, 1), "system_s": round(r.times["system_s"], 1)}
-                    for rule, r in by_rule.items()}), index=True, rows=True)
+Table(df_no_group_rules("4.0.0-rc1 vanilla"), index=True, rows=True)
 
 # %% [markdown]
 # ## Calibration: what is fitted, to which 3.19 cells, and what is assumed
@@ -435,21 +421,9 @@ plot_fidelity(rep.cells)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import numpy as np
+from kernel_workbook.heuristics.numa.charts import df_placement, placement_prose
 
-
-def placement(r, t_s):
-    per = r.periods[r.periods["t_s"] == t_s]
-    return [np.bincount(per[per["task"] // 24 == mm]["node"], minlength=4).tolist() for mm in (0, 1)]
-
-
-for k in ("3.19.0 vanilla", "4.0.0-rc1 vanilla"):
-    r = runs01[k]
-    ts = sorted(r.periods["t_s"].unique())
-    first, mid = ts[0], ts[len(ts) // 2]  # mid-run: every thread still at work
-    rem = 100 * r.counters["remote_accesses"] / r.counters["accesses"]
-    display(Prose(f"**{k}**: threads per node (process A, process B): at {first:.0f} s {placement(r, first)}, "
-                  f"at {mid:.0f} s {placement(r, mid)}; remote accesses {rem:.0f} %"))
+display(*placement_prose(df_placement(runs01, ("3.19.0 vanilla", "4.0.0-rc1 vanilla"))))
 
 # %% [markdown]
 # (The load balancer has nothing to undo here: `task_numa_migrate()` moves a
@@ -585,15 +559,10 @@ numa_explorer(base=cal.params, xfs_kw=cal.xfs_kw)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-sweep = []
-for p_fail in (0.0, 0.001, 0.01, 0.1):
-    row = {"isolate_lru_fail_prob": p_fail}
-    for k in ("4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2", "4.0.0-rc1 ptewrite-v1r20"):
-        r = simulate(kernel_params(k, isolate_lru_fail_prob=p_fail), w01, seed=1, verbose=False)
-        row[k + ": migrated (M pages)"] = round(r.counters["numa_pages_migrated"] / 1e6, 2)
-        row[k + ": pte updates (M)"] = round(r.counters["numa_pte_updates"] / 1e6, 1)
-    sweep.append(row)
-Table(pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T, index=True, rows=True)
+from kernel_workbook.heuristics.numa.charts import df_isolate_fail_sweep
+
+Table(df_isolate_fail_sweep((0.0, 0.001, 0.01, 0.1), ("4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2",
+                                                      "4.0.0-rc1 ptewrite-v1r20")), index=True, rows=True)
 
 # %% [markdown]
 # 2. Linus expected `pte_dirty()` to equal `pte_write()` for private memory,

@@ -10,7 +10,7 @@ from kernel_workbook.models.cfq import DESKTOP_2014, IOParams, cfq_for_kernel, s
 from kernel_workbook.tables import published
 from kernel_workbook.heuristics.cfq.charts import (
     SERIES, cfq_explorer, deep_idle_explorer, df_counters, df_readers_sweep, df_timeline, plot_await_percentiles,
-    plot_throughput_vs_readers, plot_timeline, sweep_table,
+    plot_throughput_vs_readers, plot_timeline, runs_deep_marking, runs_target_latency, sweep_table,
 )
 from kernel_workbook.heuristics.cfq import aio_stress, tiobench
 from widget_tree import all_widgets, find_widget
@@ -136,6 +136,30 @@ def test_charts_render_offline_and_the_timeline_pairs_slices():
     assert vlc.vegalite_to_svg(plot_timeline(r, 0, 100).to_json()).startswith("<svg")
     c = df_counters({"a": r, "b": r})
     assert list(c.columns) == ["a", "b"] and "set_active" in c.index
+
+
+def test_runs_deep_marking_with_and_without_mark_cfqq_deep():
+    runs = runs_deep_marking(instances=4, file_mb=0.5)
+    assert runs_deep_marking(instances=4, file_mb=0.5) is runs  # the timeline and the counters share the runs
+    assert list(runs) == ["pristine", "no mark_deep"]
+    c = df_counters(runs)
+    # with the marking commented out no queue is ever marked deep, so none is cleared either
+    assert c.loc["mark_deep", "no mark_deep"] == 0 and c.loc["clear_deep", "no mark_deep"] == 0
+    assert c.loc["mark_deep", "pristine"] > 0
+    assert len(runs["pristine"].workload.processes) == 4
+    assert (df_timeline(runs["pristine"], 10, 50)["kind"] == "slice").any()  # the events were logged
+
+
+def test_runs_target_latency_gives_four_readers_longer_slices_at_600_ms():
+    runs = runs_target_latency(P, (300, 600), readers=4, mb_total=96)
+    assert list(runs) == [300, 600]
+    assert [r.params.cfq.cfq_target_latency for r in runs.values()] == [300.0, 600.0]
+    slices = {lat: df_timeline(r, 0, 600).query("kind == 'slice'") for lat, r in runs.items()}
+    # the notebook's claim: with four busy queues a slice is 300/4 = 75 ms (plus the jiffy rounding and the last
+    # request's completion), the whole 100 ms base slice at 600 ms; the first reader's slice comes before the
+    # others are busy
+    long = {lat: (s["end_ms"] - s["start_ms"]).iloc[1:4] for lat, s in slices.items()}
+    assert (long[300] < 100).all() and (long[600] >= 100).all()
 
 
 def test_deep_idle_explorer_size_moves_less_than_the_seed():

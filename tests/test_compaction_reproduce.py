@@ -64,6 +64,11 @@ def test_success_changes_are_in_points_as_mmtests_prints_them(rep):
 def test_every_miss_has_a_reason():
     m = h12.df_misses()
     assert (m["why"].str.len() > 20).all()
+    lines = h12.misses_prose(m).text.splitlines()
+    assert len(lines) == len(m)
+    r = m.iloc[-1]
+    assert lines[-1] == (f"* **{r['table']} | {r['row']} | {r['kernel']}**: published {r['published_delta_pct']:+.1f}, "
+                         f"model {r['model_delta_pct']:+.1f} ({r['reason']}). {r['why']}")
 
 
 def test_calibration_meets_its_targets_within_reason():

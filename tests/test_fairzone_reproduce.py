@@ -225,3 +225,13 @@ def test_the_thp_assumption_is_stated_with_its_history_and_the_other_score(part,
     monkeypatch.setenv(fz.THP_ENV, "sometimes")
     with pytest.raises(ValueError, match="KWB_2014_THP"):
         fz._thp_from_env()
+
+
+def test_variants_prose_lists_every_variant_with_its_knobs():
+    from kernel_workbook.models.fairzone import VARIANT_DOC
+
+    lines = fz.variants_prose().text.splitlines()
+    assert len(lines) == len(VARIANT_DOC) and lines[0].startswith("* **3.0**: ")
+    # 3.16-rc1 is the base: it changes no knob
+    assert [x for x in lines if x.startswith("* **3.16-rc1**")][0].endswith("Knobs: the 3.16-rc1 defaults.")
+    assert [x for x in lines if x.startswith("* **3.12**")][0].endswith("Knobs: {'remote_spill_pass': False}.")

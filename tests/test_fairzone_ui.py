@@ -59,3 +59,14 @@ def test_explorer_is_static_in_ci_and_live_in_the_lab(monkeypatch):
     ws["kswapd_stays_awake"].value = True  # and ticks a box
     status = panel.children[2]
     assert "redrawn in" in status.value and "kswapd_stays_awake=True" in status.value
+
+
+def test_df_decomposition_table_puts_each_component_in_a_column():
+    import pandas as pd
+
+    df = pd.DataFrame({"kernel": ["fz"] * 4 + ["3.0"] * 2, "readers": [1, 1, 2, 2, 1, 1],
+                       "component": ["model (all together)", "published"] * 3, "pct": [1.5, 2.0, -3.0, -1.0, 4.0, 5.5]})
+    t = fc.df_decomposition_table(df)
+    assert list(t.columns) == ["model (all together)", "published"]
+    assert list(t.index) == [("3.0", 1), ("fz", 1), ("fz", 2)]
+    assert t.loc[("fz", 2), "model (all together)"] == -3.0 and t.loc[("3.0", 1), "published"] == 5.5

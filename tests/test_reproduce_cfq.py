@@ -83,6 +83,16 @@ def test_2014_joins_the_cfq_half_then_the_allocator_half(monkeypatch):
     assert called == ["cfq_part", "fairzone_part"]
 
 
+def test_2014_notes_prose_and_the_explorers_published_points(part14):
+    lines = s14.notes_prose(part14).text.splitlines()
+    assert lines == [f"* {n}" for n in part14.notes] and len(lines) > 0
+    pts = s14.df_explorer_points()
+    # 3.0's column is the allocator's difference, not CFQ's: the CFQ explorer draws only the 3.16 kernels
+    assert set(pts["kernel"]) == {"3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"}
+    allp = published(s14.THREAD, "cfq600-seqread")
+    assert len(pts) == int((allp["kernel"] != "3.0.0 vanilla").sum())
+
+
 def test_2014_frames_for_the_notebook():
     sl = s14.df_slices()
     assert list(sl.columns) == ["readers", "slice_ms target 300", "slice_ms target 600"]
@@ -181,6 +191,20 @@ def test_2011_every_scored_miss_says_why(rep11):
     m = d11.df_misses(rep11.scored())
     assert len(m) == int((rep11.scored()["status"] == "miss").sum())
     assert m["why"].str.len().gt(40).all()
+    text = d11.misses_prose(m).text.splitlines()
+    assert len(text) == len(m)
+    r = m.iloc[0]
+    assert text[0] == (f"* **{r['table']} | {r['variant']}**: published {r['published_delta_pct']:+.1f}%, model "
+                       f"{r['model_delta_pct']:+.1f}% ({r['reason']}). {r['why']}")
+
+
+def test_2011_workload_prose_counts_processes_files_and_requests():
+    from kernel_workbook.heuristics.cfq import aio_stress
+
+    text = d11.workload_prose(aio_stress.patlasov_2011(usleep_us=1000)).text
+    # eight instances of four 16 MB files in 4 KiB writes: 8 * 4 * 16 MiB / 4 KiB requests
+    assert text.endswith("\n\n8 processes, 32 files, 131,072 requests of 4 KiB")
+    assert text.startswith("8 x 'aio-stress -a 4 -b 4")
 
 
 def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
@@ -246,6 +270,11 @@ def test_df_file_layout_compares_the_vanilla_column_under_both_layouts():
     assert one["back to back"] == one["ext3 windows"]
     pub = published(s14.THREAD, "cfq600-seqread").query("kernel == @s14.BASELINE and stat == 'Mean'")
     assert set(df["published"]) <= set(pub["value"])
+    errors = s14.df_file_layout_errors(df)
+    assert list(errors.index) == ["SeqRead-MB/sec-1", "SeqRead-MB/sec-2"]
+    assert list(errors.columns) == [(32.0, "back to back"), (32.0, "ext3 windows")]
+    two = df.query("row == 'SeqRead-MB/sec-2' and layout == 'ext3 windows'")["error %"].item()
+    assert errors.loc["SeqRead-MB/sec-2", (32.0, "ext3 windows")] == two
 
 
 def test_ext3_layout_brings_the_vanilla_decline_out_of_the_disk_on_the_whole_benchmark():

@@ -107,3 +107,36 @@ def test_exercise_thresholds_are_the_models():
     from kernel_workbook.heuristics.writeback.exercises import thresholds
 
     assert thresholds(128) == (113, 103)
+
+
+def test_the_variants_table_and_their_notes():
+    from kernel_workbook.models.writeback import VARIANT_NOTES, VARIANTS
+
+    v = t07.df_variants()
+    assert list(v.index) == list(VARIANTS)
+    # c4e2d7dd is the switch that lets kswapd write to a congested queue
+    assert not v.loc["before c4e2d7dd", "kswapd_swapwrite"] and v.loc["after c4e2d7dd", "kswapd_swapwrite"]
+    lines = t07.variants_prose().text.splitlines()
+    assert len(lines) == len(VARIANT_NOTES)
+    assert lines[1] == f"* **after c4e2d7dd**: {VARIANT_NOTES['after c4e2d7dd']}"
+
+
+def test_df_excluded_keeps_only_the_excluded_cells_with_their_reason(rep):
+    sc = rep.scored()
+    ex = t07.df_excluded(sc)
+    assert list(ex.columns) == ["table", "row", "kernel", "reason"]
+    assert len(ex) == int((sc["status"] == "excluded").sum()) > 0
+    assert ex["reason"].str.len().gt(0).all()
+
+
+def test_df_efficiency_totals_is_fengguangs_ratio_over_the_whole_run():
+    import pandas as pd
+
+    from kernel_workbook.heuristics.writeback import charts as wc
+
+    eff = pd.DataFrame({"source": ["b", "a", "b", "a"], "elapsed": [1, 1, 2, 2], "ratio": [0, 0, 0, 0],
+                        "steal": [10, 3, 30, 0], "scan": [50, 3, 49, 6]})
+    t = wc.df_efficiency_totals(eff)
+    assert list(t.index) == ["a", "b"] and list(t.columns) == ["steal", "scan", "efficiency_pct"]
+    # b: 100 * 40 // (99 + 1) = 40; a: 100 * 3 // (9 + 1) = 30
+    assert t.loc["b", "efficiency_pct"] == 40 and t.loc["a", "efficiency_pct"] == 30

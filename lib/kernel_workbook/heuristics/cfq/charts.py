@@ -7,6 +7,9 @@
   when CFQ idled, what was dispatched, for a few queues;
 * :func:`df_aio_variants` / :func:`plot_aio_variants` -- the 2011 variants;
 * :func:`df_counters` -- CFQ's counters of a few runs side by side;
+* :func:`runs_deep_marking` (2011) and :func:`runs_target_latency` (2014) --
+  the runs, with their events logged, that the threads' notebooks draw with
+  :func:`plot_timeline` and count with :func:`df_counters`;
 * :func:`df_capture_beside_model` / :func:`plot_capture_beside_model` -- a
   real iostat capture and the model on one chart;
 * :func:`cfq_explorer` and :func:`deep_idle_explorer` -- the knobs as widgets,
@@ -21,13 +24,14 @@ series keeps its colour whatever else is drawn (fixed scale domains).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import altair as alt
 import numpy as np
 import pandas as pd
 
 from ...config import mode
-from ...models.cfq import PRESETS, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
+from ...models.cfq import PRESETS, RAID_LSI1078_2011, WL_TYPE_NAMES, IOParams, Result, cfq_for_kernel, simulate
 from ...tables import compare, render
 from . import aio_stress, tiobench
 from ...frames import Preformatted, Table
@@ -358,6 +362,35 @@ def df_counters(runs: dict, counters=("mark_deep", "clear_deep", "preempt", "arm
     ``runs``: ``{name: Result}``.  Counters are named as CFQ's blktrace messages.
     """
     return pd.DataFrame({name: {c: r.counters[c] for c in counters} for name, r in runs.items()})
+
+
+# --------------------------------------------------------------------------- runs drawn event by event
+
+TIMELINE_EVENTS = 20000  # events logged per run: a timeline's window of a few hundred ms holds far fewer
+
+
+@lru_cache(maxsize=4)
+def runs_deep_marking(instances: int = 4, file_mb: float = 0.5, usleep_us: int = 1000, seed: int = 1) -> dict:
+    """3.1's CFQ on the 2011 RAID (its data-sheet preset, not the fitted machine), ``instances`` aio-stress
+    instances of Maxim's 2011 command (``file_mb`` per file, ``usleep_us`` after each submission), with and
+    without ``mark_cfqq_deep``: ``{"pristine": Result, "no mark_deep": Result}``, events logged.
+
+    Cached: a notebook draws their timelines in one cell and counts their CFQ events in the next.
+    """
+    raid = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.1"), disk=RAID_LSI1078_2011)
+    w = aio_stress.patlasov_2011(usleep_us=usleep_us, instances=instances, file_mb=file_mb)
+    return {"pristine": simulate(raid, w, seed=seed, log_events=TIMELINE_EVENTS),
+            "no mark_deep": simulate(raid.with_(cfq_mark_cfqq_deep=False), w, seed=seed,
+                                     log_events=TIMELINE_EVENTS)}
+
+
+def runs_target_latency(params: IOParams, latencies=(300.0, 600.0), readers: int = 4, ram_mb: int = 8192,
+                        mb_total: float = 96.0, seed: int = 1) -> dict:
+    """tiobench SeqRead with ``readers`` readers under ``params`` at each ``cfq_target_latency`` (ms) of
+    ``latencies``: ``{latency: Result}``, events logged (for :func:`plot_timeline`)."""
+    w = tiobench.seqread(readers, ram_mb=ram_mb, mb_total=mb_total)
+    return {lat: simulate(params.with_(cfq_target_latency=lat), w, seed=seed, log_events=TIMELINE_EVENTS)
+            for lat in latencies}
 
 
 # --------------------------------------------------------------------------- 2011 variants

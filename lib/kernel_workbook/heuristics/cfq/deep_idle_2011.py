@@ -37,6 +37,7 @@ import numpy as np
 from ... import config
 import pandas as pd
 
+from ...frames import Prose
 from ...models.cfq import RAID_LSI1078_2011, SERVER_SATA_2011, DiskParams, IOParams, cfq_for_kernel, simulate
 from ...tables import compare, published
 from . import aio_stress
@@ -377,6 +378,21 @@ def df_misses(scored: pd.DataFrame) -> pd.DataFrame:
                          "model_delta_pct": m["model_delta_pct"].round(1), "reason": m["reason"],
                          "why": [MISS_WHY[t] for t in m["table"]]},
                         columns=["table", "variant", "published_delta_pct", "model_delta_pct", "reason", "why"])
+
+
+def misses_prose(misses: pd.DataFrame):
+    """:func:`df_misses` as a Markdown list: per miss, the published and model changes, the score's reason
+    and the model's."""
+    return Prose("\n".join(f"* **{r.table} | {r.variant}**: published {r.published_delta_pct:+.1f}%, model "
+                           f"{r.model_delta_pct:+.1f}% ({r.reason}). {r.why}" for r in misses.itertuples()))
+
+
+def workload_prose(w):
+    """An aio-stress workload of :mod:`.aio_stress` in a paragraph: its description, then how many processes,
+    files and requests of what size."""
+    return Prose(f"{w.description}\n\n{len(w.processes)} processes, "
+                 f"{sum(len(p.streams) for p in w.processes)} files, {w.total_requests:,} requests of "
+                 f"{w.processes[0].streams[0].request_kb:g} KiB")
 
 
 SHORT_NAMES = {

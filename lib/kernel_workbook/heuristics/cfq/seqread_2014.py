@@ -42,6 +42,7 @@ import pandas as pd
 
 from ... import config
 from ...errors import WorkbookParameterError
+from ...frames import Prose
 from ...models.cfq import DESKTOP_2014, LAPTOP_2014, DiskParams, IOParams, cfq_for_kernel, scaled_slice_ms, simulate
 from ...tables import compare, published
 from . import tiobench
@@ -516,6 +517,26 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
                 rows.append({"mb_total": mb, "layout": layout, "row": row, "published": v,
                              "model": round(m, 2), "error %": round(100 * (m / v - 1), 1)})
     return pd.DataFrame(rows)
+
+
+def notes_prose(rep: Reproduction):
+    """A reproduction's notes (``rep.notes``: what was fitted or assumed, and where the model misses) as a
+    Markdown list."""
+    return Prose("\n".join(f"* {n}" for n in rep.notes))
+
+
+def df_explorer_points() -> pd.DataFrame:
+    """The published SeqRead cells the explorer draws beside the model: ``cfq600-seqread`` without its 3.0.0
+    column (an allocator difference, not CFQ's).  Columns: those of :func:`kernel_workbook.tables.published`."""
+    p = published(THREAD, "cfq600-seqread")
+    return p[p["kernel"] != "3.0.0 vanilla"]
+
+
+def df_file_layout_errors(layout: pd.DataFrame) -> pd.DataFrame:
+    """:func:`df_file_layout`'s ``error %`` (model against published, percent) side by side: index ``row``
+    (the SeqRead rows, in reader order), columns ``(mb_total, layout)``."""
+    return layout.pivot_table(index="row", columns=["mb_total", "layout"], values="error %").loc[
+        layout["row"].unique()]
 
 
 # --------------------------------------------------------------------------- the thread

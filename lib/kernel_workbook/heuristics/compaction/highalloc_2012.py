@@ -48,6 +48,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from ...frames import Prose
 from ...models.compaction import VARIANT_NOTES, VMSTAT_ROWS, params_for, simulate
 from ...tables import published
 from . import stress_highalloc as sh
@@ -517,6 +518,13 @@ def df_misses(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
     m["why"] = [miss_reason(r, k) for r, k in zip(m["row"], m["kernel"])]
     return m[["table", "row", "kernel", "published_delta_pct", "model_delta_pct", "reason", "why"]].reset_index(
         drop=True)
+
+
+def misses_prose(misses: pd.DataFrame) -> Prose:
+    """:func:`df_misses` as a Markdown list: per miss, the published and model changes, the score's reason and
+    the model's."""
+    return Prose("\n".join(f"* **{r.table} | {r.row} | {r.kernel}**: published {r.published_delta_pct:+.1f}, "
+                           f"model {r.model_delta_pct:+.1f} ({r.reason}). {r.why}" for r in misses.itertuples()))
 
 
 def df_reference_april(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:

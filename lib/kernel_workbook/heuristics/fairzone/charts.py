@@ -196,6 +196,12 @@ def df_decomposition(machine_key: str, kernels, readers=(1, 2, 4, 8, 16), small:
     return pd.DataFrame(rows, columns=["kernel", "readers", "component", "pct"])
 
 
+def df_decomposition_table(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`df_decomposition` side by side: index ``(kernel, readers)``, one column per ``component`` (sorted
+    by name), the change ``pct``."""
+    return df.pivot_table(index=["kernel", "readers"], columns="component", values="pct")
+
+
 def plot_decomposition(df: pd.DataFrame, title: str = "SeqRead change against vanilla, by assumption") -> alt.Chart:
     m = mode()
     order = list(COMPONENTS.values()) + ["model (all together)", "published"]

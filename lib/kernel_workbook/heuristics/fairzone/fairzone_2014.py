@@ -73,7 +73,9 @@ from ... import config
 from ...errors import WorkbookParameterError
 from ...progress import progress
 from ...models.cfq import DESKTOP_2014, LAPTOP_2014, IOParams, cfq_for_kernel
+from ...frames import Prose
 from ...models.fairzone import AllocatorCosts, simulate, variant_params
+from ...models.fairzone import VARIANT_DOC, VARIANTS
 from ...models.fairzone import PAGES_PER_MB, MACHINES, Machine
 from ...tables import baseline_of, compare, published
 from ..cfq import tiobench as block_tiobench
@@ -851,6 +853,13 @@ def calibrate_all(small: bool | None = None) -> None:
         _disk_rates(mkey, small)
     calibrate_desktop(small, THP)
     calibrate_johannes(small, THP)
+
+
+def variants_prose() -> Prose:
+    """The allocator variants of the thread as a Markdown list: each with what it is and its knobs (the
+    3.16-rc1 defaults when it changes none)."""
+    return Prose("\n".join(f"* **{v}**: {doc} Knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}."
+                           for v, doc in VARIANT_DOC.items()))
 
 
 def df_velocity_share(vt: pd.DataFrame) -> pd.DataFrame:

@@ -8,6 +8,9 @@
   several kernels, as changes against the first;
 * :func:`df_fidelity` / :func:`plot_fidelity` — published change against model
   change for every scored cell of a reproduction;
+* :func:`runs_numa01` — the thread's kernels on a shortened NUMA01, run once and shared by the 2015
+  notebook's cells; :func:`df_numa01_counters`, :func:`df_no_group_rules`, :func:`df_placement` (and
+  :func:`placement_prose`), :func:`df_isolate_fail_sweep` — the frames it shows of them;
 * :func:`numa_explorer` — widgets for the knobs (from their declaration, with a
   menu of the thread's kernels), live charts and the mmtests table of the run
   beside the 3.19 one, each row compared in its own direction (static in
@@ -15,6 +18,8 @@
 """
 
 from __future__ import annotations
+
+import functools
 
 import altair as alt
 import numpy as np
@@ -163,6 +168,114 @@ def plot_fidelity(cells: list[dict], title: str = "published change against mode
     diag = alt.Chart(pd.DataFrame({"x": [lo, hi]})).mark_line(color="gray", strokeDash=[4, 4]).encode(
         x=alt.X("x:Q", scale=sym), y=alt.Y("x:Q", scale=sym))
     return (diag + pts).properties(width=m.width, height=m.width, title=title)
+
+
+# ---------------------------------------------------------------- the 2015 notebook's NUMA01 runs
+NUMA01_KERNELS = ("3.19.0 vanilla", "4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2", "4.0.0-rc1 ptewrite-v1r20")
+NUMA01_COUNTERS = ("numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local", "numa_pages_migrated",
+                   "pgmigrate_fail", "migrate_fail_ratelimit", "migrate_fail_busy", "migrate_fail_isolate",
+                   "group_joins", "no_group_faults", "numa_task_moves", "numa_task_swaps", "tlb_ipis",
+                   "sys_migrate_s", "sys_ipi_s", "sys_place_s")
+ISOLATE_FAIL_KERNELS = ("4.0.0-rc1 vanilla", "4.0.0-rc1 slowscan-v2", "4.0.0-rc1 ptewrite-v1r20")
+
+
+def numa01_short():
+    """NUMA01 shortened for the notebook: one simulated unit = 4 huge pages, half of the passes."""
+    from .autonumabench import autonumabench
+
+    return autonumabench("NUMA01", unit_thps=4, passes_scale=0.5)
+
+
+@functools.lru_cache(maxsize=8)
+def runs_numa01(kernels: tuple = NUMA01_KERNELS, seed: int = 1, **knobs) -> dict:
+    """``{kernel: NumaResult}``: each kernel (with ``knobs`` on top of its preset) on :func:`numa01_short`.
+
+    Cached: the notebook's counters, period charts, fault charts and placements all read one set of runs
+    (a run takes seconds). The results are shared between callers, so treat them as read-only.
+    """
+    from ...models.numa import kernel_params, simulate
+
+    w = numa01_short()
+    # verbose left at its default: a run that compiles the kernel says so (once per process)
+    return {k: simulate(kernel_params(k, **knobs), w, seed=seed) for k in kernels}
+
+
+def df_numa01_counters(runs: dict, counters=NUMA01_COUNTERS) -> pd.DataFrame:
+    """The counters of each run side by side: index the counter names (as ``/proc/vmstat`` and the model
+    name them, system seconds by cause ``sys_*_s``), one column per kernel (``runs``' keys, in order)."""
+    return pd.DataFrame({k: [r.counters[x] for x in counters] for k, r in runs.items()}, index=list(counters))
+
+
+def df_no_group_rules(kernel: str = "4.0.0-rc1 vanilla", seed: int = 1) -> pd.DataFrame:
+    """``kernel`` on :func:`numa01_short` under each ``TNF_NO_GROUP`` rule of the model.
+
+    Index: ``group_joins, no_group_faults, numa_pages_migrated, local %, system_s`` (the percent of hinting
+    faults that were local and the system seconds, to one decimal); one column per rule
+    (``models.numa.NO_GROUP_RULES``).
+    """
+    from ...models.numa import NO_GROUP_RULES, kernel_params, simulate
+
+    w = numa01_short()
+    by_rule = {rule: simulate(kernel_params(kernel, TNF_NO_GROUP=rule), w, seed=seed, verbose=False)
+               for rule in NO_GROUP_RULES}
+    return pd.DataFrame({rule: {"group_joins": r.counters["group_joins"],
+                                "no_group_faults": r.counters["no_group_faults"],
+                                "numa_pages_migrated": r.counters["numa_pages_migrated"],
+                                "local %": round(r.local_percent, 1), "system_s": round(r.times["system_s"], 1)}
+                         for rule, r in by_rule.items()})
+
+
+def _threads_per_node(r, t_s: float) -> list[list[int]]:
+    per = r.periods[r.periods["t_s"] == t_s]
+    mm = r.workload.task_mm[per["task"].to_numpy()]
+    return [np.bincount(per["node"][mm == m], minlength=r.machine.nr_nodes).tolist()
+            for m in range(int(r.workload.task_mm.max()) + 1)]
+
+
+def df_placement(runs: dict, kernels=("3.19.0 vanilla", "4.0.0-rc1 vanilla")) -> pd.DataFrame:
+    """Where each process's threads run, at the first sample and mid-run (every thread still at work).
+
+    One row per kernel of ``kernels`` (keys of ``runs``). Columns: ``kernel``, ``first_s``, ``first`` (per
+    process, in ``task_mm`` order, the number of its threads on each node at ``first_s``), ``mid_s``,
+    ``mid`` (the same at ``mid_s``), ``remote_pct`` (remote accesses, percent of all accesses).
+    """
+    rows = []
+    for k in kernels:
+        r = runs[k]
+        ts = sorted(r.periods["t_s"].unique())
+        first, mid = ts[0], ts[len(ts) // 2]
+        rows.append({"kernel": k, "first_s": first, "first": _threads_per_node(r, first),
+                     "mid_s": mid, "mid": _threads_per_node(r, mid),
+                     "remote_pct": 100 * r.counters["remote_accesses"] / r.counters["accesses"]})
+    return pd.DataFrame(rows, columns=["kernel", "first_s", "first", "mid_s", "mid", "remote_pct"])
+
+
+def placement_prose(df: pd.DataFrame) -> list:
+    """:func:`df_placement` as one paragraph per kernel (a list of :class:`Prose`, for ``display(*...)``)."""
+    return [Prose(f"**{r.kernel}**: threads per node (process A, process B): at {r.first_s:.0f} s {r.first}, "
+                  f"at {r.mid_s:.0f} s {r.mid}; remote accesses {r.remote_pct:.0f} %") for r in df.itertuples()]
+
+
+def df_isolate_fail_sweep(p_fails=(0.0, 0.001, 0.01, 0.1), kernels=ISOLATE_FAIL_KERNELS,
+                          seed: int = 1) -> pd.DataFrame:
+    """``kernels`` on :func:`numa01_short` as an extra chance that ``isolate_lru_page()`` fails grows.
+
+    Index: for each kernel ``"<kernel>: migrated (M pages)"`` (``numa_pages_migrated`` in millions, two
+    decimals) and ``"<kernel>: pte updates (M)"`` (``numa_pte_updates`` in millions, one decimal); one column
+    per ``isolate_lru_fail_prob`` of ``p_fails`` (columns named ``isolate_lru_fail_prob``).
+    """
+    from ...models.numa import kernel_params, simulate
+
+    w = numa01_short()
+    sweep = []
+    for p_fail in p_fails:
+        row = {"isolate_lru_fail_prob": p_fail}
+        for k in kernels:
+            r = simulate(kernel_params(k, isolate_lru_fail_prob=p_fail), w, seed=seed, verbose=False)
+            row[k + ": migrated (M pages)"] = round(r.counters["numa_pages_migrated"] / 1e6, 2)
+            row[k + ": pte updates (M)"] = round(r.counters["numa_pte_updates"] / 1e6, 1)
+        sweep.append(row)
+    return pd.DataFrame(sweep).set_index("isolate_lru_fail_prob").T
 
 
 # ---------------------------------------------------------------- the knob panel

@@ -121,6 +121,14 @@ def df_efficiency(runs: dict, capture: pd.DataFrame | None = None, capture_name:
         columns=["source", "elapsed", "ratio", "steal", "scan"])
 
 
+def df_efficiency_totals(eff: pd.DataFrame) -> pd.DataFrame:
+    """:func:`df_efficiency` summed per source: index ``source`` (sorted), columns ``steal, scan`` (pages) and
+    ``efficiency_pct`` over the whole run, as Fengguang's loop computes it (``100 * steal / (scan + 1)``, in
+    integers)."""
+    return eff.groupby("source")[["steal", "scan"]].sum().assign(
+        efficiency_pct=lambda d: (100 * d["steal"] // (d["scan"] + 1)))
+
+
 def plot_efficiency(runs: dict, capture: pd.DataFrame | None = None, capture_name: str = "capture",
                     title: str = "Reclaim efficiency, 100 * steal / (scan + 1), per interval (Fengguang's loop)"):
     d = df_efficiency(runs, capture, capture_name)

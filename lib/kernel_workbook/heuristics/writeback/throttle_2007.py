@@ -41,7 +41,8 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ...models.writeback import VARIANT_NOTES, params_for, simulate
+from ...frames import Prose
+from ...models.writeback import VARIANT_NOTES, VARIANTS, params_for, simulate
 from ...tables import published
 from ...traces.derived import df_reclaim_2007
 from . import workloads_2007 as wl
@@ -261,6 +262,23 @@ def _status(model_delta: float, pub_delta: float) -> str:
 
     r = model_delta / pub_delta
     return "hit" if 1.0 / HIT_FACTOR <= r <= HIT_FACTOR else ("miss (sign)" if r <= 0 else "miss (size)")
+
+
+def df_variants() -> pd.DataFrame:
+    """The thread's kernels as the model's switches: index the variant, one column per knob it sets (empty where
+    a variant leaves the knob at its default)."""
+    return pd.DataFrame(VARIANTS).T
+
+
+def variants_prose() -> Prose:
+    """What each variant of :func:`df_variants` stands for, as a Markdown list."""
+    return Prose("\n".join(f"* **{k}**: {v}" for k, v in VARIANT_NOTES.items()))
+
+
+def df_excluded(scored: pd.DataFrame) -> pd.DataFrame:
+    """The cells of a reproduction's ``scored()`` left out of the score, each with why.  Columns: ``table, row,
+    kernel, reason``."""
+    return scored[scored["status"] == "excluded"][["table", "row", "kernel", "reason"]]
 
 
 def df_misses(seed_base: int = 0) -> pd.DataFrame:
