@@ -84,6 +84,20 @@ class Heuristic:
 BUILTIN = __name__.rsplit(".", 1)[0] + ".heuristics"  # the package whose folders are the heuristics
 
 
+def deferred(module: Callable, name: str) -> Callable:
+    """The function ``name`` of the module ``module()`` returns, imported only when it is first called.
+
+    A declaration names its explorers through this, so that loading a heuristic (a reproduction's worker does,
+    for every thread) never imports its charts, Altair or the widgets (2-4 s a process)."""
+
+    def call(*args, **kw):
+        return getattr(module(), name)(*args, **kw)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"``{name}`` of the heuristic's charts, imported when first called."
+    return call
+
+
 def _entry_points() -> dict:
     """name -> entry point of every heuristic: the folders of :data:`BUILTIN`, then the installed plug-ins'."""
     return dict(_found())
@@ -150,5 +164,5 @@ def thread_reproduction(thread: str) -> ThreadReproduction | None:
     return found[0] if found else None
 
 
-__all__ = ["Heuristic", "ThreadReproduction", "ENTRY_POINT_GROUP", "names", "get", "heuristics", "model",
+__all__ = ["Heuristic", "ThreadReproduction", "ENTRY_POINT_GROUP", "deferred", "names", "get", "heuristics", "model",
            "thread_reproduction"]

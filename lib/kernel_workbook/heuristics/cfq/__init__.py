@@ -11,25 +11,17 @@
 * :mod:`.bench` -- ``kwb bench --suites cfq``.
 """
 
-from ...heuristic import Heuristic, ThreadReproduction
+from ...heuristic import Heuristic, ThreadReproduction, deferred
 from ...models.cfq import MODEL
 from . import aio_stress, bench, deep_idle_2011, tiobench
 from .exercises_2011 import DeepIdleSign, IdleWindow, PublishedCell2011
 from .exercises_2014 import ScaledSlice, SeqReadSign, TargetLatencyFlip
 
 
-def deep_idle_explorer(*args, **kw):
-    """:func:`.charts.deep_idle_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import deep_idle_explorer as build
+def _charts():
+    from . import charts
 
-    return build(*args, **kw)
-
-
-def cfq_explorer(*args, **kw):
-    """:func:`.charts.cfq_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import cfq_explorer as build
-
-    return build(*args, **kw)
+    return charts
 
 
 HEURISTIC = Heuristic(
@@ -44,8 +36,8 @@ HEURISTIC = Heuristic(
     threads=(ThreadReproduction("2011-cfq-deep-idle", deep_idle_2011.reproduce, deep_idle_2011.calibrate_all,
                                 start_order=1),),
     explorers={
-        "2011 deep idling (aio-stress on the RAID)": deep_idle_explorer,
-        "2014 CFQ target_latency (tiobench SeqRead 1..16 readers)": cfq_explorer,
+        "2011 deep idling (aio-stress on the RAID)": deferred(_charts, "deep_idle_explorer"),
+        "2014 CFQ target_latency (tiobench SeqRead 1..16 readers)": deferred(_charts, "cfq_explorer"),
     },
     exercises={
         "07-cfq2011-idle-window": IdleWindow,

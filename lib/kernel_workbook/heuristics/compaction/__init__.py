@@ -9,17 +9,16 @@
 * :mod:`.bench` -- ``kwb bench --suites compaction``.
 """
 
-from ...heuristic import Heuristic, ThreadReproduction
+from ...heuristic import Heuristic, ThreadReproduction, deferred
 from ...models.compaction import MODEL, StressHighalloc
 from . import bench, highalloc_2012
 from .exercises import CompactionSign, Deferral, FragIndex
 
 
-def compaction_explorer(*args, **kw):
-    """:func:`.charts.compaction_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import compaction_explorer as build
+def _charts():
+    from . import charts
 
-    return build(*args, **kw)
+    return charts
 
 
 HEURISTIC = Heuristic(
@@ -29,7 +28,7 @@ HEURISTIC = Heuristic(
     default_workload="stress-highalloc",
     threads=(ThreadReproduction("2012-highalloc-compaction", highalloc_2012.reproduce, highalloc_2012.calibrate_all,
                                 start_order=2),),
-    explorers={"2012 compaction (stress-highalloc)": compaction_explorer},
+    explorers={"2012 compaction (stress-highalloc)": deferred(_charts, "compaction_explorer")},
     exercises={
         "19-compaction-fragindex": FragIndex,
         "20-compaction-deferral": Deferral,

@@ -12,17 +12,16 @@
 * :mod:`.bench` -- ``kwb bench --suites fairzone``.
 """
 
-from ...heuristic import Heuristic, ThreadReproduction
+from ...heuristic import Heuristic, ThreadReproduction, deferred
 from ...models.fairzone import MODEL
 from . import bench, fairzone_2014, pagecache
 from .exercises import BatchShare, FairPolicySign, Watermarks
 
 
-def fairzone_explorer(*args, **kw):
-    """:func:`.charts.fairzone_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import fairzone_explorer as build
+def _charts():
+    from . import charts
 
-    return build(*args, **kw)
+    return charts
 
 
 HEURISTIC = Heuristic(
@@ -36,7 +35,8 @@ HEURISTIC = Heuristic(
     default_workload="tiobench",
     threads=(ThreadReproduction("2014-seqread-fairzone-cfq", fairzone_2014.reproduce,
                                 fairzone_2014.calibrate_thread, start_order=0),),
-    explorers={"2014 fair zone allocation (tiobench on half the desktop, 32 pages a unit)": fairzone_explorer},
+    explorers={"2014 fair zone allocation (tiobench on half the desktop, 32 pages a unit)":
+               deferred(_charts, "fairzone_explorer")},
     exercises={
         "13-fairzone-watermarks": Watermarks,
         "14-fairzone-batch-share": BatchShare,

@@ -9,17 +9,16 @@
 * :mod:`.bench` -- ``kwb bench --suites numa``.
 """
 
-from ...heuristic import Heuristic, ThreadReproduction
+from ...heuristic import Heuristic, ThreadReproduction, deferred
 from ...models.numa import MODEL
 from . import autonumabench, bench, numa_2015, xfs_repair
 from .exercises import NumaSign, ScanPeriod, ScanRate
 
 
-def numa_explorer(*args, **kw):
-    """:func:`.charts.numa_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import numa_explorer as build
+def _charts():
+    from . import charts
 
-    return build(*args, **kw)
+    return charts
 
 
 HEURISTIC = Heuristic(
@@ -35,7 +34,7 @@ HEURISTIC = Heuristic(
     default_workload="numa02",
     threads=(ThreadReproduction("2015-numa-slow-scan", numa_2015.reproduce_numa_2015, numa_2015.calibrate_all,
                                 start_order=3),),
-    explorers={"2015 NUMA balancing (autonumabench / xfs_repair-like)": numa_explorer},
+    explorers={"2015 NUMA balancing (autonumabench / xfs_repair-like)": deferred(_charts, "numa_explorer")},
     exercises={
         "16-numa-scan-rate": ScanRate,
         "17-numa-scan-period": ScanPeriod,

@@ -9,17 +9,16 @@
 * :mod:`.bench` -- ``kwb bench --suites writeback``.
 """
 
-from ...heuristic import Heuristic, ThreadReproduction
+from ...heuristic import Heuristic, ThreadReproduction, deferred
 from ...models.writeback import MODEL
 from . import bench, throttle_2007, workloads_2007
 from .exercises import CongestionThresholds, MayWriteToQueue, ReclaimEfficiency2007
 
 
-def writeback_explorer(*args, **kw):
-    """:func:`.charts.writeback_explorer`, its module imported only when an explorer is built (see the docstring)."""
-    from .charts import writeback_explorer as build
+def _charts():
+    from . import charts
 
-    return build(*args, **kw)
+    return charts
 
 
 HEURISTIC = Heuristic(
@@ -29,7 +28,7 @@ HEURISTIC = Heuristic(
     default_workload="akpm-2002",
     threads=(ThreadReproduction("2007-throttle-vm-writeout", throttle_2007.reproduce, throttle_2007.calibrate_all,
                                 start_order=4),),
-    explorers={"2007 writeback (akpm's test, 2 GB)": writeback_explorer},
+    explorers={"2007 writeback (akpm's test, 2 GB)": deferred(_charts, "writeback_explorer")},
     exercises={
         "22-2007-congestion-thresholds": CongestionThresholds,
         "23-2007-may-write-to-queue": MayWriteToQueue,
