@@ -133,7 +133,7 @@ def get(name: str, what: str = "heuristic") -> Heuristic:
     eps = _entry_points()
     if name not in eps:
         raise WorkbookParameterError(what, name, "one of " + ", ".join(sorted(eps)) if eps else
-                                     "a heuristic; none is installed (pip install -e . registers them)")
+                                     f"a heuristic; none was found (no folder in {BUILTIN}, no plug-in)")
     return _load(eps[name])
 
 
