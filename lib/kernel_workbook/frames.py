@@ -281,6 +281,11 @@ class Prose:
     def __init__(self, text: str):
         self.text = text
 
+    @classmethod
+    def bullets(cls, items) -> "Prose":
+        """A Markdown list, one ``* item`` line per item (a miss, a note, a variant with what it does)."""
+        return cls("\n".join(f"* {item}" for item in items))
+
     def _repr_markdown_(self) -> str:
         parts = self.text.split("`")
         return "`".join(p if i % 2 else p.replace("$", "\\$") for i, p in enumerate(parts))

@@ -383,8 +383,8 @@ def df_misses(scored: pd.DataFrame) -> pd.DataFrame:
 def misses_prose(misses: pd.DataFrame):
     """:func:`df_misses` as a Markdown list: per miss, the published and model changes, the score's reason
     and the model's."""
-    return Prose("\n".join(f"* **{r.table} | {r.variant}**: published {r.published_delta_pct:+.1f}%, model "
-                           f"{r.model_delta_pct:+.1f}% ({r.reason}). {r.why}" for r in misses.itertuples()))
+    return Prose.bullets(f"**{r.table} | {r.variant}**: published {r.published_delta_pct:+.1f}%, model "
+                         f"{r.model_delta_pct:+.1f}% ({r.reason}). {r.why}" for r in misses.itertuples())
 
 
 def workload_prose(w):

@@ -522,7 +522,7 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
 def notes_prose(rep: Reproduction):
     """A reproduction's notes (``rep.notes``: what was fitted or assumed, and where the model misses) as a
     Markdown list."""
-    return Prose("\n".join(f"* {n}" for n in rep.notes))
+    return Prose.bullets(rep.notes)
 
 
 def df_explorer_points() -> pd.DataFrame:

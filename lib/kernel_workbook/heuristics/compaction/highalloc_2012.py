@@ -523,8 +523,8 @@ def df_misses(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
 def misses_prose(misses: pd.DataFrame) -> Prose:
     """:func:`df_misses` as a Markdown list: per miss, the published and model changes, the score's reason and
     the model's."""
-    return Prose("\n".join(f"* **{r.table} | {r.row} | {r.kernel}**: published {r.published_delta_pct:+.1f}, "
-                           f"model {r.model_delta_pct:+.1f} ({r.reason}). {r.why}" for r in misses.itertuples()))
+    return Prose.bullets(f"**{r.table} | {r.row} | {r.kernel}**: published {r.published_delta_pct:+.1f}, "
+                         f"model {r.model_delta_pct:+.1f} ({r.reason}). {r.why}" for r in misses.itertuples())
 
 
 def df_reference_april(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:

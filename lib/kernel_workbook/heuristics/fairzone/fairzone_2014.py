@@ -858,8 +858,8 @@ def calibrate_all(small: bool | None = None) -> None:
 def variants_prose() -> Prose:
     """The allocator variants of the thread as a Markdown list: each with what it is and its knobs (the
     3.16-rc1 defaults when it changes none)."""
-    return Prose("\n".join(f"* **{v}**: {doc} Knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}."
-                           for v, doc in VARIANT_DOC.items()))
+    return Prose.bullets(f"**{v}**: {doc} Knobs: {VARIANTS[v] or 'the 3.16-rc1 defaults'}."
+                         for v, doc in VARIANT_DOC.items())
 
 
 def df_velocity_share(vt: pd.DataFrame) -> pd.DataFrame:

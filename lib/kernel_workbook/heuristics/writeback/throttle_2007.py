@@ -272,7 +272,7 @@ def df_variants() -> pd.DataFrame:
 
 def variants_prose() -> Prose:
     """What each variant of :func:`df_variants` stands for, as a Markdown list."""
-    return Prose("\n".join(f"* **{k}**: {v}" for k, v in VARIANT_NOTES.items()))
+    return Prose.bullets(f"**{k}**: {v}" for k, v in VARIANT_NOTES.items())
 
 
 def df_excluded(scored: pd.DataFrame) -> pd.DataFrame:
