@@ -43,7 +43,8 @@ from ...tables import compare, published
 from . import aio_stress
 from ...reproduce import Reproduction
 from ...reproduce.calibration import bisect_nearest, calibration, mean_over_bases
-from ...reproduce._side_by_side import make_cell, samples_frame
+from ...reproduce._side_by_side import samples_frame
+from ...reproduce.cells import Cells, build
 from ...reproduce.score import cell_key
 
 THREAD = "2011-cfq-deep-idle"
@@ -245,6 +246,19 @@ def df_targets(table: str, small: bool | None = None, seed_base: int = 0) -> pd.
     return pd.DataFrame(rows)
 
 
+def _mean_mb_s(runs: dict, table: str, kernel: str, row: str) -> float | None:
+    """A variant's aio-stress MB/s: the mean of its iterations (None: a column the model has no variant for)."""
+    samples = runs[table]
+    return float(np.mean(samples[kernel][row])) if kernel in samples else None
+
+
+# the cells: each machine's table, every variant's mean MB/s against pristine CFQ, whose figure the machine's
+# one parameter is fitted to (runs: {table: model_samples(table)})
+CELLS = tuple(Cells(table, model=lambda runs, k, row, stat, table=table: _mean_mb_s(runs, table, k, row),
+                    fitted=lambda c: c.kernel == BASELINE and c.row == ROW)
+              for table in MACHINES)
+
+
 def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     part = Reproduction(THREAD)
     sz = sizes(small)
@@ -264,13 +278,7 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
                      kernels=list(variants), table=f"model-{table}", title="model")
         part.add(f"{table}/published", f"{table}, published", pub, kind="mmtests")
         part.add(f"{table}/model", f"{table}, model", mt, kind="mmtests")
-        cells = []
-        mbase = float(np.mean(samples[BASELINE][ROW]))
-        pbase = _pub(table, BASELINE)
-        for r in pub.itertuples():
-            m = float(np.mean(samples[r.kernel][ROW])) if r.kernel in samples else None
-            cells.append(make_cell(table, "", r.row, r.kernel, r.value, m, pbase, mbase,
-                                   calibrated=(r.kernel == BASELINE)))
+        cells = build(THREAD, [c for c in CELLS if c.table == table], {table: samples})
         part.cells += cells
         part.add(f"{table}/cells", f"{table}: published and model change against pristine CFQ",
                  pd.DataFrame(cells), kind="cells")
