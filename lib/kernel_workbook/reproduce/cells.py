@@ -24,8 +24,9 @@ The rules every thread shares:
   baseline and on the model's side with the model's own baseline run;
   ``change="points"`` takes the difference instead of the percentage (mmtests
   prints success rates that way);
-* a baseline-column cell that nothing was fitted to is a *reference*: shown
-  with its value, no change;
+* a baseline-column cell has no change to predict, fitted or not: it is
+  shown with its value and no change (``CELLS_NA`` says so under the table);
+  ``calibrated`` marks the ones a parameter was fitted to;
 * where the published baseline is 0 the change is undefined on both sides,
   and ``zero_baseline`` says why;
 * every number is rounded to 4 places (``make_cell``).
@@ -101,7 +102,7 @@ def _line(thread: str, d: Cells, runs) -> list[dict]:
         m, mb = d.model(runs, kernel, row, p.stat), model_base[(row, p.stat)]
         pb = cell_value(pub, row, base_k, p.stat)
         fitted = bool(d.fitted(p)) if d.fitted is not None else False
-        reference = kernel == base_k and not fitted
+        reference = kernel == base_k
         zero = pb == 0 and d.change == "pct"  # a difference of points has no trouble with 0
         c = make_cell(d.table, p.stat, row, kernel, p.value, m, None if zero else pb, None if zero else mb,
                       calibrated=fitted, reference=reference)
