@@ -286,7 +286,7 @@ def _cells(rs: dict) -> list[dict]:
         calibrated = r.kernel == BASELINE and r.row in ("Page Ins", "Page Outs", "Kswapd pages reclaimed",
                                                          "Kswapd pages scanned", "Kswapd velocity")
         c = make_cell(r.table, "", r.row, r.kernel, r.value, m, pbase if pbase else None, mbase if pbase else None,
-                      calibrated=calibrated, reference=(r.kernel == BASELINE and not calibrated))
+                      calibrated=calibrated, reference=(r.kernel == BASELINE))
         if r.kernel != BASELINE and r.row in VELOCITY_OF:
             c["repeat_of"] = velocity_repeat(r.row, r.kernel)
         if r.kernel != BASELINE and pbase == 0:
