@@ -43,8 +43,7 @@ score); ``df_*`` functions give the notebook its frames.
 from __future__ import annotations
 
 import copy
-import math
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import pandas as pd
 
@@ -54,7 +53,7 @@ from ...tables import published
 from . import stress_highalloc as sh
 from ...reproduce import Reproduction
 from ...reproduce.calibration import CALIBRATION_BASE, CALIBRATION_BASES, bisect_nearest, calibration, mean_over_bases
-from ...reproduce._side_by_side import make_cell
+from ...reproduce.cells import Cells, build
 from ...reproduce.score import cell_key
 
 THREAD = "2012-highalloc-compaction"
@@ -231,15 +230,6 @@ def model_value(r, table: str, row: str) -> float:
     return float(r.mmtests_vmstat().set_index("row").loc[row, "value"])
 
 
-def _points_cell(table, row, kernel, pubv, model, pbase, mbase, calibrated=False, reference=False):
-    """A cell of the success table: the change in points, as mmtests prints it for this table."""
-    c = make_cell(table, "", row, kernel, pubv, model, pbase, mbase, calibrated=calibrated, reference=reference)
-    if not reference:
-        c["published_delta_pct"] = round(pubv - pbase, 4)
-        c["model_delta_pct"] = round(model - mbase, 4) if model is not None else None
-    return c
-
-
 # mmtests prints a velocity as the pages scanned over the test's length (subreport/mmtests-vmstat); the length
 # changes by at most a few per cent between the kernels, so a velocity's change is its count's, printed again
 VELOCITY_OF = {"Kswapd velocity": "Kswapd pages scanned", "Direct velocity": "Direct pages scanned"}
@@ -262,52 +252,29 @@ def cells(seed_base: int = 0, zone_mb: float | None = None) -> list[dict]:
 def cells_of(rs: dict, tables=("highalloc-success", "highalloc-vmstat", "reference-3.3.6")) -> list[dict]:
     """The cells of ``tables`` for the runs ``rs`` (``{kernel: Result}``; the reference table needs 3.3.6 and
     the akpm tree)."""
-    return [c for c in _cells(rs) if c["table"] in tables]
+    return build(THREAD, [c for c in CELLS if c.table in tables], rs)
 
 
-def _cells(rs: dict) -> list[dict]:
-    out = []
-    p = published(THREAD, "highalloc-success")
-    for r in p.itertuples():
-        m = model_value(rs[r.kernel], r.table, r.row)
-        pbase = pub(r.table, r.row, BASELINE)
-        mbase = model_value(rs[BASELINE], r.table, r.row)
-        if r.kernel == BASELINE:
-            c = _points_cell(r.table, r.row, r.kernel, r.value, m, pbase, mbase, reference=True,
-                             calibrated=(r.row == "while Rested"))
-        else:
-            c = _points_cell(r.table, r.row, r.kernel, r.value, m, pbase, mbase)
-        out.append(c)
-    p = published(THREAD, "highalloc-vmstat")
-    for r in p.itertuples():
-        m = model_value(rs[r.kernel], r.table, r.row)
-        pbase = pub(r.table, r.row, BASELINE)
-        mbase = model_value(rs[BASELINE], r.table, r.row)
-        calibrated = r.kernel == BASELINE and r.row in ("Page Ins", "Page Outs", "Kswapd pages reclaimed",
-                                                         "Kswapd pages scanned", "Kswapd velocity")
-        c = make_cell(r.table, "", r.row, r.kernel, r.value, m, pbase if pbase else None, mbase if pbase else None,
-                      calibrated=calibrated, reference=(r.kernel == BASELINE))
-        if r.kernel != BASELINE and r.row in VELOCITY_OF:
-            c["repeat_of"] = velocity_repeat(r.row, r.kernel)
-        if r.kernel != BASELINE and pbase == 0:
-            c["published_delta_pct"] = None
-            c["model_delta_pct"] = None
-            c["why"] = "published baseline is 0 (no swapping in any 3.6 kernel): a relative change is undefined"
-        out.append(c)
-    if "3.3.6" not in rs:
-        return out
-    p = published(THREAD, "reference-3.3.6")
-    base336 = {row: model_value(rs["3.3.6"], "reference-3.3.6", row) for row in p["row"].unique()}
-    for r in p.itertuples():
-        m = model_value(rs[r.kernel], r.table, r.row)
-        pbase = pub(r.table, r.row, "3.3.6")
-        c = make_cell(r.table, "", r.row, r.kernel, r.value, m, pbase, base336[r.row],
-                      reference=(r.kernel == "3.3.6"))
-        out.append(c)
-    return out
+def _model(rs: dict, kernel: str, row: str, stat: str, table: str) -> float:
+    return model_value(rs[kernel], table, row)
 
 
-# --------------------------------------------------------------------------------------------- frames
+# the revert-v5 cells a parameter is fitted to (calibrate's "fitted_to"), besides the rested success rate
+VMSTAT_FITTED = ("Page Ins", "Page Outs", "Kswapd pages reclaimed", "Kswapd pages scanned", "Kswapd velocity")
+
+# the cells: every printed cell of the thread's two tables against revert-v5 (the success rates as mmtests prints
+# their change, in points), and Mel's reference table against 3.3.6; each model number is the same statistic of
+# the run of that column's kernel (model_value)
+CELLS = (
+    Cells("highalloc-success", model=partial(_model, table="highalloc-success"), change="points",
+          fitted=lambda c: c.kernel == BASELINE and c.row == "while Rested"),
+    Cells("highalloc-vmstat", model=partial(_model, table="highalloc-vmstat"),
+          fitted=lambda c: c.kernel == BASELINE and c.row in VMSTAT_FITTED,
+          notes=lambda c: ({"repeat_of": velocity_repeat(c.row, c.kernel)}
+                           if c.kernel != BASELINE and c.row in VELOCITY_OF else None),
+          zero_baseline="published baseline is 0 (no swapping in any 3.6 kernel): a relative change is undefined"),
+    Cells("reference-3.3.6", model=partial(_model, table="reference-3.3.6")),
+)
 
 
 def df_success(seed_base: int = 0, zone_mb: float | None = None) -> pd.DataFrame:
