@@ -47,8 +47,8 @@ from ...tables import published
 from ...traces.derived import df_reclaim_2007
 from . import workloads_2007 as wl
 from ...reproduce import Reproduction
-from ...reproduce._side_by_side import make_cell
-from ...reproduce.calibration import CALIBRATION_BASE, calibration
+from ...reproduce.cells import Cells, build
+from ...reproduce.calibration import calibration
 from ...reproduce.score import cell_key
 
 THREAD = "2007-throttle-vm-writeout"
@@ -133,50 +133,42 @@ def runs(seed_base: int = 0) -> dict:
     return out
 
 
-def _points(table, row, kernel, pubv, model, pbase, mbase):
-    c = make_cell(table, "", row, kernel, pubv, model, pbase, mbase)
-    c["published_delta_pct"] = round(pubv - pbase, 4)
-    c["model_delta_pct"] = round(model - mbase, 4)
-    return c
+# each published column's run (runs(): kernel name -> Result), and the figure a row reads of it (figures())
+RUN_OF = {"before c4e2d7dd": "before c4e2d7dd", "after c4e2d7dd": "after c4e2d7dd",
+          "without congestion_wait": "2.6.23 without congestion_wait", "with congestion_wait": "2.6.23",
+          "akpm desktop": "desktop", "Fengguang desktop": "desktop"}
+FIGURE_OF = {"ratio %": "reclaim efficiency %"}  # Fengguang's script prints the efficiency as "ratio"
+
+
+def _model(f: dict, kernel: str, row: str, stat: str) -> float | None:
+    """The model's figure for a published cell (``f``: figures() of every run), None where no run answers it: a
+    rule of thumb, or a count of Fengguang's 2.6 hours of an unknown desktop load."""
+    run = f.get(RUN_OF.get(kernel))
+    return None if run is None else run.get(FIGURE_OF.get(row, row))
+
+
+def _desktop_level(c) -> bool:
+    return c.row in ("reclaim efficiency %", "ratio %")
+
+
+# the cells: akpm's changelog (before/after c4e2d7dd, in points), Fengguang's estimate (kept, excluded as one),
+# then the desktops' levels -- each the only column of its table (no change to score), beside the model's light
+# desktop -- and the rows no run answers
+CELLS = (
+    Cells("kswapd-writeback-2002", model=_model, change="points", fitted=lambda c: (c.table, c.row, c.kernel) == T_CPU),
+    Cells("congestion-wait-estimate", model=_model, fitted=lambda c: c.kernel == T_SCAN[2],
+          notes=lambda c: {"exclude": ESTIMATE} if c.kernel == "with congestion_wait" else None),
+    Cells("akpm-reclaim-efficiency", model=_model, select=_desktop_level),
+    Cells("fengguang-ratio-script", model=_model, select=_desktop_level),
+    Cells("akpm-reclaim-efficiency", model=_model, select=lambda c: not _desktop_level(c),
+          notes=lambda c: {"why": "a rule of thumb of akpm's, not a measurement", "baseline_kernel": "akpm desktop"}),
+    Cells("fengguang-ratio-script", model=_model, select=lambda c: not _desktop_level(c)),
+)
 
 
 def cells(seed_base: int = 0) -> list[dict]:
     """Every published cell with the model beside it (the JSON schema of :mod:`kernel_workbook.reproduce`)."""
-    rs = runs(seed_base)
-    f = {k: figures(r) for k, r in rs.items()}
-    out = []
-    t = "kswapd-writeback-2002"
-    for row in ("kswapd CPU %", "reclaim efficiency %"):
-        pb, mb = pub(t, row, "before c4e2d7dd"), f["before c4e2d7dd"][row]
-        out.append(make_cell(t, "", row, "before c4e2d7dd", pb, mb, None, None, reference=True,
-                             calibrated=(row == "kswapd CPU %")))
-        out.append(_points(t, row, "after c4e2d7dd", pub(t, row, "after c4e2d7dd"), f["after c4e2d7dd"][row], pb, mb))
-    t = "congestion-wait-estimate"
-    base = "2.6.23 without congestion_wait"
-    out.append(make_cell(t, "", "vmscan MB/s", "without congestion_wait", pub(*T_SCAN), f[base]["vmscan MB/s"], None,
-                         None, reference=True, calibrated=True))
-    c = make_cell(t, "", "vmscan MB/s", "with congestion_wait", pub(t, "vmscan MB/s", "with congestion_wait"),
-                  f["2.6.23"]["vmscan MB/s"], pub(*T_SCAN), f[base]["vmscan MB/s"])
-    c["exclude"] = ESTIMATE
-    out.append(c)
-    out.append(make_cell(t, "", "pages freed MB/s", "without congestion_wait", pub(*T_FREED),
-                         f[base]["pages freed MB/s"], None, None, reference=True, calibrated=True))
-    # the desktops: levels, each the only column of its table (no change to score); the model's light desktop
-    d = f["desktop"]["reclaim efficiency %"]
-    for table, row, kernel in (("akpm-reclaim-efficiency", "reclaim efficiency %", "akpm desktop"),
-                               ("fengguang-ratio-script", "ratio %", "Fengguang desktop")):
-        out.append(make_cell(table, "", row, kernel, pub(table, row, kernel), d, None, None, reference=True))
-    for row in ("trouble below %", "pages scanned per page reclaimed"):
-        c = make_cell("akpm-reclaim-efficiency", "", row, "rule of thumb",
-                      pub("akpm-reclaim-efficiency", row, "rule of thumb"), None, None, None)
-        c["why"] = "a rule of thumb of akpm's, not a measurement"
-        c["baseline_kernel"] = "akpm desktop"
-        out.append(c)
-    for row in ("uptime s", "idle s", "steal", "scan"):
-        c = make_cell("fengguang-ratio-script", "", row, "Fengguang desktop",
-                      pub("fengguang-ratio-script", row, "Fengguang desktop"), None, None, None)
-        out.append(c)  # the only column of its table: an absolute count of 2.6 hours of an unknown desktop load
-    return out
+    return build(THREAD, CELLS, {k: figures(r) for k, r in runs(seed_base).items()})
 
 
 def df_figures(seed_base: int = 0) -> pd.DataFrame:
