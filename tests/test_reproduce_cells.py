@@ -1,0 +1,90 @@
+"""The cell engine (reproduce.cells): a declared table of cells built the same way for every thread.
+
+Real published tables, made-up model numbers: what is checked is the engine's arithmetic and rules, not a model.
+"""
+
+import pytest
+
+from kernel_workbook.heuristic import heuristics
+from kernel_workbook.reproduce.cells import Cells, build
+from kernel_workbook.tables import published
+
+T2007 = "2007-throttle-vm-writeout"
+T2012 = "2012-highalloc-compaction"
+
+
+def test_percent_change_against_the_baseline_column_and_the_model_own_baseline():
+    model = {"without congestion_wait": 800.0, "with congestion_wait": 200.0}
+    cells = build(T2007, [Cells("congestion-wait-estimate", model=lambda runs, k, row, stat: runs.get(k))], model)
+    assert [(c["row"], c["kernel"]) for c in cells] == [
+        ("vmscan MB/s", "without congestion_wait"), ("vmscan MB/s", "with congestion_wait"),
+        ("pages freed MB/s", "without congestion_wait")]  # every published cell, in the printed order
+    with_ = cells[1]
+    assert with_["published_delta_pct"] == pytest.approx(-85.0)  # 150 against 1000
+    assert with_["model_delta_pct"] == pytest.approx(-75.0)  # 200 against the model's own 800
+    assert not with_["calibrated"]
+
+
+def test_baseline_cells_carry_no_change_and_fitted_ones_say_so():
+    cells = build(T2007, [Cells("congestion-wait-estimate", model=lambda runs, k, row, stat: 5.0,
+                                fitted=lambda c: c.row == "vmscan MB/s")], None)
+    base = [c for c in cells if c["kernel"] == "without congestion_wait"]
+    assert [c["calibrated"] for c in base] == [True, False]
+    assert all(c["published_delta_pct"] is None and c["model_delta_pct"] is None for c in base)
+    assert base[0]["model"] == 5.0  # shown with its value
+
+
+def test_points_change_is_a_difference():
+    model = {"before c4e2d7dd": 30.0, "after c4e2d7dd": 10.0}
+    cells = build(T2007, [Cells("kswapd-writeback-2002", model=lambda runs, k, row, stat: runs[k], change="points")],
+                  model)
+    after_cpu = next(c for c in cells if c["row"] == "kswapd CPU %" and c["kernel"] == "after c4e2d7dd")
+    assert after_cpu["published_delta_pct"] == pytest.approx(2.0 - 50.0)
+    assert after_cpu["model_delta_pct"] == pytest.approx(-20.0)
+
+
+def test_select_notes_and_a_missing_model_number():
+    cells = build(T2007, [Cells("fengguang-ratio-script", model=lambda runs, k, row, stat: None,
+                                select=lambda c: c.row != "ratio %",
+                                notes=lambda c: {"why": "no run answers it"} if c.row == "steal" else None)], None)
+    assert [c["row"] for c in cells] == ["uptime s", "idle s", "steal", "scan"]
+    assert [c.get("why") for c in cells] == [None, None, "no run answers it", None]
+    assert all(c["model"] is None and c["model_delta_pct"] is None for c in cells)
+
+
+def test_a_zero_published_baseline_leaves_the_change_undefined_with_its_reason():
+    pub = published(T2012, "highalloc-vmstat")
+    zero_rows = set(pub[(pub["kernel"] == "revert-v5") & (pub["value"] == 0)]["row"])
+    assert zero_rows, "the 2012 vmstat table prints rows that are 0 in revert-v5"
+    cells = build(T2012, [Cells("highalloc-vmstat", model=lambda runs, k, row, stat: 7.0, zero_baseline="zero")], None)
+    for c in cells:
+        if c["row"] in zero_rows and c["kernel"] != "revert-v5":
+            assert (c["published_delta_pct"], c["model_delta_pct"], c["why"]) == (None, None, "zero")
+        else:
+            assert "why" not in c
+
+
+def test_numbers_are_rounded_to_four_places():
+    cells = build(T2007, [Cells("congestion-wait-estimate", model=lambda runs, k, row, stat: 1 / 3)], None)
+    assert cells[0]["model"] == 0.3333
+
+
+def test_a_change_kind_must_be_known():
+    with pytest.raises(ValueError, match="change"):
+        Cells("t", model=lambda *a: None, change="ratio")
+
+
+def test_the_declared_threads_build_their_cells_through_the_engine():
+    """A thread whose reproduction module declares CELLS has no other way to make a cell (make_cell is the
+    engine's)."""
+    import inspect
+
+    declared = 0
+    for h in heuristics():
+        for t in h.threads:
+            mod = inspect.getmodule(t.reproduce)
+            if hasattr(mod, "CELLS"):
+                declared += 1
+                assert all(isinstance(c, Cells) for c in mod.CELLS)
+                assert "make_cell(" not in inspect.getsource(mod), mod.__name__
+    assert declared >= 3
