@@ -41,7 +41,7 @@ mode = config.setup()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from kernel_workbook.frames import Prose, Table
+from kernel_workbook.frames import Table
 from kernel_workbook.ui import sensitivity_charts as sc
 
 THREAD, TABLE = "2014-seqread-fairzone-cfq", "cfq600-seqread"
@@ -76,32 +76,18 @@ Table(fitted[["parameter", "value", "unit", "fitted_to"]])
 # also runs alone with more seeds, to measure the noise.
 
 # %%
-from kernel_workbook import sweep
-
-CFQ_TUNABLES = ["cfq_quantum", "cfq_fifo_expire_sync", "cfq_fifo_expire_async", "cfq_back_max", "cfq_back_penalty",
-                "cfq_slice_sync", "cfq_slice_async", "cfq_slice_async_rq", "cfq_slice_idle", "cfq_group_idle",
-                "cfq_latency", "cfq_target_latency"]
-size = seqread_2014.sizes()  # smaller runs in CI mode
-COMMON = dict(variants="3.16", workloads="tiobench-seqread",
-              workload_kw={"threads": 16, "ram_mb": seqread_2014.DESKTOP_RAM_MB, "mb_total": size.mb_total},
-              fixed={"media_rate_mb_s": float(fitted["value"].iloc[0])})
-SEEDS = range(size.iterations)
-NOISE_SEEDS = range(8 if mode.small else 32)
-
-one_at_a_time = sweep.one_at_a_time("cfq", sweep.around("cfq", CFQ_TUNABLES, variant="3.16"), seeds=SEEDS, **COMMON)
-noise = sweep.product("cfq", {}, seeds=NOISE_SEEDS, **COMMON)
-Prose(f"* {one_at_a_time.describe()}\n* {noise.describe()}")
+sweeps = sc.grids(fitted, seqread_2014.sizes(), seqread_2014.DESKTOP_RAM_MB)  # smaller runs in CI mode
+sc.grids_prose(sweeps)
 
 # %% [markdown]
 # In CI mode the runs stay in this process; in the lab they go to a Dask
-# cluster of one worker process per core (`sweep.start()`; give it a
-# scheduler's address to use a real cluster).
+# cluster of one worker process per core (`sc.start()`, through `sweep.start()`;
+# give it a scheduler's address to use a real cluster).
 
 # %%
-client = None if mode.small else sweep.start()
-WHERE = {"client": client} if client is not None else {"workers": 0}
-noise_runs = sweep.run_sweep(noise, **WHERE)
-runs = sweep.run_sweep(one_at_a_time, **WHERE)
+client = sc.start()
+noise_runs = sc.run(sweeps.noise, client)
+runs = sc.run(sweeps.one_at_a_time, client)
 
 # %% [markdown]
 # ## How far the seeds alone move it
@@ -112,9 +98,7 @@ runs = sweep.run_sweep(one_at_a_time, **WHERE)
 # %%
 # NBVAL_CHECK_OUTPUT
 seeds = sc.df_seeds(noise_runs, "MB/s")
-display(Table(seeds),
-        Prose(f"Seeds alone: **{seeds['delta_pct'].min():+.2f} % .. {seeds['delta_pct'].max():+.2f} %** around the "
-              f"mean of {len(seeds)} seeds."))
+display(Table(seeds), sc.seeds_prose(seeds))
 
 # %% [markdown]
 # ## Which knobs move it
@@ -130,23 +114,14 @@ tornado = sc.df_tornado(runs, "MB/s")
 Table(tornado[["rank", "knob", "home", "value", "mean", "delta_pct"]], units={"mean": "MB/s"})
 
 # %%
-import pandas as pd
-
-published_change = pd.DataFrame({"label": [f"published: {cell['kernel'][0]} vs vanilla"], "pct": cell["pct"]})
-sc.plot_tornado(tornado, seeds=seeds, reference=published_change, output="SeqRead MB/s, 16 readers")
+sc.plot_tornado(tornado, seeds=seeds, reference=sc.df_published_change(cell), output="SeqRead MB/s, 16 readers")
 
 # %% [markdown]
 # What the chart says, in numbers:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-doubled = tornado[(tornado["knob"] == "cfq_target_latency") & (tornado["value"] == 600.0)]["delta_pct"].iloc[0]
-still = tornado.groupby("knob")["span_pct"].first()
-Prose(f"* `target_latency` 300 → 600: model **{doubled:+.2f} %**, published **{cell['pct'][0]:+.2f} %**\n"
-      f"* seeds alone move the cell by up to {seeds['delta_pct'].abs().max():.2f} %\n"
-      "* knobs that move it more than the seeds do: "
-      + ", ".join(f"`{k}`" for k, s in still.items() if s > seeds["delta_pct"].abs().max()) + "\n"
-      "* knobs that change no run at all: " + ", ".join(f"`{k}`" for k, s in still.items() if s == 0))
+sc.findings_prose(tornado, seeds, cell)
 
 # %% [markdown]
 # * The patch's own knob moves the cell in the published direction and by most
@@ -167,11 +142,9 @@ Prose(f"* `target_latency` 300 → 600: model **{doubled:+.2f} %**, published **
 # `target_latency` against the knob that moves the cell most besides it.
 
 # %%
-other = next(k for k in tornado["knob"] if k != "cfq_target_latency")
-pair = sweep.product("cfq", sweep.around("cfq", ["cfq_target_latency", other], variant="3.16", with_home=True,
-                                         steps=1 if mode.small else 2), seeds=SEEDS, **COMMON)
-heat = sc.df_heatmap(sweep.run_sweep(pair, **WHERE), "MB/s", "cfq_target_latency", other)
-sc.plot_heatmap(heat, title=f"SeqRead MB/s with 16 readers: cfq_target_latency and {other}")
+other = sc.other_knob(tornado)
+heat = sc.df_heatmap(sc.run(sc.pair_grid(sweeps, other), client), "MB/s", "cfq_target_latency", other)
+sc.plot_heatmap(heat, output="SeqRead MB/s with 16 readers")
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -185,9 +158,7 @@ Table(heat)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-model_vanilla = float(seeds["mean"].iloc[0])
-Prose(f"SeqRead-MB/sec-16, 3.16 vanilla: model **{model_vanilla:.2f} MB/s**, published "
-      f"**{cell['base_value'][0]:.2f} MB/s** ({(model_vanilla / cell['base_value'][0] - 1) * 100:+.1f} %)")
+sc.miss_prose(seeds, cell, kernel="3.16 vanilla")
 
 # %% [markdown]
 # The model loses less throughput between 1 and 16 readers than the real disk
@@ -199,5 +170,4 @@ Prose(f"SeqRead-MB/sec-16, 3.16 vanilla: model **{model_vanilla:.2f} MB/s**, pub
 # column cell by cell.
 
 # %%
-if client is not None:
-    client.close()
+sc.close(client)

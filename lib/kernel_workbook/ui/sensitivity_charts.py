@@ -7,11 +7,17 @@ from.  The sweeps are built with :func:`kernel_workbook.sweep.one_at_a_time`
 and :func:`kernel_workbook.sweep.product` over values from
 :func:`kernel_workbook.sweep.around` (a rule fixed in advance: each knob
 halved and doubled, a flag flipped).
+
+The last part is the sensitivity notebook's study of one cell (the 2014
+thread's cfq600 table): its grids (:func:`grids`, :func:`pair_grid`), where
+they run (:func:`start`, :func:`run`, :func:`close`) and what it says in
+words (the ``*_prose`` functions), so that the notebook only calls and shows.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import altair as alt
 import numpy as np
@@ -19,6 +25,9 @@ import pandas as pd
 
 from ..config import mode
 from ..errors import WorkbookParameterError
+from ..frames import Prose
+from ..sweep import Grid, around, one_at_a_time, product, run_sweep
+from ..sweep import start as start_client
 from ..tables import published
 from ..tables.cells import table_meta
 
@@ -247,8 +256,12 @@ def plot_tornado(tornado: pd.DataFrame, seeds: pd.DataFrame | None = None, refer
         title=alt.TitleParams(title or f"Which knobs move {output}", subtitle=subtitle))
 
 
-def plot_heatmap(heat: pd.DataFrame, title: str | None = None) -> alt.Chart:
-    """Cells of ``df_heatmap``: the change of the output for each pair of values (the number: its mean)."""
+def plot_heatmap(heat: pd.DataFrame, title: str | None = None, output: str | None = None) -> alt.Chart:
+    """Cells of ``df_heatmap``: the change of the output for each pair of values (the number: its mean).
+
+    ``output``: how the title names the output (``"<output>: <x> and <y>"``);
+    without it (nor ``title``) the title names the sweep's column.
+    """
     m = mode()
     k = heat.attrs.get("knobs", {})
     x, y = k.get("x", "x"), k.get("y", "y")
@@ -274,9 +287,149 @@ def plot_heatmap(heat: pd.DataFrame, title: str | None = None) -> alt.Chart:
     side = min(m.width, 60 * max(3, len(set(xs))))
     return (rect + text).properties(
         width=side, height=min(m.height, 40 * max(3, len(set(ys)))),
-        title=alt.TitleParams(title or f"{k.get('output', 'output')}: {x} and {y} together",
+        title=alt.TitleParams(title or (f"{output}: {x} and {y}" if output else
+                                        f"{k.get('output', 'output')}: {x} and {y} together"),
                               subtitle=[f"the other knobs at the kernel's setting; the number in a cell is the mean "
                                         f"over {int(d['seeds'].max()) if len(d) else 0} seeds"]))
 
 
-__all__ = ["df_published_cell", "df_seeds", "df_tornado", "df_heatmap", "plot_tornado", "plot_heatmap", "SIDES"]
+# --------------------------------------------------------------------------- the sensitivity notebook's study
+
+# The tunables 3.16's CFQ shows in /sys/block/<dev>/queue/iosched/, by the names the model declares
+# (cfq_back_max is back_seek_max, cfq_latency is low_latency).
+CFQ_TUNABLES = ("cfq_quantum", "cfq_fifo_expire_sync", "cfq_fifo_expire_async", "cfq_back_max", "cfq_back_penalty",
+                "cfq_slice_sync", "cfq_slice_async", "cfq_slice_async_rq", "cfq_slice_idle", "cfq_group_idle",
+                "cfq_latency", "cfq_target_latency")
+VARIANT = "3.16"
+WORKLOAD = "tiobench-seqread"
+READERS = 16
+PATCH_KNOB, PATCH_VALUE = "cfq_target_latency", 600.0  # the thread's patch: target_latency 300 -> 600 ms
+
+
+@dataclass(frozen=True)
+class Sweeps:
+    """The study's grids (``one_at_a_time``: each tunable alone; ``noise``: the kernel's setting, more seeds) and
+    what every grid of it shares (``common``: the kernel, workload and fitted machine; ``seeds``), so that
+    :func:`pair_grid` runs the same machine."""
+
+    one_at_a_time: Grid
+    noise: Grid
+    common: dict
+    seeds: range
+    small: bool
+
+
+def grids(fitted: pd.DataFrame, size, ram_mb: int, small: bool | None = None) -> Sweeps:
+    """The cell's sweeps: 3.16's CFQ tunables each halved and doubled (a flag flipped: ``sweep.around``) with
+    ``size.iterations`` seeds, and the kernel's own setting alone with 8 seeds (32 outside CI mode).
+
+    ``fitted``: the thread's fits (``seqread_2014.df_fitted()``), whose ``media_rate_mb_s`` every run uses;
+    ``size``: its problem sizes (``seqread_2014.sizes()``: ``iterations, mb_total``); ``ram_mb``: the
+    machine's memory.  (The thread's module sits above this one, so the notebook hands them over.)
+    """
+    small = mode().small if small is None else small
+    rate = fitted.loc[fitted["parameter"] == "media_rate_mb_s", "value"]
+    if rate.empty:
+        raise WorkbookParameterError("fitted", ", ".join(map(str, fitted["parameter"])),
+                                     "a fit of media_rate_mb_s (seqread_2014.df_fitted())")
+    common = dict(variants=VARIANT, workloads=WORKLOAD,
+                  workload_kw={"threads": READERS, "ram_mb": ram_mb, "mb_total": size.mb_total},
+                  fixed={"media_rate_mb_s": float(rate.iloc[0])})
+    seeds = range(size.iterations)
+    oat = one_at_a_time("cfq", around("cfq", list(CFQ_TUNABLES), variant=VARIANT), seeds=seeds, **common)
+    noise = product("cfq", {}, seeds=range(8 if small else 32), **common)
+    return Sweeps(oat, noise, common, seeds, small)
+
+
+def grids_prose(sweeps: Sweeps) -> Prose:
+    """Each grid of :func:`grids` in one line: how many runs of what."""
+    return Prose.bullets([sweeps.one_at_a_time.describe(), sweeps.noise.describe()])
+
+
+def other_knob(tornado: pd.DataFrame, knob: str = PATCH_KNOB) -> str:
+    """The knob of ``df_tornado`` that moves the output most besides ``knob``."""
+    others = [k for k in tornado["knob"] if k != knob]
+    if not others:
+        raise WorkbookParameterError("tornado", ", ".join(dict.fromkeys(tornado["knob"])), f"a knob besides {knob}")
+    return others[0]
+
+
+def pair_grid(sweeps: Sweeps, other: str, knob: str = PATCH_KNOB) -> Grid:
+    """``knob`` against ``other``, each at the kernel's setting, halved and doubled (and quartered and
+    quadrupled outside CI mode), on the machine and seeds of ``sweeps``."""
+    values = around("cfq", [knob, other], variant=VARIANT, with_home=True, steps=1 if sweeps.small else 2)
+    return product("cfq", values, seeds=sweeps.seeds, **sweeps.common)
+
+
+def start(small: bool | None = None, scheduler: str | None = None):
+    """Where the study's sweeps run: None in CI mode (in this process, no Dask), else a client of
+    ``sweep.start()`` (a ``LocalCluster`` of one process per core, or ``scheduler``'s cluster, which is used in
+    either mode).  Give it to :func:`run`; :func:`close` closes it."""
+    small = mode().small if small is None else small
+    return None if small and scheduler is None else start_client(scheduler)
+
+
+def run(grid: Grid, client=None) -> pd.DataFrame:
+    """``grid``'s table (``sweep.run_sweep``) on ``client``, or in this process when it is None."""
+    if client is None:
+        return run_sweep(grid, workers=0)
+    return run_sweep(grid, client=client)
+
+
+def close(client) -> None:
+    """Close a client of :func:`start` (and the local cluster it started); None: nothing to close."""
+    if client is not None:
+        client.close()
+
+
+def seeds_prose(seeds: pd.DataFrame) -> Prose:
+    """``df_seeds`` in one sentence: the seeds' range around their mean."""
+    return Prose(f"Seeds alone: **{seeds['delta_pct'].min():+.2f} % .. {seeds['delta_pct'].max():+.2f} %** "
+                 f"around the mean of {len(seeds)} seeds.")
+
+
+def df_published_change(cell: pd.DataFrame) -> pd.DataFrame:
+    """The published cell's change as a reference for :func:`plot_tornado`.
+
+    Columns: ``label`` (``published: <kernel> vs vanilla``), ``pct``.
+    """
+    return pd.DataFrame({"label": [f"published: {k} vs vanilla" for k in cell["kernel"]],
+                         "pct": cell["pct"].to_numpy()})
+
+
+def _patch_row(tornado: pd.DataFrame, knob: str, value) -> pd.Series:
+    at = tornado[(tornado["knob"] == knob) & (tornado["value"] == value)]
+    if at.empty:
+        raise WorkbookParameterError("value", value, f"a value of {knob} in the tornado: "
+                                     + ", ".join(map(str, tornado.loc[tornado["knob"] == knob, "value"])))
+    return at.iloc[0]
+
+
+def findings_prose(tornado: pd.DataFrame, seeds: pd.DataFrame, cell: pd.DataFrame, knob: str = PATCH_KNOB,
+                   value=PATCH_VALUE) -> Prose:
+    """What the tornado says, as a list: the patch's change (``knob`` at ``value``) in the model and as
+    published, how far the seeds alone move the cell, the knobs that move it more than that (by their
+    largest minus smallest change, ``span_pct``), and those that change no run at all."""
+    row = _patch_row(tornado, knob, value)
+    noise = seeds["delta_pct"].abs().max()
+    span = tornado.groupby("knob")["span_pct"].first()
+    return Prose.bullets([
+        f"`{knob.removeprefix('cfq_')}` {row['home']:g} → {value:g}: model **{row['delta_pct']:+.2f} %**, "
+        f"published **{cell['pct'].iloc[0]:+.2f} %**",
+        f"seeds alone move the cell by up to {noise:.2f} %",
+        "knobs that move it more than the seeds do: " + ", ".join(f"`{k}`" for k, s in span.items() if s > noise),
+        "knobs that change no run at all: " + ", ".join(f"`{k}`" for k, s in span.items() if s == 0),
+    ])
+
+
+def miss_prose(seeds: pd.DataFrame, cell: pd.DataFrame, kernel: str, unit: str = "MB/s") -> Prose:
+    """The model's absolute value at the kernel's setting (the seeds' mean) against the published baseline's
+    (``kernel``: how the sentence names that kernel)."""
+    model, base = float(seeds["mean"].iloc[0]), float(cell["base_value"].iloc[0])
+    return Prose(f"{cell['row'].iloc[0]}, {kernel}: model **{model:.2f} {unit}**, published **{base:.2f} {unit}** "
+                 f"({(model / base - 1) * 100:+.1f} %)")
+
+
+__all__ = ["df_published_cell", "df_seeds", "df_tornado", "df_heatmap", "plot_tornado", "plot_heatmap", "SIDES",
+           "CFQ_TUNABLES", "Sweeps", "grids", "grids_prose", "pair_grid", "other_knob", "start", "run", "close",
+           "seeds_prose", "df_published_change", "findings_prose", "miss_prose"]
