@@ -63,7 +63,7 @@ from ...tables import compare, published
 from .autonumabench import autonumabench
 from .xfs_repair import DAVE_OPTIONS, dave_option, xfs_repair
 from ...reproduce import Reproduction, delta_pct, summarise
-from ...reproduce._side_by_side import cell_value
+from ...reproduce._side_by_side import cell_value, make_cell
 from ...reproduce.calibration import CALIBRATION_BASE, calibration
 
 THREAD = "2015-numa-slow-scan"
@@ -815,11 +815,11 @@ def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
         elif k == "3.19+VM_WRITE":
             pol = {"exclude": "noise: " + QUOTE_VMWRITE_319}
         # one line per kernel in Linus's mail: measured against 3.19's runtime of the same option
-        c = _cell("linus-runtime-summary", "", row, "xfs_repair runtime",
-                  runtime(BOTH, k) if (BOTH, k) in d else None, "xfs_repair runtime", base_rt,
+        model = runtime(BOTH, k) if (BOTH, k) in d else None
+        c = _cell("linus-runtime-summary", "", row, "xfs_repair runtime", model, "xfs_repair runtime", base_rt,
                   baseline_kernel=DK319, **pol)
-        c["published_delta_pct"] = delta_pct(c["published"], pub("dave-xfsrepair-times", BOTH, DK319))
-        c["model_delta_pct"] = None if c["model"] is None else delta_pct(c["model"], base_rt)
+        c["published_delta_pct"] = round(delta_pct(c["published"], pub("dave-xfsrepair-times", BOTH, DK319)), 4)
+        c["model_delta_pct"] = None if model is None else round(delta_pct(model, base_rt), 4)  # of the unrounded
         cells.append(c)
     prose = published(THREAD, "xfsrepair-runs-prose")
     for r_ in prose.itertuples():
@@ -1085,12 +1085,9 @@ def _cell(table, stat, row, kernel, model, base_kernel, base_model, *, calibrate
     pv = _pub_cell(table, row, kernel, stat)
     bp = _pub_cell(base_table or table, row, base_kernel, stat)
     is_base = kernel == base_kernel and base_table is None
-    c = {"table": table, "stat": stat, "row": row, "kernel": kernel, "published": pv,
-         "model": None if model is None else float(model),
-         "published_delta_pct": None if is_base or pv is None or not bp else delta_pct(pv, bp),
-         "model_delta_pct": None if is_base or model is None or base_model is None or not base_model
-         else delta_pct(model, base_model),
-         "calibrated": bool(calibrated)}
+    # make_cell: every number to 4 places, as every other thread's cells
+    c = make_cell(table, stat, row, kernel, pv, model, bp if bp else None, base_model if base_model else None,
+                  calibrated=calibrated, reference=is_base)
     if baseline_kernel:
         c["baseline_kernel"] = baseline_kernel
     if exclude:
@@ -1211,7 +1208,7 @@ def reproduction_cells(r: dict, cal: "Calibration | None" = None) -> list[dict]:
         if c["kernel"] == KSLOW:
             c.update(kernel=KSLOW_R7, published=_pub_cell(c["table"], c["row"], KSLOW_R7, "Time"))
             base = _pub_cell(c["table"], c["row"], KRC1, "Time")
-            c["published_delta_pct"] = delta_pct(c["published"], base)
+            c["published_delta_pct"] = round(delta_pct(c["published"], base), 4)
     cells += user_cells
     cells += _table_cells("ptewrite-autonuma", "Time", autonuma_rows(("User", "System", "Elapsed", "CPU")),
                           (K319, KRC1, KPTE), K319, autonuma)
