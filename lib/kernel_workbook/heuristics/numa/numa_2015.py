@@ -798,8 +798,11 @@ def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
             cells.append(_cell("dave-xfsrepair-times", "", o, k, runtime(o, k), DK319, base,
                                calibrated=k == DK319))
     rows = list(DAVE_VMSTAT)
-    cells += _table_cells("dave-vmstat", "", rows, (DK319, DKRC1, DKRC4), DK319, vmstat, vm_policy,
-                          calibrated_kernel=DK319)
+    vm = _table_cells("dave-vmstat", "", rows, (DK319, DKRC1, DKRC4), DK319, vmstat, vm_policy,
+                      calibrated_kernel=DK319)
+    printed = published(THREAD, "dave-vmstat")  # in the order the thread printed them, as every other table's
+    at = {(r_, k): i for i, (r_, k) in enumerate(zip(printed["row"], printed["kernel"]))}
+    cells += sorted(vm, key=lambda c: at[(c["row"], c["kernel"])])
     for row in rows:  # 3.19 with 53da3bc2ba9e, against the 3.19 column of dave-vmstat
         pol = vm_policy(row, DK319D) or {}
         cells.append(_cell("dave-vmstat-319-ptedirty", "", row, DK319D, vmstat(DK319D, row), DK319,
@@ -821,15 +824,11 @@ def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
         c["published_delta_pct"] = round(delta_pct(c["published"], pub("dave-xfsrepair-times", BOTH, DK319)), 4)
         c["model_delta_pct"] = None if model is None else round(delta_pct(model, base_rt), 4)  # of the unrounded
         cells.append(c)
-    prose = published(THREAD, "xfsrepair-runs-prose")
-    for r_ in prose.itertuples():
-        if r_.kernel == DKRC4:
-            continue  # the baseline column of this table: the score names it so
-        why = {"4.0-rc4+VM_WRITE": "noise: " + QUOTE_VMWRITE_RC4,
+    for r_ in published(THREAD, "xfsrepair-runs-prose").itertuples():  # in the order printed
+        why = {DKRC4: None,  # the baseline column of this table: the score names it so
+               "4.0-rc4+VM_WRITE": "noise: " + QUOTE_VMWRITE_RC4,
                "3.19+VM_WRITE": "noise: " + QUOTE_VMWRITE_319}[r_.kernel]
         cells.append(_cell("xfsrepair-runs-prose", "", r_.row, r_.kernel, None, DKRC4, None, exclude=why))
-    for r_ in prose[prose["kernel"] == DKRC4].itertuples():
-        cells.append(_cell("xfsrepair-runs-prose", "", r_.row, r_.kernel, None, DKRC4, None))
     # the TLB-flush IPIs' share of the CPU (perf report, children)
     share = {k: 100 * _ipi_share(d[(BOTH, k)]) for k in (DK319, DKRC1, DKRC4)}
     for k in (DK319, DKRC1, DKRC4):
