@@ -22,10 +22,15 @@ The rules every thread shares:
 * a cell's change is against ``baseline`` (default: its table's baseline
   column, ``tables.csv``), on the published side with the published
   baseline and on the model's side with the model's own baseline run;
+  ``base_table`` and ``base_row`` move that baseline cell to another table
+  (a column printed apart from its table) or another row (a table that
+  prints its kernels as rows), and ``model`` is asked for it there;
   ``change="points"`` takes the difference instead of the percentage (mmtests
   prints success rates that way);
 * a baseline-column cell has no change to predict, fitted or not: it is
   shown with its value and no change (``CELLS_NA`` says so under the table);
+  a cell is one only when it is its own baseline cell (its table, row and
+  column);
   ``calibrated`` marks the ones a parameter was fitted to;
 * where the published baseline is 0 the change is undefined on both sides,
   and ``zero_baseline`` says why;
@@ -61,7 +66,8 @@ class Cells:
     ``runs``, which statistic of it), None where the model has none.  ``select(cell)``: which published cells (default every one,
     in the order printed).  ``fitted(cell)``: a parameter was fitted to it.  ``notes(cell)``: what the cell
     carries besides its numbers -- ``exclude``, ``repeat_of``, ``flat``, ``why``, ``baseline_kernel`` (see
-    :mod:`.score`) -- or None.
+    :mod:`.score`) -- or None.  ``base_table``, ``base_row``: where the baseline cell is, when not in this
+    table or not in the cell's own row.
     """
 
     table: str
@@ -72,6 +78,8 @@ class Cells:
     change: str = "pct"
     notes: Callable[[Published], dict | None] | None = None
     zero_baseline: str | None = None
+    base_table: str | None = None
+    base_row: str | None = None
 
     def __post_init__(self):
         if self.change not in ("pct", "points"):
@@ -90,6 +98,7 @@ def build(thread: str, table: list[Cells] | tuple[Cells, ...], runs) -> list[dic
 def _line(thread: str, d: Cells, runs) -> list[dict]:
     pub = published(thread, d.table)
     base_k = d.baseline or baseline_of(thread, d.table)
+    base_pub = pub if d.base_table in (None, d.table) else published(thread, d.base_table)
     stats = pub["stat"].tolist() if "stat" in pub.columns else [""] * len(pub)
     model_base = {}  # (row, stat) -> the model's baseline number, looked up once
     out = []
@@ -97,12 +106,13 @@ def _line(thread: str, d: Cells, runs) -> list[dict]:
         p = Published(d.table, stat or "", row, kernel, float(value))
         if d.select is not None and not d.select(p):
             continue
-        if (row, p.stat) not in model_base:
-            model_base[(row, p.stat)] = d.model(runs, base_k, row, p.stat)
-        m, mb = d.model(runs, kernel, row, p.stat), model_base[(row, p.stat)]
-        pb = cell_value(pub, row, base_k, p.stat)
+        base_row = d.base_row or row
+        if (base_row, p.stat) not in model_base:
+            model_base[(base_row, p.stat)] = d.model(runs, base_k, base_row, p.stat)
+        m, mb = d.model(runs, kernel, row, p.stat), model_base[(base_row, p.stat)]
+        pb = cell_value(base_pub, base_row, base_k, p.stat)
         fitted = bool(d.fitted(p)) if d.fitted is not None else False
-        reference = kernel == base_k
+        reference = kernel == base_k and base_row == row and base_pub is pub
         zero = pb == 0 and d.change == "pct"  # a difference of points has no trouble with 0
         c = make_cell(d.table, p.stat, row, kernel, p.value, m, None if zero else pb, None if zero else mb,
                       calibrated=fitted, reference=reference)

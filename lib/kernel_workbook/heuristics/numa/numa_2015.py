@@ -29,9 +29,11 @@ Everything else — every 4.0-rc1, slowscan-v2, ptewrite-v1, 4.0-rc4 and
 switches (``KERNELS`` in :mod:`kernel_workbook.models.numa.params`).  Published
 numbers are read with :func:`kernel_workbook.tables.published` and only
 compared with.  Every published row is a cell, scored or excluded with its
-reason (:func:`reproduction_cells`, :func:`dave_cells`): a total that is the sum
-of scored rows, a row derived from scored rows or carrying the same change, and
-a cell the thread itself calls unchanged (with its words) are excluded.
+reason, declared table by table (:data:`CELLS` for Mel's, :data:`DAVE_CELLS`
+for Dave's, built by :func:`kernel_workbook.reproduce.cells.build`): a total
+that is the sum of scored rows, a row derived from scored rows or carrying the
+same change, and a cell the thread itself calls unchanged (with its words) are
+excluded.
 
 Which NUMA counter table belongs to which benchmark: the ``slowscan-numastat``
 table (printed after the xfsrepair table on 2015-03-07) cannot come from the
@@ -64,6 +66,7 @@ from .autonumabench import autonumabench
 from .xfs_repair import DAVE_OPTIONS, dave_option, xfs_repair
 from ...reproduce import Reproduction, delta_pct, summarise
 from ...reproduce._side_by_side import cell_value
+from ...reproduce.cells import Cells, build
 from ...reproduce.calibration import CALIBRATION_BASE, calibration
 
 THREAD = "2015-numa-slow-scan"
@@ -752,110 +755,6 @@ def dave_runs(st: Setup = Setup()) -> dict:
                                           xfs_repair(dc.machine, **dc.kw[o]), seeds) for o, k in DAVE_RUNS])))
 
 
-def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
-    """Every row of Dave Chinner's tables (and the flush profile), scored or excluded with its reason."""
-    def runtime(o, k):
-        return _mean(d[(o, k)], "elapsed_s")
-
-    def vmstat(k, row):
-        key = DAVE_VMSTAT[row]
-        if key is None or (BOTH, k) not in d:
-            return None
-        rs = d[(BOTH, k)]
-        if key == "numa_hit":
-            return dc.alloc_other + migration_allocations(rs)
-        return _mean(rs, key)
-
-    def vm_policy(row, k):
-        if row == "numa_foreign":
-            return {"exclude": "repeat: summed over the nodes numa_foreign counts the same allocations as numa_miss"}
-        if row == "numa_local":
-            return {"exclude": "repeat: the same allocations as numa_hit (all but numa_other's few), scored once"}
-        if row == "pgmigrate_success":
-            return {"exclude": "repeat: every migration here is NUMA balancing's, so the same count as "
-                               "numa_pages_migrated (scored)"}
-        if row == "numa_pte_updates" and k == DKRC4:
-            return {"exclude": "repeat: within 2 points of numa_hint_faults' change (+66.9% and +68.8%: one "
-                               "hinting fault per updated PTE touched again), scored once"}
-        if row == "numa_interleave":
-            return {"why": "interleaved allocations (boot-time tables): the model has no interleave policy"}
-        if row == "numa_other":
-            return {"why": "allocations made for another node: the fallbacks (numa_miss) and the interleaved "
-                           "ones, which the model does not have"}
-        if row == "numa_miss" and k != DK319:
-            return {"exclude": "not modelled: " + NUMA_MISS_NOT_MODELLED}
-        if row == "numa_miss":
-            return {"why": NUMA_MISS_NOT_MODELLED}
-        if row in ("numa_huge_pte_updates", "pgmigrate_fail"):
-            return {"why": "0 in every kernel (base-page buffers; pgmigrate_fail counts only permanent failures, "
-                           "and 3.19/4.0 do not count -EAGAIN leftovers): no change to score"}
-        return None
-
-    cells = []
-    for o in DAVE_OPTIONS:
-        base = runtime(o, DK319)
-        for k in (DK319, DKRC1, DKRC4):
-            cells.append(_cell("dave-xfsrepair-times", "", o, k, runtime(o, k), DK319, base,
-                               calibrated=k == DK319))
-    rows = list(DAVE_VMSTAT)
-    cells += _table_cells("dave-vmstat", "", rows, (DK319, DKRC1, DKRC4), DK319, vmstat, vm_policy,
-                          calibrated_kernel=DK319)
-    for row in rows:  # 3.19 with 53da3bc2ba9e, against the 3.19 column of dave-vmstat
-        pol = vm_policy(row, DK319D) or {}
-        cells.append(_cell("dave-vmstat-319-ptedirty", "", row, DK319D, vmstat(DK319D, row), DK319,
-                           vmstat(DK319, row), baseline_kernel=DK319, base_table="dave-vmstat", **pol))
-    # runtimes Linus summarises, and the single runs Dave gives in prose
-    summary = (("- plain 3.19 (pte_write):", DK319), ("- 3.19 with vm_flags & VM_WRITE:", "3.19+VM_WRITE"),
-               ("- 3.19 with pte_dirty:", DK319D))
-    base_rt = runtime(BOTH, DK319)
-    for row, k in summary:
-        pol = {}
-        if k == DK319:
-            pol = {"exclude": f"repeat: the 3.19 runtime of dave-xfsrepair-times ({BOTH}), calibrated there"}
-        elif k == "3.19+VM_WRITE":
-            pol = {"exclude": "noise: " + QUOTE_VMWRITE_319}
-        # one line per kernel in Linus's mail: measured against 3.19's runtime of the same option
-        c = _cell("linus-runtime-summary", "", row, "xfs_repair runtime",
-                  runtime(BOTH, k) if (BOTH, k) in d else None, "xfs_repair runtime", base_rt,
-                  baseline_kernel=DK319, **pol)
-        c["published_delta_pct"] = delta_pct(c["published"], pub("dave-xfsrepair-times", BOTH, DK319))
-        c["model_delta_pct"] = None if c["model"] is None else delta_pct(c["model"], base_rt)
-        cells.append(c)
-    prose = published(THREAD, "xfsrepair-runs-prose")
-    for r_ in prose.itertuples():
-        if r_.kernel == DKRC4:
-            continue  # the baseline column of this table: the score names it so
-        why = {"4.0-rc4+VM_WRITE": "noise: " + QUOTE_VMWRITE_RC4,
-               "3.19+VM_WRITE": "noise: " + QUOTE_VMWRITE_319}[r_.kernel]
-        cells.append(_cell("xfsrepair-runs-prose", "", r_.row, r_.kernel, None, DKRC4, None, exclude=why))
-    for r_ in prose[prose["kernel"] == DKRC4].itertuples():
-        cells.append(_cell("xfsrepair-runs-prose", "", r_.row, r_.kernel, None, DKRC4, None))
-    # the TLB-flush IPIs' share of the CPU (perf report, children)
-    share = {k: 100 * _ipi_share(d[(BOTH, k)]) for k in (DK319, DKRC1, DKRC4)}
-    for k in (DK319, DKRC1, DKRC4):
-        cells.append(_cell("flush-profile", "", "native_flush_tlb_others", k, share[k], DK319, share[DK319],
-                           calibrated=k == DK319))
-    cells.append(_cell("flush-profile", "", "default_send_IPI_mask_sequence_phys", DKRC1, None, DK319, None,
-                       baseline_kernel=DK319,
-                       why="the IPI-sending loop alone (children = self), from Dave's first report: no 3.19 share "
-                           "of it is printed, so no change"))
-    # perf stat rates: phase 3 only
-    for t in ("dave-perf-rc4", "dave-perf-rc4-reboot", "dave-perf-rc4-minute-later", "dave-perf-rc4-reboot2",
-              "dave-perf-319-ptedirty", "dave-perf-319-vmwrite", "dave-perf-rc4-vmwrite"):
-        for r_ in published(THREAD, t).itertuples():
-            if r_.row != "migrate:mm_migrate_pages":
-                cells.append(_cell(t, "", r_.row, r_.kernel, None, r_.kernel, None, baseline_kernel=DK319,
-                                   why="the length of perf's window, not a measurement of the load"))
-                continue
-            cells.append(_cell(t, "", r_.row, r_.kernel, None, r_.kernel, None, baseline_kernel=DK319,
-                               why=PHASE3))
-    for r_ in published(THREAD, "migrate-rate-prose").itertuples():
-        ex = "not modelled: " + (QUOTE_IGNORE if r_.kernel in (DK319, DKRC1) else PHASE3)
-        cells.append(_cell("migrate-rate-prose", "", r_.row, r_.kernel, None, r_.kernel, None,
-                           baseline_kernel="3.19 (re-measured in phase 3)", exclude=ex))
-    return cells
-
-
 def df_dave_times(d: dict) -> pd.DataFrame:
     """The model's xfs_repair runtimes on Dave's guest.  Columns: ``option`` and one per kernel (seconds, and the
     change against 3.19 in %)."""
@@ -1069,48 +968,13 @@ NUMA_MISS_NOT_MODELLED = ("numa_miss counts the pages zone_statistics() sees pla
                           "never do); the model's guest holds only the load's cache (no kernel, slab or page cache) "
                           "and fits the run's other allocations as a count with no node, so it predicts no fallbacks "
                           "(0, or one model unit at some seeds: its granularity)")
+REMEASURED = "3.19 (re-measured in phase 3)"  # 3.19 measured again in the phase-3 window of every later perf stat
 FSMARK = "fsmark, which creates the files before the repair, is not simulated: the model starts at xfs_repair"
 
 
 def _pub_cell(table: str, row: str, kernel: str, stat: str = ""):
     v = cell_value(_pub_table(table), row, kernel, stat)
     return None if v is None else float(v)
-
-
-def _cell(table, stat, row, kernel, model, base_kernel, base_model, *, calibrated=False, exclude=None, why=None,
-          baseline_kernel=None, base_table=None):
-    """One cell: its published value and change against ``base_kernel`` (of ``base_table``, by default its own
-    table), the model's value and change, and an explicit exclusion (``"kind: reason"``) where the row is a
-    repeat or the thread calls it unchanged."""
-    pv = _pub_cell(table, row, kernel, stat)
-    bp = _pub_cell(base_table or table, row, base_kernel, stat)
-    is_base = kernel == base_kernel and base_table is None
-    c = {"table": table, "stat": stat, "row": row, "kernel": kernel, "published": pv,
-         "model": None if model is None else float(model),
-         "published_delta_pct": None if is_base or pv is None or not bp else delta_pct(pv, bp),
-         "model_delta_pct": None if is_base or model is None or base_model is None or not base_model
-         else delta_pct(model, base_model),
-         "calibrated": bool(calibrated)}
-    if baseline_kernel:
-        c["baseline_kernel"] = baseline_kernel
-    if exclude:
-        c["exclude"] = exclude
-    if why:
-        c["why"] = why
-    return c
-
-
-def _table_cells(table, stat, rows, kernels, baseline, value, policy=None, calibrated_kernel=K319):
-    """Cells of one published table: every row of ``rows`` in every column of ``kernels``; ``value(kernel, row)``
-    is the model's number (None: not modelled) and ``policy(row, kernel)`` an exclusion or a why (or None)."""
-    out = []
-    for row in rows:
-        base_model = value(baseline, row)
-        for k in kernels:
-            pol = (policy(row, k) if policy else None) or {}
-            out.append(_cell(table, stat, row, k, value(k, row), baseline, base_model,
-                             calibrated=k == calibrated_kernel, **pol))
-    return out
 
 
 def migration_allocations(rs) -> float:
@@ -1121,111 +985,209 @@ def migration_allocations(rs) -> float:
     return moved + _mean(rs, "migrate_fail_permanent") + _mean(rs, "migrate_retry_unmaps")
 
 
-def reproduction_cells(r: dict, cal: "Calibration | None" = None) -> list[dict]:
-    """Every row of Mel Gorman's tables, scored or excluded with its reason (``cal``: the calibration whose
-    ``xfs_alloc_other`` the NUMA alloc hit row adds to the migrations' allocations)."""
-    def autonuma(k, row):
-        what, test = row.split("-", 1)
-        t = next(w for w, name in TESTS.items() if name == test)
-        rs = r[(k, t)]
-        if what == "CPU":  # mmtests: percent of one CPU, (user + system) / elapsed
-            return 100 * (_mean(rs, "user_s") + _mean(rs, "system_s")) / _mean(rs, "elapsed_s")
-        return _mean(rs, {"User": "user_s", "System": "system_s", "Elapsed": "elapsed_s"}[what])
+# Mel's cells: every row of his tables, scored or excluded with its reason; the model's number of each comes from
+# ``runs = (r, cal)`` (:func:`runs`, and the calibration whose ``xfs_alloc_other`` NUMA alloc hit adds to the
+# migrations' allocations, or None).  Every 3.19 column is the calibration's (fitted), the baseline or not.
+def _autonuma_value(runs, k, row, stat):
+    r, _ = runs
+    what, test = row.split("-", 1)
+    rs = r[({KSLOW_R7: KSLOW}.get(k, k), next(t for t, name in TESTS.items() if name == test))]
+    if what == "CPU":  # mmtests: percent of one CPU, (user + system) / elapsed
+        return 100 * (_mean(rs, "user_s") + _mean(rs, "system_s")) / _mean(rs, "elapsed_s")
+    return _mean(rs, {"User": "user_s", "System": "system_s", "Elapsed": "elapsed_s"}[what])
 
-    def totals(k, row):
-        key = {"User": "user_s", "System": "system_s", "Elapsed": "elapsed_s"}[row]
-        return sum(_mean(r[(k, t)], key) for t in TESTS)
 
-    alloc_other = None if cal is None else cal.xfs_alloc_other
+def _totals_value(runs, k, row, stat):
+    key = {"User": "user_s", "System": "system_s", "Elapsed": "elapsed_s"}[row]
+    return sum(_mean(runs[0][(k, t)], key) for t in TESTS)
 
-    def numastat(workload):
-        return lambda k, row: numastat_value(r, k, row, workload, alloc_other)
 
-    def xfs(k, row):
-        if "fsmark" in row:
-            return None
-        return _mean(r[(k, "xfs_repair")], "elapsed_s" if row.startswith("real") else "system_s")
+def _numastat_value(workload):
+    return lambda runs, k, row, stat: numastat_value(runs[0], k, row, workload,
+                                                     None if runs[1] is None else runs[1].xfs_alloc_other)
 
-    def sum_of(table_of_rows):
-        return lambda row, k: {"exclude": f"repeat: the sum of the four per-test {row} rows ({table_of_rows}), each "
-                                          f"scored there"}
 
-    def numastat_policy(table):
-        def pol(row, k):
-            if table == "ptewrite-numastat" and k == KPTE:
-                return {"exclude": "noise: " + QUOTE_PTEWRITE_STATS}
-            if row in ("NUMA huge PMD updates", "NUMA page range updates") and table == "ptewrite-numastat":
-                return {"exclude": "repeat: autonumabench's memory is huge pages, so base PTE updates, huge PMD "
-                                   "updates x 512 and page range updates carry the same change; NUMA base PTE "
-                                   "updates is scored"}
-            if row == "NUMA page range updates":
-                return {"exclude": "repeat: mmtests adds 512 per huge PMD update to the base PTE updates; with "
-                                   "xfs_repair's few THPs, the same change as NUMA base PTE updates (scored)"}
-            if row == "NUMA hint faults" and table == "slowscan-numastat":
-                return {"exclude": "repeat: the same published change as NUMA base PTE updates (-51.6%: one hinting "
-                                   "fault per updated PTE that is touched again), scored once"}
-            if row == "NUMA alloc local":
-                return {"exclude": "repeat: the same allocations as NUMA alloc hit (local = hit but for the few "
-                                   "interleaved), scored once"}
-            if row == "NUMA alloc miss":  # the same counter as Dave's numa_miss (see NUMA_MISS_NOT_MODELLED)
-                return {"exclude": "not modelled: " + NUMA_MISS_NOT_MODELLED + "; on Mel's machine fsmark's page "
-                                   "cache and the kernel fill the nodes"}
-            if row == "NUMA huge PMD updates":
-                return {"why": "the xfs_repair-like load is base pages (malloc'd buffers); the real run's few THPs "
-                               "(0.05% of its PTE updates x 512) are not in it"}
-            if row == "NUMA interleave hit":
-                return {"why": "0 in every kernel: no interleave policy"}
-            return None
-        return pol
-
-    def xfs_policy(row, k):
-        if "fsmark" in row:
-            return {"why": FSMARK}
+def _xfs_value(runs, k, row, stat):
+    if "fsmark" in row:
         return None
+    return _mean(runs[0][(k, "xfs_repair")], "elapsed_s" if row.startswith("real") else "system_s")
 
-    def xfs_stats_policy(stat):
-        def pol(row, k):
-            if "fsmark" in row:
-                return {"why": FSMARK}
-            if stat in ("Min", "Max"):
-                return {"exclude": f"repeat: the {stat.lower()} of the same iterations whose Amean is scored"}
-            return {"exclude": f"noise: the spread of mmtests' iterations ({stat}), this table's own noise for its "
-                               f"Amean cells"}
-        return pol
 
-    autonuma_rows = lambda whats: [f"{w}-{TESTS[t]}" for w in whats for t in TESTS]  # noqa: E731
-    xfs_rows = ("real-fsmark", "syst-fsmark", "real-xfsrepair", "syst-xfsrepair")
-    mel_numastat = ("NUMA alloc hit", "NUMA alloc miss", "NUMA interleave hit", "NUMA alloc local",
-                    "NUMA base PTE updates", "NUMA huge PMD updates", "NUMA page range updates", "NUMA hint faults",
-                    "NUMA hint local faults", "NUMA hint local percent", "NUMA pages migrated")
-    pte_numastat = ("NUMA base PTE updates", "NUMA huge PMD updates", "NUMA page range updates", "NUMA hint faults",
-                    "NUMA hint local faults", "NUMA hint local percent", "NUMA pages migrated")
-    cells = []
-    cells += _table_cells("slowscan-autonuma", "Time", autonuma_rows(("System", "Elapsed")), (KRC1, KSLOW, K319),
-                          KRC1, autonuma)
-    cells += _table_cells("slowscan-totals", "", ("User", "System", "Elapsed"), (KRC1, KSLOW, K319), KRC1, totals,
-                          sum_of("slowscan-autonuma and slowscan-autonuma-user"))
-    user_cells = _table_cells("slowscan-autonuma-user", "Time", autonuma_rows(("User",)), (KRC1, KSLOW, K319),
-                              KRC1, autonuma)
-    for c in user_cells:  # the mail names the kernel slowscan-v2r7
-        if c["kernel"] == KSLOW:
-            c.update(kernel=KSLOW_R7, published=_pub_cell(c["table"], c["row"], KSLOW_R7, "Time"))
-            base = _pub_cell(c["table"], c["row"], KRC1, "Time")
-            c["published_delta_pct"] = delta_pct(c["published"], base)
-    cells += user_cells
-    cells += _table_cells("ptewrite-autonuma", "Time", autonuma_rows(("User", "System", "Elapsed", "CPU")),
-                          (K319, KRC1, KPTE), K319, autonuma)
-    cells += _table_cells("ptewrite-totals", "", ("User", "System", "Elapsed"), (K319, KRC1, KPTE), K319, totals,
-                          sum_of("ptewrite-autonuma"))
-    cells += _table_cells("ptewrite-numastat", "", pte_numastat, (K319, KRC1, KPTE), K319,
-                          numastat("autonumabench"), numastat_policy("ptewrite-numastat"))
-    cells += _table_cells("slowscan-numastat", "", mel_numastat, (KRC1, KSLOW, K319), KRC1, numastat("xfs_repair"),
-                          numastat_policy("slowscan-numastat"))
-    for stat in ("Min", "Amean", "Stddev", "CoeffVar", "Max"):
-        cells += _table_cells("slowscan-xfsrepair", stat, xfs_rows, (KRC1, KSLOW, K319), KRC1, xfs,
-                              xfs_policy if stat == "Amean" else xfs_stats_policy(stat))
-    cells += _table_cells("ptewrite-xfsrepair", "Amean", xfs_rows, (K319, KRC1, KPTE), K319, xfs, xfs_policy)
-    return cells
+def _sum_of(rows_table):
+    return lambda c: {"exclude": f"repeat: the sum of the four per-test {c.row} rows ({rows_table}), each scored "
+                                 f"there"}
+
+
+def _numastat_notes(c):
+    if c.table == "ptewrite-numastat" and c.kernel == KPTE:
+        return {"exclude": "noise: " + QUOTE_PTEWRITE_STATS}
+    if c.row in ("NUMA huge PMD updates", "NUMA page range updates") and c.table == "ptewrite-numastat":
+        return {"exclude": "repeat: autonumabench's memory is huge pages, so base PTE updates, huge PMD updates x 512 "
+                           "and page range updates carry the same change; NUMA base PTE updates is scored"}
+    if c.row == "NUMA page range updates":
+        return {"exclude": "repeat: mmtests adds 512 per huge PMD update to the base PTE updates; with xfs_repair's "
+                           "few THPs, the same change as NUMA base PTE updates (scored)"}
+    if c.row == "NUMA hint faults" and c.table == "slowscan-numastat":
+        return {"exclude": "repeat: the same published change as NUMA base PTE updates (-51.6%: one hinting fault per "
+                           "updated PTE that is touched again), scored once"}
+    if c.row == "NUMA alloc local":
+        return {"exclude": "repeat: the same allocations as NUMA alloc hit (local = hit but for the few interleaved), "
+                           "scored once"}
+    if c.row == "NUMA alloc miss":  # the same counter as Dave's numa_miss (see NUMA_MISS_NOT_MODELLED)
+        return {"exclude": "not modelled: " + NUMA_MISS_NOT_MODELLED + "; on Mel's machine fsmark's page cache and "
+                           "the kernel fill the nodes"}
+    if c.row == "NUMA huge PMD updates":
+        return {"why": "the xfs_repair-like load is base pages (malloc'd buffers); the real run's few THPs (0.05% of "
+                       "its PTE updates x 512) are not in it"}
+    if c.row == "NUMA interleave hit":
+        return {"why": "0 in every kernel: no interleave policy"}
+    return None
+
+
+def _xfs_notes(c):
+    if "fsmark" in c.row:
+        return {"why": FSMARK}
+    if c.stat in ("Min", "Max"):
+        return {"exclude": f"repeat: the {c.stat.lower()} of the same iterations whose Amean is scored"}
+    if c.stat != "Amean":
+        return {"exclude": f"noise: the spread of mmtests' iterations ({c.stat}), this table's own noise for its "
+                           f"Amean cells"}
+    return None
+
+
+def _mel(table, model, notes=None):
+    return Cells(table, model=model, notes=notes, fitted=lambda c: c.kernel == K319)
+
+
+CELLS = (
+    _mel("slowscan-autonuma", _autonuma_value),
+    _mel("slowscan-totals", _totals_value, _sum_of("slowscan-autonuma and slowscan-autonuma-user")),
+    _mel("slowscan-autonuma-user", _autonuma_value),  # the mail names the kernel slowscan-v2r7
+    _mel("ptewrite-autonuma", _autonuma_value),
+    _mel("ptewrite-totals", _totals_value, _sum_of("ptewrite-autonuma")),
+    _mel("ptewrite-numastat", _numastat_value("autonumabench"), _numastat_notes),
+    _mel("slowscan-numastat", _numastat_value("xfs_repair"), _numastat_notes),
+    _mel("slowscan-xfsrepair", _xfs_value, _xfs_notes),
+    _mel("ptewrite-xfsrepair", _xfs_value, _xfs_notes),
+)
+
+
+# Dave's cells, and the runtimes Linus summarises: ``runs = (d, dc)`` (:func:`dave_runs`, :func:`calibrate_dave`).
+# Linus's summary prints one runtime per kernel (its rows), each of Dave's -o ag_stride=-1,bhash=101073 runs, against
+# the 3.19 runtime of dave-xfsrepair-times.
+LINUS_ROWS = {"- plain 3.19 (pte_write):": DK319, "- 3.19 with vm_flags & VM_WRITE:": "3.19+VM_WRITE",
+              "- 3.19 with pte_dirty:": DK319D}
+
+
+def _runtime_value(runs, k, row, stat):
+    o, k = (BOTH, LINUS_ROWS[row]) if row in LINUS_ROWS else (row, k)
+    return _mean(runs[0][(o, k)], "elapsed_s") if (o, k) in runs[0] else None
+
+
+def _vmstat_value(runs, k, row, stat):
+    d, dc = runs
+    key = DAVE_VMSTAT[row]
+    if key is None or (BOTH, k) not in d:
+        return None
+    rs = d[(BOTH, k)]
+    if key == "numa_hit":
+        return dc.alloc_other + migration_allocations(rs)
+    return _mean(rs, key)
+
+
+def _vmstat_notes(c):
+    if c.row == "numa_foreign":
+        return {"exclude": "repeat: summed over the nodes numa_foreign counts the same allocations as numa_miss"}
+    if c.row == "numa_local":
+        return {"exclude": "repeat: the same allocations as numa_hit (all but numa_other's few), scored once"}
+    if c.row == "pgmigrate_success":
+        return {"exclude": "repeat: every migration here is NUMA balancing's, so the same count as "
+                           "numa_pages_migrated (scored)"}
+    if c.row == "numa_pte_updates" and c.kernel == DKRC4:
+        return {"exclude": "repeat: within 2 points of numa_hint_faults' change (+66.9% and +68.8%: one hinting fault "
+                           "per updated PTE touched again), scored once"}
+    if c.row == "numa_interleave":
+        return {"why": "interleaved allocations (boot-time tables): the model has no interleave policy"}
+    if c.row == "numa_other":
+        return {"why": "allocations made for another node: the fallbacks (numa_miss) and the interleaved ones, which "
+                       "the model does not have"}
+    if c.row == "numa_miss" and c.kernel != DK319:
+        return {"exclude": "not modelled: " + NUMA_MISS_NOT_MODELLED}
+    if c.row == "numa_miss":
+        return {"why": NUMA_MISS_NOT_MODELLED}
+    if c.row in ("numa_huge_pte_updates", "pgmigrate_fail"):
+        return {"why": "0 in every kernel (base-page buffers; pgmigrate_fail counts only permanent failures, and "
+                       "3.19/4.0 do not count -EAGAIN leftovers): no change to score"}
+    return None
+
+
+def _linus_notes(c):
+    out = {"baseline_kernel": DK319}  # the 3.19 column of dave-xfsrepair-times, where its kernel is a row here
+    if LINUS_ROWS[c.row] == DK319:
+        out["exclude"] = f"repeat: the 3.19 runtime of dave-xfsrepair-times ({BOTH}), calibrated there"
+    elif LINUS_ROWS[c.row] == "3.19+VM_WRITE":
+        out["exclude"] = "noise: " + QUOTE_VMWRITE_319
+    return out
+
+
+def _ipi_pct_value(runs, k, row, stat):
+    """The TLB-flush IPIs' share of the CPU (perf report, children), of the rows the model has."""
+    if row != "native_flush_tlb_others":
+        return None
+    return 100 * _ipi_share(runs[0][(BOTH, k)])
+
+
+def _flush_notes(c):
+    if c.row == "native_flush_tlb_others":
+        return None
+    return {"baseline_kernel": DK319, "why": "the IPI-sending loop alone (children = self), from Dave's first report: "
+                                             "no 3.19 share of it is printed, so no change"}
+
+
+def _no_model(runs, k, row, stat):
+    """A table the model has no number for: its cells are shown with their published value and their reason."""
+    return None
+
+
+def _perf_notes(c):
+    # perf stat of phase 3 only; baseline_kernel 3.19: a one-column table is not its own baseline, so the score gives
+    # the reason it is not modelled
+    return {"baseline_kernel": DK319, "why": PHASE3 if c.row == "migrate:mm_migrate_pages"
+            else "the length of perf's window, not a measurement of the load"}
+
+
+DAVE_CELLS = (
+    Cells("dave-xfsrepair-times", model=_runtime_value, fitted=lambda c: c.kernel == DK319),
+    Cells("dave-vmstat", model=_vmstat_value, notes=_vmstat_notes, fitted=lambda c: c.kernel == DK319),
+    # 3.19 with 53da3bc2ba9e, against the 3.19 column of dave-vmstat
+    Cells("dave-vmstat-319-ptedirty", model=_vmstat_value, baseline=DK319, base_table="dave-vmstat",
+          notes=lambda c: {"baseline_kernel": DK319, **(_vmstat_notes(c) or {})}),
+    Cells("linus-runtime-summary", model=_runtime_value, baseline=DK319, base_table="dave-xfsrepair-times",
+          base_row=BOTH, notes=_linus_notes),
+    # the single runs Dave gives in prose, each against the 4.0-rc4 run of its number (the table's baseline)
+    Cells("xfsrepair-runs-prose", model=_no_model, notes=lambda c: None if c.kernel == DKRC4 else {
+        "exclude": "noise: " + {"4.0-rc4+VM_WRITE": QUOTE_VMWRITE_RC4, "3.19+VM_WRITE": QUOTE_VMWRITE_319}[c.kernel]}),
+    Cells("flush-profile", model=_ipi_pct_value, notes=_flush_notes, fitted=lambda c: c.kernel == DK319),
+    *(Cells(t, model=_no_model, notes=_perf_notes)
+      for t in ("dave-perf-rc4", "dave-perf-rc4-reboot", "dave-perf-rc4-minute-later", "dave-perf-rc4-reboot2",
+                "dave-perf-319-ptedirty", "dave-perf-319-vmwrite", "dave-perf-rc4-vmwrite")),
+    # Dave's estimates of the migration rate, against his phase-3 re-measurement of 3.19
+    Cells("migrate-rate-prose", model=_no_model, baseline=REMEASURED, notes=lambda c: {
+        "baseline_kernel": REMEASURED,
+        "exclude": "not modelled: " + (QUOTE_IGNORE if c.kernel in (DK319, DKRC1) else PHASE3)}),
+)
+
+
+def reproduction_cells(r: dict, cal: "Calibration | None" = None) -> list[dict]:
+    """Every row of Mel Gorman's tables (:data:`CELLS`), scored or excluded with its reason (``cal``: the calibration
+    whose ``xfs_alloc_other`` the NUMA alloc hit row adds to the migrations' allocations)."""
+    return build(THREAD, CELLS, (r, cal))
+
+
+def dave_cells(d: dict, dc: DaveCalibration) -> list[dict]:
+    """Every row of Dave Chinner's tables, Linus's summary of them and the flush profile (:data:`DAVE_CELLS`),
+    scored or excluded with its reason."""
+    return build(THREAD, DAVE_CELLS, (d, dc))
 
 
 # ------------------------------------------------------------------ the reproduction
