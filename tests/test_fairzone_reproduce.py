@@ -7,7 +7,6 @@ import pytest
 
 from kernel_workbook.reproduce import CELL_KEYS, Reproduction, summarise
 from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
-from kernel_workbook.heuristics.cfq import seqread_2014 as s14
 from literals import literals_equal_to_published
 
 from kernel_workbook.tables import published
@@ -84,8 +83,7 @@ def test_the_desktop_memory_is_fitted_on_the_mean_of_every_seed_base_vanilla_spr
     cal = fz.calibrate_desktop(True)
     per = []
     for b in CALIBRATION_BASES:
-        with s14.at_seed_base(b):
-            m = fz._spread_run("3.16-rc1", cal["dma32_mb"], cal["other_mb"], fz.THP, True)
+        m = fz._spread_run("3.16-rc1", cal["dma32_mb"], cal["other_mb"], fz.THP, True, b)
         per.append(m["DMA32 allocs"] + m["Normal allocs"])
     assert cal["model"]["DMA32 allocs"] + cal["model"]["Normal allocs"] == pytest.approx(float(np.mean(per)),
                                                                                          rel=1e-9)
