@@ -39,6 +39,10 @@ def test_cells_follow_the_schema_and_only_vanilla_is_fitted(part):
         assert {"stat", "status", "reason", "noise_pts", "ratio"} <= set(c)
     fitted = [c for c in part.cells if c["calibrated"]]
     assert fitted and all(c["kernel"] in VANILLA for c in fitted)
+    # a baseline-column cell has no change to predict, fitted or not (the spread's and Mel's SeqRead-1 are fitted)
+    base = [c for c in part.cells if c["kernel"] == fz.baseline_of(THREAD, c["table"])]
+    assert any(c["calibrated"] for c in base)
+    assert all(c["published_delta_pct"] is None and c["model_delta_pct"] is None for c in base)
     # what is fitted: the vanilla spread counts and percentages, and each machine's vanilla SeqRead-1
     assert {(c["table"], c["row"]) for c in fitted if "spread" in c["table"]} == {
         ("fairzone-spread", "DMA32 allocs"), ("fairzone-spread", "Normal allocs"),

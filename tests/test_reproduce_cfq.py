@@ -40,6 +40,8 @@ def test_2014_cfq_part_what_is_fitted(part14):
     # one cell fitted, in the baseline column the issue names, and rep.fitted says which parameter
     assert [(c["table"], c["row"], c["kernel"]) for c in fitted] == [
         ("cfq600-seqread", "SeqRead-MB/sec-1", "3.16.0-rc1 vanilla")]
+    # a baseline-column cell has no change to predict, fitted or not
+    assert fitted[0]["published_delta_pct"] is None and fitted[0]["model_delta_pct"] is None
     assert [f["parameter"] for f in part14.fitted] == ["media_rate_mb_s"]
     assert part14.fitted[0]["fitted_to"] == ["cfq600-seqread|Mean|SeqRead-MB/sec-1|3.16.0-rc1 vanilla"]
     assert baseline_of("2014-seqread-fairzone-cfq", "cfq600-seqread") == "3.16.0-rc1 vanilla"

@@ -274,7 +274,7 @@ def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
         if r.kernel == BASELINE:
             fitted = r.row == "SeqRead-MB/sec-1"
             cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb,
-                                   calibrated=fitted, reference=not fitted))
+                                   calibrated=fitted, reference=True))
         elif r.kernel.startswith("3.0.0"):
             # the 3.0 difference is the allocator's: shown, not predicted
             cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, None, pb, None))

@@ -531,7 +531,7 @@ def spread_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0) 
             if r.kernel == van:
                 fitted = r.row in ("DMA32 allocs", "Normal allocs")
                 cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb, calibrated=fitted,
-                                       reference=not fitted))
+                                       reference=True))
             elif variant == "3.16-rc1":
                 # cfq600: the vanilla allocator, so the model's run is vanilla's -- shown, not predicted
                 cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, None))
@@ -594,7 +594,7 @@ def seqread_cells(small: bool | None = None, thp: str = THP, step=None, seed_bas
             fitted = r.kernel == van and r.row == "SeqRead-MB/sec-1" and r.stat == "Mean"
             if r.kernel == base_k:
                 tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=fitted,
-                                    reference=not fitted))
+                                    reference=True))
             elif fitted:
                 tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=True))
             elif variant == "3.16-rc1" and base_k == van:
