@@ -29,6 +29,10 @@ The rules every thread shares:
   ``calibrated`` marks the ones a parameter was fitted to;
 * where the published baseline is 0 the change is undefined on both sides,
   and ``zero_baseline`` says why;
+* a cell that ``predicted`` says is not predicted shows the model's number
+  but no model change: the model has no run of its own for that column (a
+  kernel the model runs as the baseline, so its change would be the
+  baseline's against itself);
 * every number is rounded to 4 places (``make_cell``).
 """
 
@@ -61,7 +65,8 @@ class Cells:
     ``runs``, which statistic of it), None where the model has none.  ``select(cell)``: which published cells (default every one,
     in the order printed).  ``fitted(cell)``: a parameter was fitted to it.  ``notes(cell)``: what the cell
     carries besides its numbers -- ``exclude``, ``repeat_of``, ``flat``, ``why``, ``baseline_kernel`` (see
-    :mod:`.score`) -- or None.
+    :mod:`.score`) -- or None.  ``predicted(cell)``: False where the model's number is shown but its change is
+    not a prediction (default: every cell is).
     """
 
     table: str
@@ -72,6 +77,7 @@ class Cells:
     change: str = "pct"
     notes: Callable[[Published], dict | None] | None = None
     zero_baseline: str | None = None
+    predicted: Callable[[Published], bool] | None = None
 
     def __post_init__(self):
         if self.change not in ("pct", "points"):
@@ -104,6 +110,8 @@ def _line(thread: str, d: Cells, runs) -> list[dict]:
         fitted = bool(d.fitted(p)) if d.fitted is not None else False
         reference = kernel == base_k
         zero = pb == 0 and d.change == "pct"  # a difference of points has no trouble with 0
+        if d.predicted is not None and not reference and not d.predicted(p):
+            mb = None  # the model's number without a change
         c = make_cell(d.table, p.stat, row, kernel, p.value, m, None if zero else pb, None if zero else mb,
                       calibrated=fitted, reference=reference)
         if d.change == "points" and not reference:
