@@ -48,8 +48,9 @@ from ...models.cfq import DESKTOP_2014, LAPTOP_2014, DiskParams, IOParams, cfq_f
 from ...tables import compare, published
 from . import tiobench
 from ...reproduce import Reproduction, _sign, score_only
-from ...reproduce._side_by_side import cell_value, make_cell, samples_frame
+from ...reproduce._side_by_side import cell_value, samples_frame
 from ...reproduce.calibration import CALIBRATION_BASE, calibration
+from ...reproduce.cells import Cells, build
 from ...reproduce.score import cell_key
 
 THREAD = "2014-seqread-fairzone-cfq"
@@ -265,48 +266,44 @@ def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq
 
 # --------------------------------------------------------------------------- the CFQ part
 
-def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
-    cells = []
-    for r in pub.itertuples():
-        m = cell_value(mt, r.row, r.kernel, r.stat)
-        pb = cell_value(pub, r.row, BASELINE, r.stat)
-        mb = cell_value(mt, r.row, BASELINE, r.stat)
-        if r.kernel == BASELINE:
-            fitted = r.row == "SeqRead-MB/sec-1"
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb,
-                                   calibrated=fitted, reference=True))
-        elif r.kernel.startswith("3.0.0"):
-            # the 3.0 difference is the allocator's: shown, not predicted
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, None, pb, None))
-        else:
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb))
-    return cells
+CFQ600 = "3.16.0-rc1 cfq600"
+MIN_ROWS = tuple(f"{op}-MB/sec-{n}" for op in ("SeqRead", "RandRead") for n in READERS)
 
 
-def _lessdirty_cells(ld: pd.DataFrame, sub: pd.DataFrame, mmin: pd.DataFrame) -> list[dict]:
-    cells = [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value,
-                       cell_value(mmin, r.row, r.kernel, r.stat), cell_value(ld, r.row, BASELINE, r.stat),
-                       cell_value(mmin, r.row, BASELINE, r.stat))
-             for r in sub.itertuples() if r.kernel != BASELINE]
-    for c in cells:
-        if is_flat_row(c["row"]):
-            c["flat"] = FLAT_WORDS  # printed and modelled, not scored: Mel calls RandRead flat
-    return cells
+def _cfq_number(tables: dict, table: str, kernel: str, row: str, stat: str) -> float | None:
+    """The model's number of a cell: ``stat`` of ``row`` for ``kernel`` in the model's table printed beside
+    ``table`` (``tables``: :func:`model_tables`); None for the 3.0 column, whose difference is the allocator's."""
+    if kernel.startswith("3.0.0"):
+        return None
+    return cell_value(tables[table], row, kernel, stat)
 
 
-def _iostat_cells(io_pub: pd.DataFrame, iot: pd.DataFrame) -> list[dict]:
-    cells = []
-    for r in io_pub.itertuples():
-        if r.kernel.startswith("3.0.0"):
-            cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
-                                   cell_value(io_pub, r.row, BASELINE, r.stat), None))
-            continue
-        speaks = r.row == "sda-r_await"
-        m = cell_value(iot, r.row, r.kernel, r.stat) if speaks else None
-        mb = cell_value(iot, r.row, BASELINE, r.stat) if speaks else None
-        cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
-                               cell_value(io_pub, r.row, BASELINE, r.stat), mb, reference=(r.kernel == BASELINE)))
-    return cells
+# The CFQ half's cells, against 3.16.0-rc1 vanilla (runs: model_tables(model_runs(...))).  Fitted: the disk's
+# media rate, on vanilla SeqRead-1.  Predicted: the cfq600 column -- Mean SeqRead, the Min rows of
+# lessdirty-tiobench (RandRead printed and modelled, not scored: Mel calls it flat) and the iostat r_await; the 3.0
+# column is shown, not predicted, and avgqz, await and w_await are set by the write phases, not simulated.
+CELLS = (
+    Cells("cfq600-seqread", model=lambda t, k, row, stat: _cfq_number(t, "cfq600-seqread", k, row, stat),
+          fitted=lambda c: c.kernel == BASELINE and c.row == "SeqRead-MB/sec-1"),
+    Cells("lessdirty-tiobench", model=lambda t, k, row, stat: _cfq_number(t, "lessdirty-tiobench", k, row, stat),
+          select=lambda c: c.kernel == CFQ600 and c.stat == "Min" and c.row in MIN_ROWS,
+          notes=lambda c: {"flat": FLAT_WORDS} if is_flat_row(c.row) else None),
+    Cells("cfq600-iostat", model=lambda t, k, row, stat: (_cfq_number(t, "cfq600-iostat", k, row, stat)
+                                                          if row == "sda-r_await" else None)),
+)
+
+
+def _lines(table: str) -> list[Cells]:
+    return [c for c in CELLS if c.table == table]
+
+
+def model_tables(runs: PhaseRuns) -> dict:
+    """The model's tables the CFQ half prints beside the published ones, by published table: Mean SeqRead of
+    every kernel, the Min rows of vanilla and cfq600, and r_await over the read phases."""
+    return {"cfq600-seqread": model_table(runs, [f"SeqRead-MB/sec-{n}" for n in READERS], ("Mean",)),
+            "lessdirty-tiobench": model_table(runs, list(MIN_ROWS), ("Min",), kernels=[BASELINE, CFQ600],
+                                              table="model-min"),
+            "cfq600-iostat": iostat_table(runs)}
 
 
 def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
@@ -322,13 +319,13 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     part.fitted.append({"parameter": "media_rate_mb_s", "value": float(fit["value"].iloc[0]), "unit": "MB/s",
                         "fitted_to": [cell_key({"table": "cfq600-seqread", "stat": "Mean",
                                                    "row": "SeqRead-MB/sec-1", "kernel": BASELINE})]})
-    runs = model_runs(small, seed_base=int(seed_base))
+    tables = model_tables(model_runs(small, seed_base=int(seed_base)))
 
     # ---- cfq600-seqread (Mean), with the 3.0 column
     seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
-    mt = model_table(runs, seq_rows, ("Mean",))
+    mt = tables["cfq600-seqread"]
     pub = published(THREAD, "cfq600-seqread")
-    cells = _seqread_cells(pub, mt)
+    cells = build(THREAD, _lines("cfq600-seqread"), tables)
     part.add("cfq600-seqread/published", "cfq600-seqread, published", pub, kind="mmtests")
     part.add("cfq600-seqread/model", "cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)", mt,
              kind="mmtests")
@@ -344,11 +341,9 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
 
     # ---- lessdirty-tiobench: the Min rows of the same runs (cfq600 column)
     ld = published(THREAD, "lessdirty-tiobench")
-    rows_min = seq_rows + [f"RandRead-MB/sec-{n}" for n in READERS]
-    kk = ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"]
-    mmin = model_table(runs, rows_min, ("Min",), kernels=kk, table="model-min")
-    sub = ld[ld["kernel"].isin(kk) & (ld["stat"] == "Min") & ld["row"].isin(rows_min)].copy()
-    cells = _lessdirty_cells(ld, sub, mmin)
+    mmin = tables["lessdirty-tiobench"]
+    sub = ld[ld["kernel"].isin([BASELINE, CFQ600]) & (ld["stat"] == "Min") & ld["row"].isin(MIN_ROWS)].copy()
+    cells = build(THREAD, _lines("lessdirty-tiobench"), tables)
     part.add("lessdirty-tiobench-min/published", "lessdirty-tiobench (Min rows, vanilla and cfq600), published", sub,
              kind="mmtests")
     part.add("lessdirty-tiobench-min/model", "lessdirty-tiobench (Min rows), model", mmin, kind="mmtests")
@@ -358,8 +353,8 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
 
     # ---- cfq600-iostat: r_await over the read phases
     io_pub = published(THREAD, "cfq600-iostat")
-    iot = iostat_table(runs)
-    cells = _iostat_cells(io_pub, iot)
+    iot = tables["cfq600-iostat"]
+    cells = build(THREAD, _lines("cfq600-iostat"), tables)
     part.add("cfq600-iostat/published", "cfq600-iostat, published", io_pub, kind="mmtests")
     part.add("cfq600-iostat/model", "cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples "
              "weighted by each phase's real length)", iot, kind="mmtests")

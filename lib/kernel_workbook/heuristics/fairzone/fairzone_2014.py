@@ -82,8 +82,9 @@ from ...tables import baseline_of, compare, published
 from ..cfq import tiobench as block_tiobench
 from .pagecache import READERS, tiobench
 from ...reproduce import Reproduction, _sign, summarise
-from ...reproduce._side_by_side import cell_value, make_cell, samples_frame
+from ...reproduce._side_by_side import cell_value, samples_frame
 from ...reproduce.calibration import CALIBRATION_BASE, calibration, mean_over_bases
+from ...reproduce.cells import Cells, build
 from ..cfq.seqread_2014 import (FLAT_WORDS, calibrate_cfq, calibrate_media_rate, cfq_part, is_flat_row,
                                 seqread_throughput, shift_seed)
 
@@ -500,6 +501,62 @@ def decompose(machine_key: str, kernel: str, n: int, small: bool | None = None, 
     }
 
 
+# --------------------------------------------------------------------------- the cells
+
+def _printed(tables: dict, table: str, kernel: str, row: str, stat: str) -> float | None:
+    """The model's number of a cell: ``stat`` of ``row`` for ``kernel`` in the model's table printed beside
+    ``table`` (``tables``: by published table, the model tables :func:`spread_cells`, :func:`velocity_cells` and
+    :func:`seqread_cells` print)."""
+    return cell_value(tables[table], row, kernel, stat)
+
+
+def _on_vanillas_allocator(c) -> bool:
+    """A column whose allocator is vanilla 3.16-rc1's (cfq600 and its v2): the allocator model runs it as vanilla."""
+    return KERNELS[c.kernel][0] == "3.16-rc1"
+
+
+def _vanilla(mkey: str) -> str:
+    return VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
+
+
+OTHER_ROW_WHY = "the allocator half composes SeqRead only; the thread prints this operation without a word on it"
+
+# The allocation spread on Mel's desktop, against vanilla: DMA32's size and other_mb fitted on vanilla's counts;
+# fairzone and 3.0 predicted; cfq600 runs vanilla's allocator, so its run is vanilla's -- shown, not predicted.
+SPREAD_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat, table=table: _printed(t, table, k, row, stat),
+          fitted=lambda c: c.kernel == VANILLA["mel"] and c.row in ("DMA32 allocs", "Normal allocs"),
+          predicted=lambda c: not _on_vanillas_allocator(c))
+    for table in ("fairzone-spread", "spread-percent"))
+# Zone velocity on Johannes's machine, against its 3.0 baseline: the vanilla column's level and split were fitted
+# (his DMA32 size and the time scale), so its two cells are calibrated whatever their change against 3.0;
+# bigbatches' are predictions.
+VELOCITY_CELLS = (
+    Cells("bigbatches-velocity", model=lambda t, k, row, stat: _printed(t, "bigbatches-velocity", k, row, stat),
+          fitted=lambda c: c.kernel == VANILLA["johannes"]),
+)
+# Every SeqRead table: its SeqRead rows for the kernels that change the allocator, each machine's disk fitted on
+# its vanilla Mean SeqRead-1; cfq600 on vanilla's allocator against a vanilla baseline is the CFQ half's cell.
+SEQREAD_ROW_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat, table=table: _printed(t, table, k, row, stat),
+          select=lambda c, van=_vanilla(mkey): c.row.startswith("SeqRead-MB/sec-") and not (
+              _on_vanillas_allocator(c) and c.kernel != van and baseline_of(THREAD, c.table) == van),
+          fitted=lambda c, van=_vanilla(mkey): c.kernel == van and c.row == "SeqRead-MB/sec-1" and c.stat == "Mean")
+    for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES)
+# The rows of a SeqRead table other than SeqRead (RandRead, SeqWrite, RandWrite), listed so that every published
+# cell has its reason: on Mel's desktop (lessdirty-tiobench) he calls them flat (FLAT_WORDS; the CFQ half prints and
+# models cfq600's RandRead there), elsewhere the allocator half does not predict them.
+OTHER_ROW_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat: None,
+          select=lambda c: is_flat_row(c.row) and c.kernel != baseline_of(THREAD, c.table) and not (
+              c.table == "lessdirty-tiobench" and _on_vanillas_allocator(c) and c.row.startswith("RandRead")),
+          notes=lambda c: {"flat": FLAT_WORDS} if c.table == "lessdirty-tiobench" else {"why": OTHER_ROW_WHY})
+    for table, _mkey, _disk_preset, _ram_mb in SEQREAD_TABLES)
+CELLS = SPREAD_CELLS + VELOCITY_CELLS + tuple(line for pair in zip(SEQREAD_ROW_CELLS, OTHER_ROW_CELLS)
+                                              for line in pair)
+"""The allocator half's cells, in the order the reproduction lists them (the CFQ half's: ``seqread_2014.CELLS``)."""
+
+
 # --------------------------------------------------------------------------- the tables
 
 def spread_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0) -> tuple[list, dict]:
@@ -521,22 +578,7 @@ def spread_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0) 
         pct[k] = {row: 100.0 * c[row] / tot for row in ("DMA32 allocs", "Normal allocs", "Movable allocs")}
     mp["value"] = [pct[r.kernel][r.row] for r in pubp.itertuples()]
     mp["text"] = [f"{v:.1f}%" for v in mp["value"]]
-    van = VANILLA["mel"]
-    cells = []
-    for table, p, m in (("fairzone-spread", pub, mt), ("spread-percent", pubp, mp)):
-        for r in p.itertuples():
-            mv = cell_value(m, r.row, r.kernel)
-            pb, mb = cell_value(p, r.row, van), cell_value(m, r.row, van)
-            variant = KERNELS[r.kernel][0]
-            if r.kernel == van:
-                fitted = r.row in ("DMA32 allocs", "Normal allocs")
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb, calibrated=fitted,
-                                       reference=True))
-            elif variant == "3.16-rc1":
-                # cfq600: the vanilla allocator, so the model's run is vanilla's -- shown, not predicted
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, None))
-            else:
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb))
+    cells = build(THREAD, SPREAD_CELLS, {"fairzone-spread": mt, "spread-percent": mp})
     return cells, {"fairzone-spread": (pub, mt), "spread-percent": (pubp, mp)}
 
 
@@ -545,7 +587,6 @@ def velocity_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0
     """bigbatches-velocity: cells (against the table's 3.0 baseline) and the model table, runs of ``seed_base``."""
     cal = calibrate_johannes(small, thp)
     pub = _pub("bigbatches-velocity")
-    base_k = baseline_of(THREAD, "bigbatches-velocity")
     vals = {}
     for k in pub["kernel"].unique():
         r = seqread_run("johannes", KERNELS[k][0], small, thp, seed_base=seed_base)
@@ -554,25 +595,15 @@ def velocity_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0
     mt = pub.copy()
     mt["value"] = [vals[r.kernel][r.row] for r in pub.itertuples()]
     mt["text"] = [f"{v:.3f}" for v in mt["value"]]
-    cells = []
-    for r in pub.itertuples():
-        mv = vals[r.kernel][r.row]
-        pb, mb = cell_value(pub, r.row, base_k), vals[base_k][r.row]
-        if r.kernel == base_k:
-            cells.append(make_cell("bigbatches-velocity", "", r.row, r.kernel, r.value, mv, pb, mb, reference=True))
-        else:
-            # the vanilla column's level and split were fitted (Johannes's DMA32 size and the time scale): its
-            # two cells are calibrated, whatever their change against 3.0; bigbatches' are predictions
-            cells.append(make_cell("bigbatches-velocity", "", r.row, r.kernel, r.value, mv, pb, mb,
-                                   calibrated=r.kernel == VANILLA["johannes"]))
-    return cells, mt, cal
+    return build(THREAD, VELOCITY_CELLS, {"bigbatches-velocity": mt}), mt, cal
 
 
 def seqread_cells(small: bool | None = None, thp: str = THP, step=None, seed_base: int = 0) -> tuple[list, list]:
     """Every SeqRead cell of the thread's SeqRead tables for the kernels that change the allocator, and per table
     ``(table, baseline, published SeqRead rows, model table, its cells)``; runs of ``seed_base``."""
     cells, tables = [], []
-    for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
+    for (table, mkey, _disk_preset, _ram_mb), rows, others in zip(SEQREAD_TABLES, SEQREAD_ROW_CELLS,
+                                                                  OTHER_ROW_CELLS):
         pub = _pub(table)
         base_k = baseline_of(THREAD, table)
         sub = pub[pub["row"].str.startswith("SeqRead-MB/sec-")]
@@ -585,49 +616,12 @@ def seqread_cells(small: bool | None = None, thp: str = THP, step=None, seed_bas
                 samples[k][row] = seqread_samples(mkey, k, n, small, thp, seed_base=seed_base)
         mt = compare(samples_frame(samples), baseline=base_k, stats=stats, era="2014", significance=None,
                      kernels=kernels, table=f"model-{table}", title="model")
-        van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
-        tc = []
-        for r in sub.itertuples():
-            m = cell_value(mt, r.row, r.kernel, r.stat)
-            pb, mb = cell_value(sub, r.row, base_k, r.stat), cell_value(mt, r.row, base_k, r.stat)
-            variant = KERNELS[r.kernel][0]
-            fitted = r.kernel == van and r.row == "SeqRead-MB/sec-1" and r.stat == "Mean"
-            if r.kernel == base_k:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=fitted,
-                                    reference=True))
-            elif fitted:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=True))
-            elif variant == "3.16-rc1" and base_k == van:
-                # cfq600 on the vanilla allocator: the CFQ part's prediction (printed above, no cell here)
-                continue
-            else:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb))
-        tc_other = _other_row_cells(table, pub, base_k)
-        cells += tc + tc_other
+        tc = build(THREAD, [rows], {table: mt})
+        cells += tc + build(THREAD, [others], None)
         tables.append((table, base_k, sub, mt, tc))
         if step is not None:
             step()
     return cells, tables
-
-
-def _other_row_cells(table: str, pub: pd.DataFrame, base_k: str) -> list[dict]:
-    """The rows of a SeqRead table other than SeqRead (RandRead, SeqWrite, RandWrite), listed so that every
-    published cell has its reason: on Mel's desktop (lessdirty-tiobench) he calls them flat (``FLAT_WORDS``; the
-    CFQ part prints and models cfq600's RandRead there), elsewhere the allocator half does not predict them."""
-    out = []
-    for r in pub.itertuples():
-        if not is_flat_row(r.row) or r.kernel == base_k:
-            continue
-        if table == "lessdirty-tiobench" and KERNELS[r.kernel][0] == "3.16-rc1" and r.row.startswith("RandRead"):
-            continue  # the CFQ part's cell
-        c = make_cell(table, r.stat, r.row, r.kernel, r.value, None, cell_value(pub, r.row, base_k, r.stat), None)
-        if table == "lessdirty-tiobench":
-            c["flat"] = FLAT_WORDS
-        else:
-            c["why"] = ("the allocator half composes SeqRead only; the thread prints this operation without a word "
-                        "on it")
-        out.append(c)
-    return out
 
 
 def explained_share(cells: list[dict]) -> dict:
