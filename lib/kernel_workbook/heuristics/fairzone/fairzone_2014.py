@@ -446,7 +446,7 @@ def _compose(d_mb_s: float, hits: int, misses: int) -> float:
     return pages / PAGES_PER_MB / t if t > 0 else float("nan")
 
 
-@lru_cache(maxsize=512)  # one number a run: about a base's worth (7 tables x kernels x 5 reader counts x seeds)
+@lru_cache(maxsize=512)  # one number a run: 190 a seed base at CI size, so a few bases
 def _disk(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None,
           seed_base: int) -> float:
     p = _io_params(machine_key, kernel, small)
