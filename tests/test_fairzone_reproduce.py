@@ -7,7 +7,6 @@ import pytest
 
 from kernel_workbook.reproduce import CELL_KEYS, Reproduction, summarise
 from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
-from kernel_workbook.heuristics.cfq import seqread_2014 as s14
 from literals import literals_equal_to_published
 
 from kernel_workbook.tables import published
@@ -40,6 +39,10 @@ def test_cells_follow_the_schema_and_only_vanilla_is_fitted(part):
         assert {"stat", "status", "reason", "noise_pts", "ratio"} <= set(c)
     fitted = [c for c in part.cells if c["calibrated"]]
     assert fitted and all(c["kernel"] in VANILLA for c in fitted)
+    # a baseline-column cell has no change to predict, fitted or not (the spread's and Mel's SeqRead-1 are fitted)
+    base = [c for c in part.cells if c["kernel"] == fz.baseline_of(THREAD, c["table"])]
+    assert any(c["calibrated"] for c in base)
+    assert all(c["published_delta_pct"] is None and c["model_delta_pct"] is None for c in base)
     # what is fitted: the vanilla spread counts and percentages, and each machine's vanilla SeqRead-1
     assert {(c["table"], c["row"]) for c in fitted if "spread" in c["table"]} == {
         ("fairzone-spread", "DMA32 allocs"), ("fairzone-spread", "Normal allocs"),
@@ -84,8 +87,7 @@ def test_the_desktop_memory_is_fitted_on_the_mean_of_every_seed_base_vanilla_spr
     cal = fz.calibrate_desktop(True)
     per = []
     for b in CALIBRATION_BASES:
-        with s14.at_seed_base(b):
-            m = fz._spread_run("3.16-rc1", cal["dma32_mb"], cal["other_mb"], fz.THP, True)
+        m = fz._spread_run("3.16-rc1", cal["dma32_mb"], cal["other_mb"], fz.THP, True, b)
         per.append(m["DMA32 allocs"] + m["Normal allocs"])
     assert cal["model"]["DMA32 allocs"] + cal["model"]["Normal allocs"] == pytest.approx(float(np.mean(per)),
                                                                                          rel=1e-9)

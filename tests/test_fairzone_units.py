@@ -283,7 +283,7 @@ def accuracy_table(u: int = 32) -> str:
     head = [f"| variant | DMA32 allocs % (U=1 / U={u}) | DMA32 velocity | Normal velocity |", "|---|---|---|---|"]
     rows = ["| variant | readers | SeqRead hits | SeqRead misses | allocator ns/page |", "|---|---|---|---|---|"]
     for v in ("3.16-rc1", "3.0", "fairzone", "lessdirty", "bigbatches", "bigbatches1node"):
-        a, b = (simulate(variant_params(v, m, kswapd_stays_awake=False, pages_per_unit=k), w, seed=F.shift_seed(21),
+        a, b = (simulate(variant_params(v, m, kswapd_stays_awake=False, pages_per_unit=k), w, seed=F.shift_seed(21, 0),
                          verbose=False).lean() for k in (1, u))
         va, vb = a.velocity(), b.velocity()
         vel = [f"{va[k]:.0f} / {vb[k]:.0f} ({vb[k] / va[k] - 1:+.2%})" for k in ("Zone dma32 velocity",

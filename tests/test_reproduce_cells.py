@@ -158,3 +158,24 @@ def test_only_the_baseline_cell_itself_is_a_reference():
     assert perf["published_delta_pct"] == round(delta_pct(perf["published"], _pub(
         "dave-vmstat-319-ptedirty", "numa_pages_migrated", "3.19+pte_dirty")), 4)
     assert perf["model_delta_pct"] == 0.0
+
+
+# ---- a cell shown but not predicted (2014's cfq600 column of the spread tables)
+
+T2014 = "2014-seqread-fairzone-cfq"
+VANILLA, CFQ600 = "3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"
+
+
+def test_a_cell_not_predicted_keeps_its_model_number_and_no_model_change():
+    # a model whose every kernel but vanilla reads 10% higher; cfq600 declared not predicted
+    line = Cells("fairzone-spread", model=lambda runs, k, row, stat: runs * (1.0 if k == VANILLA else 1.1),
+                 select=lambda c: c.row == "DMA32 allocs", predicted=lambda c: c.kernel != CFQ600)
+    cells = {c["kernel"]: c for c in build(T2014, [line], 100.0)}
+    assert cells[CFQ600]["model"] == 110.0 and cells[CFQ600]["model_delta_pct"] is None
+    assert cells[CFQ600]["published_delta_pct"] is not None  # the published side keeps its change
+    assert cells["3.16.0-rc1 fairzone"]["model_delta_pct"] == 10.0
+    # the baseline column has no change either way
+    assert cells[VANILLA]["model"] == 100.0 and cells[VANILLA]["model_delta_pct"] is None
+    # undeclared, every cell is predicted
+    plain = {c["kernel"]: c for c in build(T2014, [Cells(line.table, model=line.model, select=line.select)], 100.0)}
+    assert plain[CFQ600]["model_delta_pct"] == 10.0

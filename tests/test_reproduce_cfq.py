@@ -40,6 +40,8 @@ def test_2014_cfq_part_what_is_fitted(part14):
     # one cell fitted, in the baseline column the issue names, and rep.fitted says which parameter
     assert [(c["table"], c["row"], c["kernel"]) for c in fitted] == [
         ("cfq600-seqread", "SeqRead-MB/sec-1", "3.16.0-rc1 vanilla")]
+    # a baseline-column cell has no change to predict, fitted or not
+    assert fitted[0]["published_delta_pct"] is None and fitted[0]["model_delta_pct"] is None
     assert [f["parameter"] for f in part14.fitted] == ["media_rate_mb_s"]
     assert part14.fitted[0]["fitted_to"] == ["cfq600-seqread|Mean|SeqRead-MB/sec-1|3.16.0-rc1 vanilla"]
     assert baseline_of("2014-seqread-fairzone-cfq", "cfq600-seqread") == "3.16.0-rc1 vanilla"
@@ -207,28 +209,33 @@ def test_2011_workload_prose_counts_processes_files_and_requests():
     assert text.startswith("8 x 'aio-stress -a 4 -b 4")
 
 
-def test_2014_a_seed_base_moves_every_seed_and_empties_the_run_caches():
-    from kernel_workbook.reproduce import calibration
-    from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
+def test_2014_a_seed_base_is_an_argument_that_moves_every_seed_and_never_the_calibrations(monkeypatch):
+    """No process-wide seed base: the base travels as an argument down to where a seed is drawn, and a calibration
+    draws on CALIBRATION_BASE whatever base asks for it."""
+    import importlib.util
 
-    assert s14.seed_base() == 0 and s14._seed(0, 0) == 1000 and fz.shift_seed(11) == 11
-    # a fit of the media rate as a worker receives it (no need to run the fit to see it kept)
-    probe = {(s14.calibrate_media_rate.__kwb_calibration__, (("probe", 1),)): (123.0, 45.6)}
-    calibration.load(probe)
-    fitted = calibration.export()
-    try:
-        s14.use_seed_base(2)
-        assert s14._seed(0, 0) == 1000 + 2 * s14.SEED_BASE_STRIDE and fz.shift_seed(11) != 11
-        # the runs are seed base 2's from now on; the machine stays as fitted once, on seed base 0
-        assert s14.model_runs.cache_info().currsize == 0 and s14._other_machines.cache_info().currsize == 0
-        assert calibration.export() == fitted
-        with pytest.raises(Exception):
-            s14.use_seed_base(-1)
-    finally:
-        s14.use_seed_base(0)
-        for k in probe:
-            calibration._STORE.pop(k, None)
-    assert s14._seed(0, 0) == 1000
+    from kernel_workbook.heuristics.fairzone import fairzone_2014 as fz
+    from kernel_workbook.models.cfq import DESKTOP_2014
+    from kernel_workbook.reproduce.calibration import CALIBRATION_BASE
+
+    assert importlib.util.find_spec("kernel_workbook.reproduce.seed_base") is None
+    assert s14._seed(0, 0, 0) == 1000 and s14._seed(0, 0, 2) == 1000 + 2 * s14.SEED_BASE_STRIDE
+    assert fz.shift_seed(11, 0) == 11 and fz.shift_seed(11, 2) == 11 + 2 * s14.SEED_BASE_STRIDE
+    s14.desktop_params(small=True)  # the real fit first: what follows only watches the seeds drawn
+    seen = []
+    real = s14.simulate
+
+    def spy(p, w, seed, verbose=True):
+        seen.append(seed)
+        return real(p, w, seed=seed, verbose=verbose)
+
+    monkeypatch.setattr(s14, "simulate", spy)
+    s14.df_file_layout(mb_totals=(8.0,), readers=(1,), iterations=2, small=True, seed_base=2)
+    assert seen == [s14._seed(0, i, 2) for i in range(2)] * 2  # both layouts, seed base 2's iterations
+    seen.clear()
+    # the fit itself (not the store's memo of it), asked for while seed base 2 runs: its seeds are base 0's
+    s14.calibrate_media_rate.__wrapped__(DESKTOP_2014, 50.0, 4096, 8.0, 2)
+    assert seen and set(seen) == {s14._seed(0, i, CALIBRATION_BASE) for i in range(2)}
 
 
 def test_2014_cfq_fitted_cells_are_never_scored(part14):

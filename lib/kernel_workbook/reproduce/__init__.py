@@ -460,8 +460,6 @@ def _forget() -> None:
 
     from .calibration import is_calibration
 
-    from .seed_base import use_seed_base
-
     # the engine's modules and the heuristics' (their reproductions keep their runs in caches)
     ours = (__name__ + ".", __name__.rsplit(".", 1)[0] + ".heuristics.")
     for name, mod in list(sys.modules.items()):
@@ -471,7 +469,6 @@ def _forget() -> None:
             if callable(getattr(f, "cache_clear", None)) and getattr(f, "__module__", None) == name \
                     and not is_calibration(f):
                 f.cache_clear()
-    use_seed_base(0)
     gc.collect()
     # what outlives a task is the process's own (modules, the compiled models, the fits): frozen, later
     # collections (this one, and the collector's own during a task) no longer walk it (60 ms a walk)

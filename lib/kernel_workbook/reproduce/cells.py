@@ -34,6 +34,10 @@ The rules every thread shares:
   ``calibrated`` marks the ones a parameter was fitted to;
 * where the published baseline is 0 the change is undefined on both sides,
   and ``zero_baseline`` says why;
+* a cell that ``predicted`` says is not predicted shows the model's number
+  but no model change: the model has no run of its own for that column (a
+  kernel the model runs as the baseline, so its change would be the
+  baseline's against itself);
 * every number is rounded to 4 places (``make_cell``).
 """
 
@@ -67,7 +71,8 @@ class Cells:
     in the order printed).  ``fitted(cell)``: a parameter was fitted to it.  ``notes(cell)``: what the cell
     carries besides its numbers -- ``exclude``, ``repeat_of``, ``flat``, ``why``, ``baseline_kernel`` (see
     :mod:`.score`) -- or None.  ``base_table``, ``base_row``: where the baseline cell is, when not in this
-    table or not in the cell's own row.
+    table or not in the cell's own row.  ``predicted(cell)``: False where the model's number is shown but its
+    change is not a prediction (default: every cell is).
     """
 
     table: str
@@ -80,6 +85,7 @@ class Cells:
     zero_baseline: str | None = None
     base_table: str | None = None
     base_row: str | None = None
+    predicted: Callable[[Published], bool] | None = None
 
     def __post_init__(self):
         if self.change not in ("pct", "points"):
@@ -114,6 +120,8 @@ def _line(thread: str, d: Cells, runs) -> list[dict]:
         fitted = bool(d.fitted(p)) if d.fitted is not None else False
         reference = kernel == base_k and base_row == row and base_pub is pub
         zero = pb == 0 and d.change == "pct"  # a difference of points has no trouble with 0
+        if d.predicted is not None and not reference and not d.predicted(p):
+            mb = None  # the model's number without a change
         c = make_cell(d.table, p.stat, row, kernel, p.value, m, None if zero else pb, None if zero else mb,
                       calibrated=fitted, reference=reference)
         if d.change == "points" and not reference:

@@ -36,6 +36,7 @@ Blocks (``rep.block(key)``): ``cfq/fitted``, ``cfq600-seqread/published``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -47,10 +48,10 @@ from ...models.cfq import DESKTOP_2014, LAPTOP_2014, DiskParams, IOParams, cfq_f
 from ...tables import compare, published
 from . import tiobench
 from ...reproduce import Reproduction, _sign, score_only
-from ...reproduce._side_by_side import cell_value, make_cell, samples_frame
+from ...reproduce._side_by_side import cell_value, samples_frame
 from ...reproduce.calibration import CALIBRATION_BASE, calibration
+from ...reproduce.cells import Cells, build
 from ...reproduce.score import cell_key
-from ...reproduce.seed_base import at_seed_base, seed_base, seed_cached, use_seed_base
 
 THREAD = "2014-seqread-fairzone-cfq"
 
@@ -99,20 +100,21 @@ def sizes(small: bool | None = None) -> Sizes:
 
 
 # --------------------------------------------------------------------------- seed bases
-# Both halves of the 2014 reproduction (this module and the fair-zone heuristic's fairzone_2014) run their
-# simulations under one seed base (reproduce.seed_base): every seed moves by SEED_BASE_STRIDE per base, so each
-# base is a fresh set of mmtests iterations.
+# Both halves of the 2014 reproduction (this module and the fair-zone heuristic's fairzone_2014) draw every seed
+# of a seed base through shift_seed: each seed moves by SEED_BASE_STRIDE per base, so each base is a fresh set of
+# mmtests iterations.  The base is an argument all the way down (a cache of runs keys on it), never a process's
+# state: a calibration passes CALIBRATION_BASE, whatever base asked for it.
 SEED_BASE_STRIDE = 100003  # more than every seed one base uses (kernels x 1000 + iterations + 500)
 
 
-def shift_seed(seed: int) -> int:
-    """``seed`` under the current seed base."""
-    return int(seed) + SEED_BASE_STRIDE * seed_base()
+def shift_seed(seed: int, seed_base: int) -> int:
+    """``seed`` under seed base ``seed_base``."""
+    return int(seed) + SEED_BASE_STRIDE * int(seed_base)
 
 
-def _seed(kernel_index: int, it: int) -> int:
+def _seed(kernel_index: int, it: int, seed_base: int) -> int:
     # every kernel is its own boot: independent seeds per kernel and iteration
-    return shift_seed(1000 * (kernel_index + 1) + it)
+    return shift_seed(1000 * (kernel_index + 1) + it, seed_base)
 
 
 # --------------------------------------------------------------------------- the hook for the allocator model
@@ -153,8 +155,7 @@ def calibrate_media_rate(disk: DiskParams, target_mb_s: float, ram_mb: int, mb_t
     w = tiobench.seqread(1, ram_mb=ram_mb, mb_total=mb_total)
     for _ in range(8):
         p = base.with_(media_rate_mb_s=rate)
-        with at_seed_base(CALIBRATION_BASE):
-            seeds = [_seed(0, i) for i in range(iterations)]
+        seeds = [_seed(0, i, CALIBRATION_BASE) for i in range(iterations)]
         got = float(np.mean([simulate(p, w, seed=s, verbose=False).throughput_mb_s for s in seeds]))
         if abs(got / target_mb_s - 1) < 2e-4:
             break
@@ -215,9 +216,11 @@ def _weighted_samples(samples: np.ndarray, real_s: float) -> list[float]:
     return [float(samples[i % samples.size]) for i in range(n)]
 
 
-@seed_cached(maxsize=8)
-def model_runs(small: bool | None = None, kernels: tuple = tuple(KERNELS), ram_mb: int = DESKTOP_RAM_MB) -> PhaseRuns:
-    """SeqRead and RandRead for every kernel, reader count and iteration (cached per process)."""
+@lru_cache(maxsize=8)  # a few hundred floats a base
+def model_runs(small: bool | None = None, kernels: tuple = tuple(KERNELS), ram_mb: int = DESKTOP_RAM_MB,
+               seed_base: int = 0) -> PhaseRuns:
+    """SeqRead and RandRead for every kernel, reader count and iteration, under ``seed_base`` (cached per
+    process)."""
     sz = sizes(small)
     thr: dict = {}
     rawait: dict = {}
@@ -234,7 +237,8 @@ def model_runs(small: bool | None = None, kernels: tuple = tuple(KERNELS), ram_m
                         w = tiobench.seqread(n, ram_mb=ram_mb, mb_total=sz.mb_total)
                     else:
                         w = tiobench.randread(n, ram_mb=ram_mb, ops_per_thread=sz.rand_ops)
-                    r = simulate(p, w, seed=_seed(ki, it) + (500 if phase == "RandRead" else 0), verbose=False)
+                    seed = _seed(ki, it, seed_base) + (500 if phase == "RandRead" else 0)
+                    r = simulate(p, w, seed=seed, verbose=False)
                     mbs = r.throughput_mb_s
                     vals.append(mbs)
                     io = r.iostat(IOSTAT_INTERVAL_S)
@@ -262,52 +266,49 @@ def iostat_table(runs: PhaseRuns, kernels=("3.16.0-rc1 vanilla", "3.16.0-rc1 cfq
 
 # --------------------------------------------------------------------------- the CFQ part
 
-def _seqread_cells(pub: pd.DataFrame, mt: pd.DataFrame) -> list[dict]:
-    cells = []
-    for r in pub.itertuples():
-        m = cell_value(mt, r.row, r.kernel, r.stat)
-        pb = cell_value(pub, r.row, BASELINE, r.stat)
-        mb = cell_value(mt, r.row, BASELINE, r.stat)
-        if r.kernel == BASELINE:
-            fitted = r.row == "SeqRead-MB/sec-1"
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb,
-                                   calibrated=fitted, reference=not fitted))
-        elif r.kernel.startswith("3.0.0"):
-            # the 3.0 difference is the allocator's: shown, not predicted
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, None, pb, None))
-        else:
-            cells.append(make_cell("cfq600-seqread", r.stat, r.row, r.kernel, r.value, m, pb, mb))
-    return cells
+CFQ600 = "3.16.0-rc1 cfq600"
+MIN_ROWS = tuple(f"{op}-MB/sec-{n}" for op in ("SeqRead", "RandRead") for n in READERS)
 
 
-def _lessdirty_cells(ld: pd.DataFrame, sub: pd.DataFrame, mmin: pd.DataFrame) -> list[dict]:
-    cells = [make_cell("lessdirty-tiobench", r.stat, r.row, r.kernel, r.value,
-                       cell_value(mmin, r.row, r.kernel, r.stat), cell_value(ld, r.row, BASELINE, r.stat),
-                       cell_value(mmin, r.row, BASELINE, r.stat))
-             for r in sub.itertuples() if r.kernel != BASELINE]
-    for c in cells:
-        if is_flat_row(c["row"]):
-            c["flat"] = FLAT_WORDS  # printed and modelled, not scored: Mel calls RandRead flat
-    return cells
+def _cfq_number(tables: dict, table: str, kernel: str, row: str, stat: str) -> float | None:
+    """The model's number of a cell: ``stat`` of ``row`` for ``kernel`` in the model's table printed beside
+    ``table`` (``tables``: :func:`model_tables`); None for the 3.0 column, whose difference is the allocator's."""
+    if kernel.startswith("3.0.0"):
+        return None
+    return cell_value(tables[table], row, kernel, stat)
 
 
-def _iostat_cells(io_pub: pd.DataFrame, iot: pd.DataFrame) -> list[dict]:
-    cells = []
-    for r in io_pub.itertuples():
-        if r.kernel.startswith("3.0.0"):
-            cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, None,
-                                   cell_value(io_pub, r.row, BASELINE, r.stat), None))
-            continue
-        speaks = r.row == "sda-r_await"
-        m = cell_value(iot, r.row, r.kernel, r.stat) if speaks else None
-        mb = cell_value(iot, r.row, BASELINE, r.stat) if speaks else None
-        cells.append(make_cell("cfq600-iostat", r.stat, r.row, r.kernel, r.value, m,
-                               cell_value(io_pub, r.row, BASELINE, r.stat), mb, reference=(r.kernel == BASELINE)))
-    return cells
+# The CFQ half's cells, against 3.16.0-rc1 vanilla (runs: model_tables(model_runs(...))).  Fitted: the disk's
+# media rate, on vanilla SeqRead-1.  Predicted: the cfq600 column -- Mean SeqRead, the Min rows of
+# lessdirty-tiobench (RandRead printed and modelled, not scored: Mel calls it flat) and the iostat r_await; the 3.0
+# column is shown, not predicted, and avgqz, await and w_await are set by the write phases, not simulated.
+CELLS = (
+    Cells("cfq600-seqread", model=lambda t, k, row, stat: _cfq_number(t, "cfq600-seqread", k, row, stat),
+          fitted=lambda c: c.kernel == BASELINE and c.row == "SeqRead-MB/sec-1"),
+    Cells("lessdirty-tiobench", model=lambda t, k, row, stat: _cfq_number(t, "lessdirty-tiobench", k, row, stat),
+          select=lambda c: c.kernel == CFQ600 and c.stat == "Min" and c.row in MIN_ROWS,
+          notes=lambda c: {"flat": FLAT_WORDS} if is_flat_row(c.row) else None),
+    Cells("cfq600-iostat", model=lambda t, k, row, stat: (_cfq_number(t, "cfq600-iostat", k, row, stat)
+                                                          if row == "sda-r_await" else None)),
+)
 
 
-def cfq_part(small: bool | None = None) -> Reproduction:
-    """Calibrate on vanilla SeqRead-1, predict cfq600; the 3.0 column and the other machines as checks."""
+def _lines(table: str) -> list[Cells]:
+    return [c for c in CELLS if c.table == table]
+
+
+def model_tables(runs: PhaseRuns) -> dict:
+    """The model's tables the CFQ half prints beside the published ones, by published table: Mean SeqRead of
+    every kernel, the Min rows of vanilla and cfq600, and r_await over the read phases."""
+    return {"cfq600-seqread": model_table(runs, [f"SeqRead-MB/sec-{n}" for n in READERS], ("Mean",)),
+            "lessdirty-tiobench": model_table(runs, list(MIN_ROWS), ("Min",), kernels=[BASELINE, CFQ600],
+                                              table="model-min"),
+            "cfq600-iostat": iostat_table(runs)}
+
+
+def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
+    """Calibrate on vanilla SeqRead-1, predict cfq600 (runs of ``seed_base``); the 3.0 column and the other
+    machines as checks."""
     sz = sizes(small)
     part = Reproduction(THREAD)
     fit = df_fitted(small)
@@ -318,13 +319,13 @@ def cfq_part(small: bool | None = None) -> Reproduction:
     part.fitted.append({"parameter": "media_rate_mb_s", "value": float(fit["value"].iloc[0]), "unit": "MB/s",
                         "fitted_to": [cell_key({"table": "cfq600-seqread", "stat": "Mean",
                                                    "row": "SeqRead-MB/sec-1", "kernel": BASELINE})]})
-    runs = model_runs(small)
+    tables = model_tables(model_runs(small, seed_base=int(seed_base)))
 
     # ---- cfq600-seqread (Mean), with the 3.0 column
     seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
-    mt = model_table(runs, seq_rows, ("Mean",))
+    mt = tables["cfq600-seqread"]
     pub = published(THREAD, "cfq600-seqread")
-    cells = _seqread_cells(pub, mt)
+    cells = build(THREAD, _lines("cfq600-seqread"), tables)
     part.add("cfq600-seqread/published", "cfq600-seqread, published", pub, kind="mmtests")
     part.add("cfq600-seqread/model", "cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)", mt,
              kind="mmtests")
@@ -340,11 +341,9 @@ def cfq_part(small: bool | None = None) -> Reproduction:
 
     # ---- lessdirty-tiobench: the Min rows of the same runs (cfq600 column)
     ld = published(THREAD, "lessdirty-tiobench")
-    rows_min = seq_rows + [f"RandRead-MB/sec-{n}" for n in READERS]
-    kk = ["3.16.0-rc1 vanilla", "3.16.0-rc1 cfq600"]
-    mmin = model_table(runs, rows_min, ("Min",), kernels=kk, table="model-min")
-    sub = ld[ld["kernel"].isin(kk) & (ld["stat"] == "Min") & ld["row"].isin(rows_min)].copy()
-    cells = _lessdirty_cells(ld, sub, mmin)
+    mmin = tables["lessdirty-tiobench"]
+    sub = ld[ld["kernel"].isin([BASELINE, CFQ600]) & (ld["stat"] == "Min") & ld["row"].isin(MIN_ROWS)].copy()
+    cells = build(THREAD, _lines("lessdirty-tiobench"), tables)
     part.add("lessdirty-tiobench-min/published", "lessdirty-tiobench (Min rows, vanilla and cfq600), published", sub,
              kind="mmtests")
     part.add("lessdirty-tiobench-min/model", "lessdirty-tiobench (Min rows), model", mmin, kind="mmtests")
@@ -354,8 +353,8 @@ def cfq_part(small: bool | None = None) -> Reproduction:
 
     # ---- cfq600-iostat: r_await over the read phases
     io_pub = published(THREAD, "cfq600-iostat")
-    iot = iostat_table(runs)
-    cells = _iostat_cells(io_pub, iot)
+    iot = tables["cfq600-iostat"]
+    cells = build(THREAD, _lines("cfq600-iostat"), tables)
     part.add("cfq600-iostat/published", "cfq600-iostat, published", io_pub, kind="mmtests")
     part.add("cfq600-iostat/model", "cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples "
              "weighted by each phase's real length)", iot, kind="mmtests")
@@ -369,13 +368,13 @@ def cfq_part(small: bool | None = None) -> Reproduction:
     if sz.others and not score_only():
         part.add("cfq/other-machines", "other machines (laptop-tiobench, desktop2-tiobench): cfq600-v2r38 against "
                  "3.16.0-rc1 vanilla, each machine's media rate fitted to its own vanilla SeqRead-1; not in the "
-                 "fidelity summary (their tables' baseline is 3.0)", df_other_machines(small))
+                 "fidelity summary (their tables' baseline is 3.0)", df_other_machines(small, seed_base))
 
     part.notes.extend(_misses(part.cells))
     return part
 
 
-def df_other_machines(small: bool | None = None) -> pd.DataFrame:
+def df_other_machines(small: bool | None = None, seed_base: int = 0) -> pd.DataFrame:
     """cfq600-v2r38 against 3.16-rc1 vanilla on the laptop and the better desktop (not in the summary).
 
     Those tables' baseline column is 3.0, an allocator difference, so their
@@ -386,11 +385,11 @@ def df_other_machines(small: bool | None = None) -> pd.DataFrame:
     Columns: ``table, row, published_vanilla, published_cfq600, published_pct, model_vanilla, model_cfq600,
     model_pct, err_pts, sign_agrees``.
     """
-    return pd.DataFrame(_other_machines(small))
+    return pd.DataFrame(_other_machines(small, int(seed_base)))
 
 
-@seed_cached(maxsize=4)
-def _other_machines(small: bool | None) -> tuple:
+@lru_cache(maxsize=4)
+def _other_machines(small: bool | None, seed_base: int) -> tuple:
     sz = sizes(small)
     rows = []
     for table, disk, ram in (("laptop-tiobench", LAPTOP_2014, 4096), ("desktop2-tiobench", DESKTOP_2014, 8192)):
@@ -401,9 +400,10 @@ def _other_machines(small: bool | None) -> tuple:
         p = IOParams(scheduler="cfq", cfq=cfq_for_kernel("3.16"), disk=disk.with_(media_rate_mb_s=rate))
         for n in READERS:
             w = tiobench.seqread(n, ram_mb=ram, mb_total=sz.mb_total)
-            a = np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s for i in range(sz.iterations)])
-            b = np.mean([simulate(p.with_(cfq_target_latency=600), w, seed=_seed(1, i), verbose=False).throughput_mb_s
+            a = np.mean([simulate(p, w, seed=_seed(0, i, seed_base), verbose=False).throughput_mb_s
                          for i in range(sz.iterations)])
+            b = np.mean([simulate(p.with_(cfq_target_latency=600), w, seed=_seed(1, i, seed_base), verbose=False)
+                         .throughput_mb_s for i in range(sz.iterations)])
             row = f"SeqRead-MB/sec-{n}"
             pv, pc = cell_value(pub, row, van, "Mean"), cell_value(pub, row, c6, "Mean")
             dp, dm = 100 * (pc / pv - 1), 100 * (b / a - 1)
@@ -437,15 +437,15 @@ def _misses(cells: list[dict]) -> list[str]:
 
 # --------------------------------------------------------------------------- a sensitivity check
 
-@seed_cached(maxsize=4)
-def alternative_seek_fit(small: bool | None = None) -> dict:
+@lru_cache(maxsize=4)
+def alternative_seek_fit(small: bool | None = None, seed_base: int = 0) -> dict:
     """What if the whole vanilla column were booked to the disk?
 
     Scales every seek time by one factor fitted to vanilla ``SeqRead-16``
     (instead of taking the seek curve from the data sheet), then predicts
     cfq600 again.  Shown in the notebook as the road not taken: it puts the
     allocator's share of the decline into the disk and over-predicts the
-    cfq600 gain.  Returns ``{"factor", "vanilla": {row: model}, "cfq600_delta": {row: %}}``.
+    cfq600 gain.  Runs of ``seed_base``.  Returns ``{"factor", "vanilla": {row: model}, "cfq600_delta": {row: %}}``.
     """
     sz = sizes(small)
     p0 = desktop_params(BASELINE, small)
@@ -458,7 +458,7 @@ def alternative_seek_fit(small: bool | None = None) -> dict:
                         seek_full_ms=d.seek_full_ms * f)
 
     def t16(f):
-        return float(np.mean([simulate(scaled(f), w16, seed=_seed(0, i), verbose=False).throughput_mb_s
+        return float(np.mean([simulate(scaled(f), w16, seed=_seed(0, i, seed_base), verbose=False).throughput_mb_s
                               for i in range(sz.iterations)]))
 
     lo, hi = 1.0, 16.0
@@ -472,9 +472,9 @@ def alternative_seek_fit(small: bool | None = None) -> dict:
     van, d6 = {}, {}
     for n in READERS:
         w = tiobench.seqread(n, ram_mb=DESKTOP_RAM_MB, mb_total=sz.mb_total)
-        a = np.mean([simulate(scaled(f), w, seed=_seed(0, i), verbose=False).throughput_mb_s
+        a = np.mean([simulate(scaled(f), w, seed=_seed(0, i, seed_base), verbose=False).throughput_mb_s
                      for i in range(sz.iterations)])
-        b = np.mean([simulate(scaled(f).with_(cfq_target_latency=600), w, seed=_seed(1, i), verbose=False)
+        b = np.mean([simulate(scaled(f).with_(cfq_target_latency=600), w, seed=_seed(1, i, seed_base), verbose=False)
                      .throughput_mb_s for i in range(sz.iterations)])
         van[f"SeqRead-MB/sec-{n}"] = float(a)
         d6[f"SeqRead-MB/sec-{n}"] = float(100 * (b / a - 1))
@@ -495,13 +495,13 @@ def df_alternative_seek_fit(small: bool | None = None) -> pd.DataFrame:
 
 
 def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3,
-                   small: bool | None = None) -> pd.DataFrame:
+                   small: bool | None = None, seed_base: int = 0) -> pd.DataFrame:
     """The vanilla column against how tiobench's files lie: back to back, or in ext3's reservation windows
     taking turns in an order drawn each round (``tiobench.seqread(rsv_window_blocks=EXT3_MAX_RESERVE_BLOCKS)``),
     for each simulated size (``None``: the whole benchmark, 2 x RAM).
 
     Only the baseline column is compared (the media rate is the one fitted on vanilla SeqRead-1; nothing is
-    fitted here).  Columns: ``mb_total, layout, row, published, model, error %``.
+    fitted here; runs of ``seed_base``).  Columns: ``mb_total, layout, row, published, model, error %``.
     """
     p = desktop_params(BASELINE, small)
     rows = []
@@ -510,7 +510,7 @@ def df_file_layout(mb_totals=(160.0, None), readers=READERS, iterations: int = 3
         for layout, blocks in (("back to back", 0), ("ext3 windows", tiobench.EXT3_MAX_RESERVE_BLOCKS)):
             for n in readers:
                 w = tiobench.seqread(n, ram_mb=DESKTOP_RAM_MB, mb_total=mb, rsv_window_blocks=blocks)
-                m = float(np.mean([simulate(p, w, seed=_seed(0, i), verbose=False).throughput_mb_s
+                m = float(np.mean([simulate(p, w, seed=_seed(0, i, seed_base), verbose=False).throughput_mb_s
                                    for i in range(iterations)]))
                 row = f"SeqRead-MB/sec-{n}"
                 v = _pub_value("cfq600-seqread", "Mean", row, BASELINE)
@@ -553,7 +553,6 @@ def calibrate_cfq(small: bool | None = None) -> None:
 
 def reproduce_cfq(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     """The CFQ part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity)."""
-    use_seed_base(seed_base)
-    rep = Reproduction.from_parts(THREAD, [cfq_part], small=small)
+    rep = Reproduction.from_parts(THREAD, [cfq_part], small=small, seed_base=int(seed_base))
     rep.seed_base = int(seed_base)
     return rep

@@ -65,6 +65,7 @@ import inspect
 import os
 import sys
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -81,9 +82,9 @@ from ...tables import baseline_of, compare, published
 from ..cfq import tiobench as block_tiobench
 from .pagecache import READERS, tiobench
 from ...reproduce import Reproduction, _sign, summarise
-from ...reproduce._side_by_side import cell_value, make_cell, samples_frame
+from ...reproduce._side_by_side import cell_value, samples_frame
 from ...reproduce.calibration import CALIBRATION_BASE, calibration, mean_over_bases
-from ...reproduce.seed_base import at_seed_base, seed_base, seed_cached, use_seed_base
+from ...reproduce.cells import Cells, build
 from ..cfq.seqread_2014 import (FLAT_WORDS, calibrate_cfq, calibrate_media_rate, cfq_part, is_flat_row,
                                 seqread_throughput, shift_seed)
 
@@ -210,6 +211,10 @@ SEQREAD_TABLES = [
     ("bigbatches-seqread", "johannes", DESKTOP_2014, 8192),
     ("bigbatches1node-tiobench", "johannes", DESKTOP_2014, 8192),
 ]
+SEQREAD_RUNS_KEPT = 16
+"""How many 2 x RAM allocator runs a process keeps (the largest results it holds): one seed base's -- 14, each
+machine's allocator variants (Mel's desktop 4, the laptop 3, desktop2 3, Johannes's 4) -- and two spare, so that a
+process running several seed bases one after another holds one base's runs, not every base's."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +234,7 @@ def sizes(small: bool | None = None) -> Sizes:
     return Sizes(1, 12, (1, 2, 3), 160.0, READERS)
 
 
-@seed_cached(maxsize=None)
+@lru_cache(maxsize=None)
 def _pub(table: str) -> pd.DataFrame:
     """A published table of the thread (one frame per table, shared: never change it in place)."""
     return published(THREAD, table)
@@ -242,16 +247,12 @@ def _spread_workload(small: bool | None):
                     read_mb_s=110.0, random_read_ms=RANDOM_READ_MS, other_jitter_mb=OTHER_JITTER_MB)
 
 
-def _spread_run(variant: str, dma32_mb: float, other_mb: float, thp: str, small: bool | None) -> dict:
-    return _spread_run_at(variant, dma32_mb, other_mb, thp, small, seed_base())
-
-
-@seed_cached(maxsize=256)
-def _spread_run_at(variant: str, dma32_mb: float, other_mb: float, thp: str, small: bool | None,
-                   base: int) -> dict:
+@lru_cache(maxsize=256)  # a few numbers a run: the fit's runs over every calibration base and a few bases' own
+def _spread_run(variant: str, dma32_mb: float, other_mb: float, thp: str, small: bool | None,
+                seed_base: int) -> dict:
     # the seed base is in the key: the calibration's runs (base 0) and a prediction's may share arguments
     p = _params(variant, "desktop-2014", thp, dma32_mb=float(dma32_mb), other_mb=float(other_mb))
-    r = simulate(p, _spread_workload(small), seed=shift_seed(11), verbose=False)
+    r = simulate(p, _spread_workload(small), seed=shift_seed(11, seed_base), verbose=False)
     k = ITERATIONS / sizes(small).spread_iterations
     sp = r.spread()
     return {"DMA32 allocs": sp["DMA32 allocs"] * k, "Normal allocs": sp["Normal allocs"] * k,
@@ -271,8 +272,7 @@ def calibrate_desktop(small: bool | None = None, thp: str = THP) -> dict:
 
     Returns ``{"dma32_mb", "other_mb", "model": {row: count}, "published": {row: count}}``.
     """
-    with at_seed_base(CALIBRATION_BASE):
-        return _calibrate_desktop(small, thp)
+    return _calibrate_desktop(small, thp)
 
 
 def _calibrate_desktop(small: bool | None, thp: str) -> dict:
@@ -292,8 +292,7 @@ def _calibrate_desktop(small: bool | None, thp: str) -> dict:
         # re-read starts to miss (seed base 0's run alone sat 7% above the mean of the eight bases' runs): fit
         # the mean over the seed bases' vanilla runs, the runs those bases predict against
         def counts(b):
-            with at_seed_base(b):
-                r = _spread_run("3.16-rc1", dma32, other, thp, small)
+            r = _spread_run("3.16-rc1", dma32, other, thp, small, b)
             return {k: r[k] for k in ("DMA32 allocs", "Normal allocs", "Movable allocs")}
 
         return mean_over_bases(counts)
@@ -323,7 +322,7 @@ def desktop_machine(small: bool | None = None, thp: str = THP) -> Machine:
     return MACHINES["desktop-2014"].with_(dma32_mb=cal["dma32_mb"], other_mb=cal["other_mb"])
 
 
-@seed_cached(maxsize=16)
+@lru_cache(maxsize=16)
 def _io_params(machine_key: str, kernel: str, small: bool | None) -> IOParams:
     """The disk/CFQ model of a machine, media rate fitted on that machine's vanilla SeqRead-1."""
     variant, version, tl = KERNELS[kernel]
@@ -367,11 +366,12 @@ def _disk_rates(machine_key: str, small: bool | None) -> dict:
 
 
 def seqread_run(machine_key: str, variant: str, small: bool | None = None, thp: str = THP,
-                dma32_mb: float | None = None):
-    """tiobench at 2 x RAM on the allocator model: SeqWrite, RandWrite, SeqRead, RandRead for 1..16 threads."""
+                dma32_mb: float | None = None, seed_base: int = 0):
+    """tiobench at 2 x RAM on the allocator model: SeqWrite, RandWrite, SeqRead, RandRead for 1..16 threads
+    (the run of seed base ``seed_base``)."""
     if machine_key == "johannes" and dma32_mb is None:  # the fitted machine, by value: one run, not two
         dma32_mb = calibrate_johannes(small, thp)["dma32_mb"]
-    return _seqread_run_at(machine_key, variant, small, thp, dma32_mb, seed_base())
+    return _seqread_run(machine_key, variant, small, thp, dma32_mb, int(seed_base))
 
 
 def seqread_workload(machine_key: str, ram_mb: int, small: bool | None = None):
@@ -382,22 +382,21 @@ def seqread_workload(machine_key: str, ram_mb: int, small: bool | None = None):
                     other_jitter_mb=OTHER_JITTER_MB)
 
 
-@seed_cached(maxsize=32)
-def _seqread_run_at(machine_key: str, variant: str, small: bool | None, thp: str, dma32_mb: float | None,
-                    base: int):
+@lru_cache(maxsize=SEQREAD_RUNS_KEPT)
+def _seqread_run(machine_key: str, variant: str, small: bool | None, thp: str, dma32_mb: float | None,
+                 seed_base: int):
     m = _alloc_machine(machine_key, small, thp, dma32_mb)
     p = _params(variant, m, thp)
     w = seqread_workload(machine_key, m.ram_mb, small)
     # Cached: keep the counters and frames, not the per-page arrays (32 whole results held ~4 GB).
-    return simulate(p, w, seed=shift_seed(21), verbose=False).lean()
+    return simulate(p, w, seed=shift_seed(21, seed_base), verbose=False).lean()
 
 
 @calibration
 def calibrate_johannes(small: bool | None = None, thp: str = THP) -> dict:
     """DMA32's size on Johannes's machine from his vanilla velocity split, and the velocity time scale (on the
     runs of the calibration's seed base, once)."""
-    with at_seed_base(CALIBRATION_BASE):
-        return _calibrate_johannes(small, thp)
+    return _calibrate_johannes(small, thp)
 
 
 def _calibrate_johannes(small: bool | None, thp: str) -> dict:
@@ -409,7 +408,7 @@ def _calibrate_johannes(small: bool | None, thp: str) -> dict:
     base = MACHINES["johannes-2014"]
     usable = base.ram_mb - base.dma_mb - base.hole_mb
     dma32 = round(share * usable, 1)
-    r = seqread_run("johannes", "3.16-rc1", small, thp, dma32)
+    r = seqread_run("johannes", "3.16-rc1", small, thp, dma32, CALIBRATION_BASE)
     v = r.velocity()
     model_total = v["Zone normal velocity"] + v["Zone dma32 velocity"]
     scale = (vn + vd) / model_total if model_total > 0 else float("nan")
@@ -447,39 +446,38 @@ def _compose(d_mb_s: float, hits: int, misses: int) -> float:
     return pages / PAGES_PER_MB / t if t > 0 else float("nan")
 
 
-def _disk(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None) -> float:
-    return _disk_at(machine_key, kernel, n, cpu_us, seed, small, seed_base())
-
-
-@seed_cached(maxsize=512)
-def _disk_at(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None, base: int) -> float:
+@lru_cache(maxsize=512)  # one number a run: 190 a seed base at CI size, so a few bases
+def _disk(machine_key: str, kernel: str, n: int, cpu_us: float, seed: int, small: bool | None,
+          seed_base: int) -> float:
     p = _io_params(machine_key, kernel, small)
-    return seqread_throughput(p, n, cpu_cost_per_page=round(cpu_us, 4), seeds=(shift_seed(seed),),
+    return seqread_throughput(p, n, cpu_cost_per_page=round(cpu_us, 4), seeds=(shift_seed(seed, seed_base),),
                               ram_mb=_ram(machine_key), mb_total=sizes(small).cfq_mb)
 
 
 def seqread_samples(machine_key: str, kernel: str, n: int, small: bool | None = None, thp: str = THP,
-                    costs: AllocatorCosts = COSTS) -> list[float]:
-    """The composed SeqRead MB/s of ``kernel`` with ``n`` readers, one value per disk seed."""
+                    costs: AllocatorCosts = COSTS, seed_base: int = 0) -> list[float]:
+    """The composed SeqRead MB/s of ``kernel`` with ``n`` readers, one value per disk seed (of seed base
+    ``seed_base``)."""
     variant = KERNELS[kernel][0]
-    r = seqread_run(machine_key, variant, small, thp)
+    r = seqread_run(machine_key, variant, small, thp, seed_base=seed_base)
     cpu = _cpu_us(r, n, costs)
     h, m = _hits(r, n)
-    return [_compose(_disk(machine_key, kernel, n, cpu, s, small), h, m) for s in sizes(small).cfq_seeds]
+    return [_compose(_disk(machine_key, kernel, n, cpu, s, small, int(seed_base)), h, m)
+            for s in sizes(small).cfq_seeds]
 
 
 def decompose(machine_key: str, kernel: str, n: int, small: bool | None = None, thp: str = THP,
-              costs: AllocatorCosts = COSTS) -> dict:
+              costs: AllocatorCosts = COSTS, seed_base: int = 0) -> dict:
     """How much of the model's SeqRead change against vanilla each assumption carries (percent, one at a time).
 
     Keys: ``cfq`` (the kernel's CFQ: target_latency 600, or 3.0's CFQ), ``fast_path`` (the allocator's counted
     work at the a-priori prices), ``zone_switch`` (Mel's cache effect, the assumed price per switch),
     ``pagecache_hits`` (the reclaim order's effect on what SeqRead finds cached), ``total`` (all at once),
-    and the inputs ``cpu_us_vanilla``, ``cpu_us``, ``hit_pct_vanilla``, ``hit_pct``.
+    and the inputs ``cpu_us_vanilla``, ``cpu_us``, ``hit_pct_vanilla``, ``hit_pct`` (runs of ``seed_base``).
     """
     van = VANILLA["johannes"] if machine_key == "johannes" else "3.16.0-rc1 vanilla"
-    rv = seqread_run(machine_key, KERNELS[van][0], small, thp)
-    rk = seqread_run(machine_key, KERNELS[kernel][0], small, thp)
+    rv = seqread_run(machine_key, KERNELS[van][0], small, thp, seed_base=seed_base)
+    rk = seqread_run(machine_key, KERNELS[kernel][0], small, thp, seed_base=seed_base)
     fast_v, fast_k = _cpu_us(rv, n, costs, False), _cpu_us(rk, n, costs, False)
     all_v, all_k = _cpu_us(rv, n, costs), _cpu_us(rk, n, costs)
     sw_v, sw_k = all_v - fast_v, all_k - fast_k
@@ -488,7 +486,8 @@ def decompose(machine_key: str, kernel: str, n: int, small: bool | None = None, 
     seeds = sizes(small).cfq_seeds
 
     def t(kern, cpu, h, m):
-        return float(np.mean([_compose(_disk(machine_key, kern, n, cpu, s, small), h, m) for s in seeds]))
+        return float(np.mean([_compose(_disk(machine_key, kern, n, cpu, s, small, int(seed_base)), h, m)
+                              for s in seeds]))
 
     base = t(van, all_v, hv, mv)
     return {
@@ -502,17 +501,73 @@ def decompose(machine_key: str, kernel: str, n: int, small: bool | None = None, 
     }
 
 
+# --------------------------------------------------------------------------- the cells
+
+def _printed(tables: dict, table: str, kernel: str, row: str, stat: str) -> float | None:
+    """The model's number of a cell: ``stat`` of ``row`` for ``kernel`` in the model's table printed beside
+    ``table`` (``tables``: by published table, the model tables :func:`spread_cells`, :func:`velocity_cells` and
+    :func:`seqread_cells` print)."""
+    return cell_value(tables[table], row, kernel, stat)
+
+
+def _on_vanillas_allocator(c) -> bool:
+    """A column whose allocator is vanilla 3.16-rc1's (cfq600 and its v2): the allocator model runs it as vanilla."""
+    return KERNELS[c.kernel][0] == "3.16-rc1"
+
+
+def _vanilla(mkey: str) -> str:
+    return VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
+
+
+OTHER_ROW_WHY = "the allocator half composes SeqRead only; the thread prints this operation without a word on it"
+
+# The allocation spread on Mel's desktop, against vanilla: DMA32's size and other_mb fitted on vanilla's counts;
+# fairzone and 3.0 predicted; cfq600 runs vanilla's allocator, so its run is vanilla's -- shown, not predicted.
+SPREAD_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat, table=table: _printed(t, table, k, row, stat),
+          fitted=lambda c: c.kernel == VANILLA["mel"] and c.row in ("DMA32 allocs", "Normal allocs"),
+          predicted=lambda c: not _on_vanillas_allocator(c))
+    for table in ("fairzone-spread", "spread-percent"))
+# Zone velocity on Johannes's machine, against its 3.0 baseline: the vanilla column's level and split were fitted
+# (his DMA32 size and the time scale), so its two cells are calibrated whatever their change against 3.0;
+# bigbatches' are predictions.
+VELOCITY_CELLS = (
+    Cells("bigbatches-velocity", model=lambda t, k, row, stat: _printed(t, "bigbatches-velocity", k, row, stat),
+          fitted=lambda c: c.kernel == VANILLA["johannes"]),
+)
+# Every SeqRead table: its SeqRead rows for the kernels that change the allocator, each machine's disk fitted on
+# its vanilla Mean SeqRead-1; cfq600 on vanilla's allocator against a vanilla baseline is the CFQ half's cell.
+SEQREAD_ROW_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat, table=table: _printed(t, table, k, row, stat),
+          select=lambda c, van=_vanilla(mkey): c.row.startswith("SeqRead-MB/sec-") and not (
+              _on_vanillas_allocator(c) and c.kernel != van and baseline_of(THREAD, c.table) == van),
+          fitted=lambda c, van=_vanilla(mkey): c.kernel == van and c.row == "SeqRead-MB/sec-1" and c.stat == "Mean")
+    for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES)
+# The rows of a SeqRead table other than SeqRead (RandRead, SeqWrite, RandWrite), listed so that every published
+# cell has its reason: on Mel's desktop (lessdirty-tiobench) he calls them flat (FLAT_WORDS; the CFQ half prints and
+# models cfq600's RandRead there), elsewhere the allocator half does not predict them.
+OTHER_ROW_CELLS = tuple(
+    Cells(table, model=lambda t, k, row, stat: None,
+          select=lambda c: is_flat_row(c.row) and c.kernel != baseline_of(THREAD, c.table) and not (
+              c.table == "lessdirty-tiobench" and _on_vanillas_allocator(c) and c.row.startswith("RandRead")),
+          notes=lambda c: {"flat": FLAT_WORDS} if c.table == "lessdirty-tiobench" else {"why": OTHER_ROW_WHY})
+    for table, _mkey, _disk_preset, _ram_mb in SEQREAD_TABLES)
+CELLS = SPREAD_CELLS + VELOCITY_CELLS + tuple(line for pair in zip(SEQREAD_ROW_CELLS, OTHER_ROW_CELLS)
+                                              for line in pair)
+"""The allocator half's cells, in the order the reproduction lists them (the CFQ half's: ``seqread_2014.CELLS``)."""
+
+
 # --------------------------------------------------------------------------- the tables
 
-def spread_cells(small: bool | None = None, thp: str = THP) -> tuple[list, dict]:
+def spread_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0) -> tuple[list, dict]:
     """fairzone-spread and spread-percent: cells, and the published and model tables in the thread's layout
-    (``{"fairzone-spread": (published, model), "spread-percent": (published, model)}``)."""
+    (``{"fairzone-spread": (published, model), "spread-percent": (published, model)}``), runs of ``seed_base``."""
     cal = calibrate_desktop(small, thp)
     pub = _pub("fairzone-spread")
     pubp = _pub("spread-percent")
     counts = {}
     for k in pub["kernel"].unique():
-        counts[k] = _spread_run(KERNELS[k][0], cal["dma32_mb"], cal["other_mb"], thp, small)
+        counts[k] = _spread_run(KERNELS[k][0], cal["dma32_mb"], cal["other_mb"], thp, small, int(seed_base))
     mt = pub.copy()
     mt["value"] = [float(counts[r.kernel][r.row]) for r in pub.itertuples()]
     mt["text"] = [f"{v:.0f}" for v in mt["value"]]
@@ -523,57 +578,32 @@ def spread_cells(small: bool | None = None, thp: str = THP) -> tuple[list, dict]
         pct[k] = {row: 100.0 * c[row] / tot for row in ("DMA32 allocs", "Normal allocs", "Movable allocs")}
     mp["value"] = [pct[r.kernel][r.row] for r in pubp.itertuples()]
     mp["text"] = [f"{v:.1f}%" for v in mp["value"]]
-    van = VANILLA["mel"]
-    cells = []
-    for table, p, m in (("fairzone-spread", pub, mt), ("spread-percent", pubp, mp)):
-        for r in p.itertuples():
-            mv = cell_value(m, r.row, r.kernel)
-            pb, mb = cell_value(p, r.row, van), cell_value(m, r.row, van)
-            variant = KERNELS[r.kernel][0]
-            if r.kernel == van:
-                fitted = r.row in ("DMA32 allocs", "Normal allocs")
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb, calibrated=fitted,
-                                       reference=not fitted))
-            elif variant == "3.16-rc1":
-                # cfq600: the vanilla allocator, so the model's run is vanilla's -- shown, not predicted
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, None))
-            else:
-                cells.append(make_cell(table, "", r.row, r.kernel, r.value, mv, pb, mb))
+    cells = build(THREAD, SPREAD_CELLS, {"fairzone-spread": mt, "spread-percent": mp})
     return cells, {"fairzone-spread": (pub, mt), "spread-percent": (pubp, mp)}
 
 
-def velocity_cells(small: bool | None = None, thp: str = THP) -> tuple[list, pd.DataFrame, dict]:
-    """bigbatches-velocity: cells (against the table's 3.0 baseline) and the model table."""
+def velocity_cells(small: bool | None = None, thp: str = THP, seed_base: int = 0
+                   ) -> tuple[list, pd.DataFrame, dict]:
+    """bigbatches-velocity: cells (against the table's 3.0 baseline) and the model table, runs of ``seed_base``."""
     cal = calibrate_johannes(small, thp)
     pub = _pub("bigbatches-velocity")
-    base_k = baseline_of(THREAD, "bigbatches-velocity")
     vals = {}
     for k in pub["kernel"].unique():
-        r = seqread_run("johannes", KERNELS[k][0], small, thp)
+        r = seqread_run("johannes", KERNELS[k][0], small, thp, seed_base=seed_base)
         v = r.velocity()
         vals[k] = {row: v[row] * cal["time_scale"] for row in ("Zone normal velocity", "Zone dma32 velocity")}
     mt = pub.copy()
     mt["value"] = [vals[r.kernel][r.row] for r in pub.itertuples()]
     mt["text"] = [f"{v:.3f}" for v in mt["value"]]
-    cells = []
-    for r in pub.itertuples():
-        mv = vals[r.kernel][r.row]
-        pb, mb = cell_value(pub, r.row, base_k), vals[base_k][r.row]
-        if r.kernel == base_k:
-            cells.append(make_cell("bigbatches-velocity", "", r.row, r.kernel, r.value, mv, pb, mb, reference=True))
-        else:
-            # the vanilla column's level and split were fitted (Johannes's DMA32 size and the time scale): its
-            # two cells are calibrated, whatever their change against 3.0; bigbatches' are predictions
-            cells.append(make_cell("bigbatches-velocity", "", r.row, r.kernel, r.value, mv, pb, mb,
-                                   calibrated=r.kernel == VANILLA["johannes"]))
-    return cells, mt, cal
+    return build(THREAD, VELOCITY_CELLS, {"bigbatches-velocity": mt}), mt, cal
 
 
-def seqread_cells(small: bool | None = None, thp: str = THP, step=None) -> tuple[list, list]:
+def seqread_cells(small: bool | None = None, thp: str = THP, step=None, seed_base: int = 0) -> tuple[list, list]:
     """Every SeqRead cell of the thread's SeqRead tables for the kernels that change the allocator, and per table
-    ``(table, baseline, published SeqRead rows, model table, its cells)``."""
+    ``(table, baseline, published SeqRead rows, model table, its cells)``; runs of ``seed_base``."""
     cells, tables = [], []
-    for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
+    for (table, mkey, _disk_preset, _ram_mb), rows, others in zip(SEQREAD_TABLES, SEQREAD_ROW_CELLS,
+                                                                  OTHER_ROW_CELLS):
         pub = _pub(table)
         base_k = baseline_of(THREAD, table)
         sub = pub[pub["row"].str.startswith("SeqRead-MB/sec-")]
@@ -583,52 +613,15 @@ def seqread_cells(small: bool | None = None, thp: str = THP, step=None) -> tuple
         for k in kernels:
             for row in dict.fromkeys(sub["row"]):
                 n = int(row.rsplit("-", 1)[1])
-                samples[k][row] = seqread_samples(mkey, k, n, small, thp)
+                samples[k][row] = seqread_samples(mkey, k, n, small, thp, seed_base=seed_base)
         mt = compare(samples_frame(samples), baseline=base_k, stats=stats, era="2014", significance=None,
                      kernels=kernels, table=f"model-{table}", title="model")
-        van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
-        tc = []
-        for r in sub.itertuples():
-            m = cell_value(mt, r.row, r.kernel, r.stat)
-            pb, mb = cell_value(sub, r.row, base_k, r.stat), cell_value(mt, r.row, base_k, r.stat)
-            variant = KERNELS[r.kernel][0]
-            fitted = r.kernel == van and r.row == "SeqRead-MB/sec-1" and r.stat == "Mean"
-            if r.kernel == base_k:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=fitted,
-                                    reference=not fitted))
-            elif fitted:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb, calibrated=True))
-            elif variant == "3.16-rc1" and base_k == van:
-                # cfq600 on the vanilla allocator: the CFQ part's prediction (printed above, no cell here)
-                continue
-            else:
-                tc.append(make_cell(table, r.stat, r.row, r.kernel, r.value, m, pb, mb))
-        tc_other = _other_row_cells(table, pub, base_k)
-        cells += tc + tc_other
+        tc = build(THREAD, [rows], {table: mt})
+        cells += tc + build(THREAD, [others], None)
         tables.append((table, base_k, sub, mt, tc))
         if step is not None:
             step()
     return cells, tables
-
-
-def _other_row_cells(table: str, pub: pd.DataFrame, base_k: str) -> list[dict]:
-    """The rows of a SeqRead table other than SeqRead (RandRead, SeqWrite, RandWrite), listed so that every
-    published cell has its reason: on Mel's desktop (lessdirty-tiobench) he calls them flat (``FLAT_WORDS``; the
-    CFQ part prints and models cfq600's RandRead there), elsewhere the allocator half does not predict them."""
-    out = []
-    for r in pub.itertuples():
-        if not is_flat_row(r.row) or r.kernel == base_k:
-            continue
-        if table == "lessdirty-tiobench" and KERNELS[r.kernel][0] == "3.16-rc1" and r.row.startswith("RandRead"):
-            continue  # the CFQ part's cell
-        c = make_cell(table, r.stat, r.row, r.kernel, r.value, None, cell_value(pub, r.row, base_k, r.stat), None)
-        if table == "lessdirty-tiobench":
-            c["flat"] = FLAT_WORDS
-        else:
-            c["why"] = ("the allocator half composes SeqRead only; the thread prints this operation without a word "
-                        "on it")
-        out.append(c)
-    return out
 
 
 def explained_share(cells: list[dict]) -> dict:
@@ -700,8 +693,8 @@ def _fitted(cal: dict, calj: dict, small: bool | None) -> list[dict]:
     return out
 
 
-def fairzone_part(small: bool | None = None) -> Reproduction:
-    """The allocator part of the 2014 reproduction (the second of :func:`reproduce`)."""
+def fairzone_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
+    """The allocator part of the 2014 reproduction (the second of :func:`reproduce`), runs of ``seed_base``."""
     part = Reproduction(THREAD)
     bar = progress(5 + len(SEQREAD_TABLES), "2014 allocator reproduction", unit="stage")
     cal = calibrate_desktop(small)
@@ -728,7 +721,7 @@ def fairzone_part(small: bool | None = None) -> Reproduction:
              f"(min_free_kbytes as khugepaged sets it); kswapd as balance_pgdat() decides; allocator prices a priori "
              f"({COSTS.zone_switch_ns:g} ns per zone switch assumed)",
              fit).na = "fitted for each machine by the disk/CFQ model: its value is in the CFQ part's fitted table"
-    sc, spread = spread_cells(small)
+    sc, spread = spread_cells(small, seed_base=seed_base)
     bar.update()
     part.cells += sc
     for table, (pub, mt) in spread.items():
@@ -737,7 +730,7 @@ def fairzone_part(small: bool | None = None) -> Reproduction:
                                                         if table == "fairzone-spread" else ""), mt, kind="mmtests")
     part.add("spread/cells", "published and model change against 3.16.0-rc1 vanilla",
              _cells_frame([c for c in sc if c["row"] != "Movable allocs"]), kind="cells")
-    vc, vt, _ = velocity_cells(small)
+    vc, vt, _ = velocity_cells(small, seed_base=seed_base)
     bar.update()
     part.cells += vc
     part.add("bigbatches-velocity/published", "bigbatches-velocity, published", _pub("bigbatches-velocity"),
@@ -747,7 +740,7 @@ def fairzone_part(small: bool | None = None) -> Reproduction:
     part.add("bigbatches-velocity/cells", "published and model change against 3.0", _cells_frame(vc), kind="cells")
     part.add("bigbatches-velocity/share", "DMA32's share of the scanning (predicted for 3.0 and bigbatches, fitted "
              "for 3.16-rc1)", df_velocity_share(vt))
-    qc, qtables = seqread_cells(small, step=bar.update)
+    qc, qtables = seqread_cells(small, step=bar.update, seed_base=seed_base)
     part.cells += qc
     for table, base_k, sub, mt, tc in qtables:
         part.add(f"{table}/published", f"{table}, published (SeqRead rows)", sub, kind="mmtests")
@@ -798,19 +791,17 @@ def fairzone_part(small: bool | None = None) -> Reproduction:
 
 
 def reproduce_fairzone(small: bool | None = None, seed_base: int = 0) -> Reproduction:
-    """The allocator part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity), under
-    ``seed_base`` (:func:`kernel_workbook.reproduce.seed_base.use_seed_base`)."""
-    use_seed_base(seed_base)
-    rep = Reproduction.from_parts(THREAD, [fairzone_part], small=small)
+    """The allocator part alone, as a reproduction of its own (its cells, blocks, fitted and fidelity), the runs
+    of ``seed_base``."""
+    rep = Reproduction.from_parts(THREAD, [fairzone_part], small=small, seed_base=int(seed_base))
     rep.seed_base = int(seed_base)
     return rep
 
 
 def reproduce(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     """The whole thread (``kwb reproduce 2014-seqread-fairzone-cfq``): the CFQ half (``seqread_2014.cfq_part``)
-    then the allocator half (:func:`fairzone_part`), both under ``seed_base``."""
-    use_seed_base(seed_base)
-    rep = Reproduction.from_parts(THREAD, [cfq_part, fairzone_part], small=small)
+    then the allocator half (:func:`fairzone_part`), both the runs of ``seed_base``."""
+    rep = Reproduction.from_parts(THREAD, [cfq_part, fairzone_part], small=small, seed_base=int(seed_base))
     rep.seed_base = int(seed_base)
     return rep
 
@@ -928,7 +919,7 @@ def df_kswapd_cycle(floors=CYCLE_FLOORS, machine_key: str = "johannes", variant:
         # SeqWrite allocates its whole file; SeqRead (after a RandWrite of a few thousand pages) allocates about
         # as much again: start a quarter of a file into it
         start = first.file_pages + first.file_pages // 4
-        r = simulate(p, w, seed=shift_seed(21), verbose=False, trace=units, trace_start=start)
+        r = simulate(p, w, seed=shift_seed(21, 0), verbose=False, trace=units, trace_start=start)
         t = r.df_trace()
         out.append(pd.DataFrame({"min_free_kbytes": zone_setup(p).min_free_kbytes, "ms": t["t_ms"] - t["t_ms"].iloc[0],
                                  "zone": t["zone"], "free DMA32": t["free_dma32"], "free Normal": t["free_normal"],
@@ -988,18 +979,17 @@ def df_thp_sensitivity(machine_key: str = "johannes", small: bool | None = None)
     return pd.concat(out, ignore_index=True)
 
 
-@seed_cached(maxsize=2)
+@lru_cache(maxsize=2)
 def thp_off_score(small: bool | None = None) -> dict:
     """The allocator half's strict score with the kernels built without THP (every machine fitted again on its
     vanilla column in that configuration): the score without the assumption that was looked for after the model
     had missed the predicted columns.  ``{"hits", "scored", "score"}``, seed base 0."""
     from ...reproduce.score import score_cells, strict
 
-    with at_seed_base(0):
-        cal, calj = calibrate_desktop(small, "never"), calibrate_johannes(small, "never")
-        sc, _ = spread_cells(small, "never")
-        vc, _, _ = velocity_cells(small, "never")
-        qc, _ = seqread_cells(small, "never")
+    cal, calj = calibrate_desktop(small, "never"), calibrate_johannes(small, "never")
+    sc, _ = spread_cells(small, "never", seed_base=0)
+    vc, _, _ = velocity_cells(small, "never", seed_base=0)
+    qc, _ = seqread_cells(small, "never", seed_base=0)
     s = strict(score_cells(THREAD, sc + vc + qc, _fitted(cal, calj, small)))
     return {k: s[k] for k in ("hits", "scored", "score")}
 
@@ -1248,18 +1238,17 @@ def df_thp_baseline(bases=(0,), small: bool | None = None) -> pd.DataFrame:
         cal, calj = calibrate_desktop(small, thp), calibrate_johannes(small, thp)
         errs = []
         for b in bases:
-            with at_seed_base(b):
-                for table, mkey, _disk, _ram_mb in SEQREAD_TABLES:
-                    pub = _pub(table)
-                    van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
-                    sub = pub[(pub["kernel"] == van) & pub["row"].str.startswith("SeqRead-MB/sec-")]
-                    for r in sub.itertuples():
-                        n = int(r.row.rsplit("-", 1)[1])
-                        if n == 1 and r.stat == "Mean":
-                            continue  # the disk's fitted cell
-                        s = seqread_samples(mkey, van, n, small, thp)
-                        m = float(np.mean(s)) if r.stat == "Mean" else float(np.min(s))
-                        errs.append(np.log(m / r.value))
+            for table, mkey, _disk_preset, _ram_mb in SEQREAD_TABLES:
+                pub = _pub(table)
+                van = VANILLA["johannes"] if mkey == "johannes" else "3.16.0-rc1 vanilla"
+                sub = pub[(pub["kernel"] == van) & pub["row"].str.startswith("SeqRead-MB/sec-")]
+                for r in sub.itertuples():
+                    n = int(r.row.rsplit("-", 1)[1])
+                    if n == 1 and r.stat == "Mean":
+                        continue  # the disk's fitted cell
+                    s = seqread_samples(mkey, van, n, small, thp, seed_base=b)
+                    m = float(np.mean(s)) if r.stat == "Mean" else float(np.min(s))
+                    errs.append(np.log(m / r.value))
         e = np.asarray(errs)
         rows.append({"THP": thp, "desktop other_mb": round(cal["other_mb"]),
                      "desktop vanilla DMA32 / Normal allocs (M)":
