@@ -26,7 +26,6 @@ older direction agreement, kept beside it and labelled so.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import json
 import math
@@ -426,10 +425,8 @@ def reproduce(thread: str, seeds: int | list | None = None, workers: int | None 
         if n <= 1:
             runs = [_one_seed(thread, b, kw) for b in rest]
         else:
-            with _pool(n) as ex:
-                env = _client_env()
-                runs = list(ex.map(_config.call_in_env, [env] * len(rest), [_one_seed] * len(rest),
-                                   [thread] * len(rest), rest, [kw] * len(rest), [fits] * len(rest)))
+            with _workers(n) as ex:
+                runs = ex.map(_one_seed, [thread] * len(rest), rest, [kw] * len(rest), [fits] * len(rest))
         rep.seed_runs = dict(zip(rest, runs))
     return rep
 
@@ -445,17 +442,16 @@ def _client_env() -> dict:
     return env
 
 
-_IN_WORKER = False  # set in the pool's workers (_worker_init): only they forget between tasks
-
-
 def _forget() -> None:
     """After a task in a worker that runs many: drop the reproductions' caches of runs (never the calibration
-    store, which is small and shared) and give the freed heap back, so a worker does not grow task by task.
-    Nothing in the calling process (a notebook keeps its caches)."""
-    import gc
+    store, which is small and shared), then :func:`kernel_workbook.executor.release` (collect, freeze, give the
+    freed heap back), so a worker does not grow task by task.  Nothing in the calling process (a notebook
+    keeps its caches)."""
     import sys
 
-    if not _IN_WORKER:
+    from .. import executor
+
+    if not executor.in_worker():
         return
 
     from .calibration import is_calibration
@@ -469,45 +465,16 @@ def _forget() -> None:
             if callable(getattr(f, "cache_clear", None)) and getattr(f, "__module__", None) == name \
                     and not is_calibration(f):
                 f.cache_clear()
-    gc.collect()
-    # what outlives a task is the process's own (modules, the compiled models, the fits): frozen, later
-    # collections (this one, and the collector's own during a task) no longer walk it (60 ms a walk)
-    gc.freeze()
-    _malloc_trim()
+    executor.release()
 
 
-def _malloc_trim() -> None:
-    try:
-        import ctypes
+def _workers(n: int | None = None, scheduler: str | None = None):
+    """The executor's workers for reproductions (:func:`kernel_workbook.executor.workers`): each imports this
+    package once (the local server preloads it), runs many tasks with a bounded heap and forgets after each
+    (:func:`_forget`); every task sees this process's mode and fit cache (:func:`_client_env`)."""
+    from ..executor import workers
 
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
-def _worker_init() -> None:
-    """A worker's allocator: model arrays above 128 KiB are mapped and unmapped, never kept in a heap that
-    glibc's growing mmap threshold would otherwise let reach the largest run's size (M_MMAP_THRESHOLD = -3)."""
-    global _IN_WORKER
-    _IN_WORKER = True
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").mallopt(-3, 128 * 1024)
-    except (OSError, AttributeError):
-        pass
-
-
-def _pool(n: int):
-    """``n`` long-lived worker processes (one per core by default), each running many tasks: it imports the
-    package and loads the compiled models once, and :func:`_forget` empties its caches after every task.
-    Workers fork from a server that has imported this package once."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
-    return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init)
+    return workers(n, scheduler, bounded_heap=True, preload=(__name__,), env=_client_env())
 
 
 def _first_seed(thread: str, base: int, kw: dict, fits: dict | None = None) -> Reproduction:
@@ -534,8 +501,6 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     workers must have this package installed).  Returns the reproductions in the order of ``threads``, each
     exactly what :func:`reproduce` returns.
     """
-    from concurrent.futures import FIRST_COMPLETED, wait
-
     bases = _seed_bases(seeds)
     # the longest calibrations first (every seed base of a thread waits for its fit), as each declares
     modelled = sorted((t for t in threads if _target(t) is not None), key=lambda t: _declared(t).start_order)
@@ -553,21 +518,22 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
             for t_, b, first in seed_tasks(t):
                 results[(t_, b, first)] = (_first_seed if first else _one_seed)(t_, b, kw, fits)
     else:
-        env = _client_env()
-        with (_cluster_pool(addr) if addr else _pool(n)) as ex:
-            pending = {ex.submit(_config.call_in_env, env, _calibrate_task, t, kw): ("fit", t) for t in modelled}
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    what = pending.pop(f)
-                    if what[0] == "fit":
-                        fits = f.result()
-                        for t, b, first in seed_tasks(what[1]):
-                            fut = ex.submit(_config.call_in_env, env, _first_seed if first else _one_seed, t, b, kw,
-                                            fits)
-                            pending[fut] = ("run", (t, b, first))
-                    else:
-                        results[what[1]] = f.result()
+        with _workers(None if addr else n, addr) as ex:
+            done = ex.as_completed()
+            pending = {}
+            for t in modelled:
+                f = ex.submit(_calibrate_task, t, kw)
+                pending[f] = ("fit", t)
+                done.add(f)
+            for f, result in done:
+                what = pending.pop(f)
+                if what[0] == "fit":
+                    for t, b, first in seed_tasks(what[1]):
+                        fut = ex.submit(_first_seed if first else _one_seed, t, b, kw, result)
+                        pending[fut] = ("run", (t, b, first))
+                        done.add(fut)
+                else:
+                    results[what[1]] = result
     for t in modelled:
         first = results[(t, bases[0], True)]
         out[t] = first
@@ -581,31 +547,12 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
 
 
 def _cluster_address(scheduler: str | None, workers: int | None) -> str | None:
-    """The Dask scheduler to run on: ``scheduler``, else ``$DASK_SCHEDULER_ADDRESS`` when no worker count was
-    given (as ``kwb sweep`` does), else None (local processes)."""
-    from ..sweep.cluster import ENV, scheduler_address
+    """The Dask scheduler to run on (:func:`kernel_workbook.executor.where`): ``scheduler``, else
+    ``$DASK_SCHEDULER_ADDRESS`` when no worker count was given (as ``kwb sweep`` does), else None (local
+    processes)."""
+    from ..executor import where
 
-    if scheduler is None and (workers is not None or not os.environ.get(ENV)):
-        return None
-    if scheduler is not None and workers is not None:
-        raise WorkbookParameterError("workers", workers, f"no worker count with a scheduler ({scheduler}): its "
-                                     "cluster has the workers it has")
-    return scheduler_address(scheduler)
-
-
-@contextlib.contextmanager
-def _cluster_pool(addr: str):
-    """An executor on a running Dask cluster (``concurrent.futures``-compatible), its workers set up as
-    :func:`_pool`'s (they live for many tasks and forget after each)."""
-    from ..sweep.cluster import connect
-
-    with connect(addr) as client:
-        client.run(_worker_init)
-        ex = client.get_executor(pure=False)
-        try:
-            yield ex
-        finally:
-            ex.shutdown(wait=True)
+    return where(workers, scheduler)
 
 
 def format_summary(rep: Reproduction) -> str:

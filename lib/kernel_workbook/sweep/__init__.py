@@ -6,7 +6,7 @@
 
     grid = sweep.product("cfq", {"cfq_target_latency": [300, 600]}, variants=["3.16", "3.0"],
                          seeds=range(8))
-    runs = sweep.run_sweep(grid, out="runs.parquet")      # a LocalCluster, one process per core
+    runs = sweep.run_sweep(grid, out="runs.parquet")      # one worker process per core (kernel_workbook.executor)
     runs = sweep.run_sweep(grid, workers=0)               # in this process, no Dask
     with sweep.connect("tcp://host:8786") as client:      # a cluster that is already up
         runs = sweep.run_sweep(grid, client=client)
@@ -20,7 +20,7 @@ The same from a shell::
 * :mod:`.run` -- :func:`run_sweep` (in process or on Dask, with a progress
   bar) and :func:`worker_stats`;
 * :mod:`.store` -- the Parquet file, written as runs finish and resumable;
-* :mod:`.cluster` -- :func:`connect` (``LocalCluster`` or a scheduler's address);
+* :mod:`.cluster` -- :func:`connect`, :func:`start` (a Dask client: a scheduler's address, or a ``LocalCluster``);
 * :mod:`.worker` -- what runs inside a worker process.
 
 Dask and distributed are an optional extra (``pip install 'kernel-workbook[sweep]'``,

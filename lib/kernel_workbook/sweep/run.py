@@ -1,17 +1,20 @@
-"""Running a sweep: in this process, or as Dask tasks on a cluster, with a progress bar.
+"""Running a sweep: in this process, or as tasks of the executor's workers, with a progress bar.
 
 :func:`run_sweep` takes a :class:`~.grid.Grid` and gives its table (one row
 per run, see :mod:`.store`), in grid order whatever order the runs finished
 in, so the same grid and seeds give the same table bit for bit in this
-process, on a local cluster or on many machines.  With ``out`` the table is
-written to Parquet as runs finish, and runs already in the file are not run
-again.
+process, on local worker processes or on a Dask cluster of many machines
+(:mod:`kernel_workbook.executor` makes the workers, for the reproductions too).
+With ``out`` the table is written to Parquet as runs finish, and runs already
+in the file are not run again.
 
-On a cluster, the first task runs alone (until every worker has run the
+On workers, the first task runs alone (until every worker has run the
 model once): it compiles the model with Numba (or loads it from the on-disk
 cache) and fills that cache, so the other workers of the machine load it
 instead of compiling it too; then the remaining runs are submitted, a
-bounded number in flight at a time.
+bounded number in flight at a time.  On a Dask cluster the workers are first
+asked which code they run (it must be this process's), the model's spec is
+sent once per worker, and each says what it compiled (:func:`worker_stats`).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ import uuid
 
 import pandas as pd
 
-from ..config import call_in_env, task_env
+from .. import executor
 from ..errors import WorkbookParameterError
-from .cluster import check_workers, connect, need_dask
+from . import worker
+from .cluster import check_workers, need_dask
 from .grid import Grid
 from .store import SweepStore
 from .worker import identity, process_stats, run_one, task
@@ -40,12 +44,12 @@ def run_sweep(grid: Grid, out=None, *, client=None, scheduler: str | None = None
     """Run every run of ``grid`` not yet in ``out``; the grid's table (see :meth:`.store.SweepStore.finish`).
 
     Where it runs: ``client`` (a ``distributed.Client``); else ``scheduler``;
-    else ``workers=0``: in this process, without Dask; ``workers=N``: a
-    ``LocalCluster`` of N processes; neither: ``$DASK_SCHEDULER_ADDRESS`` if
-    set, else a ``LocalCluster`` of one process per core.  ``chunk``: runs
-    per Dask task (default: as many as make a task last about 0.2 s, timed on
-    the first task, since Dask spends a few milliseconds on each task; fewer
-    towards the end, so that the workers finish together).
+    else ``workers=0``: in this process; ``workers=N``: N local worker
+    processes (:func:`kernel_workbook.executor.workers`); neither:
+    ``$DASK_SCHEDULER_ADDRESS`` if set, else one local process per core.
+    ``chunk``: runs per task (default: as many as make a task last about 0.2 s,
+    timed on the first task, since sending a task costs a few milliseconds;
+    fewer towards the end, so that the workers finish together).
     ``log`` receives one-line notes (where it runs, compile times).
 
     Columns: ``variant, workload``, the grid's knobs, ``seed``, then the
@@ -70,14 +74,16 @@ def run_sweep(grid: Grid, out=None, *, client=None, scheduler: str | None = None
     writer = _Writer(store, bar)
     try:
         if todo:
-            if client is not None:
-                _on_dask(client, grid, todo, engine, chunk, writer, say)
-            elif workers == 0 and scheduler is None:
+            if client is None and workers == 0 and scheduler is None:
                 _in_process(grid, todo, engine, writer)
             else:
-                need_dask()
-                with connect(scheduler, workers) as c:
-                    _on_dask(c, grid, todo, engine, chunk, writer, say)
+                if client is None:
+                    need_dask()  # a cluster, or local workers: a spec travels with cloudpickle (executor)
+                # each worker imports the engine's task once, with the local server, and the model on its first
+                # task; its heap keeps glibc's thresholds (a run is small and short: speed is worth more)
+                with executor.workers(workers, scheduler, client=client, bounded_heap=False,
+                                      preload=(worker.__name__,), check=_check_same_code) as ex:
+                    _on_workers(ex, grid, todo, engine, chunk, writer, say)
     finally:
         writer.flush()
         if bar is not None:
@@ -157,23 +163,19 @@ def _all_warm(client, model: str) -> bool:
     return bool(stats) and all(any(row["model"] == model for row in rows) for rows in stats.values())
 
 
-def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, writer: _Writer, say) -> None:
-    from distributed import as_completed
-
-    _check_same_code(client)
-    nthreads = sum(client.nthreads().values()) or 1
-    # the spec once per worker; its functions pickle by reference to their modules, so a worker imports the
-    # model (and its Numba dispatchers) once and every task calls the same compiled functions
-    ref = client.scatter(grid.model, broadcast=True, hash=False)
+def _on_workers(ex, grid: Grid, todo: list, engine: str, chunk: int | None, writer: _Writer, say) -> None:
+    client = ex.client  # a Dask cluster's (None: the executor's local processes, new for this sweep)
+    # on Dask, the spec once per worker; its functions pickle by reference to their modules, so a worker imports
+    # the model (and its Numba dispatchers) once and every task calls the same compiled functions
+    ref = grid.model if client is None else client.scatter(grid.model, broadcast=True, hash=False)
     by_index = {r.index: r for r in todo}
     token = uuid.uuid4().hex[:8]
-    env = task_env()  # the workers run in this process's mode, not the one they were started in
     inflight: set = set()
     timing = (grid.model.name, json.dumps(grid.workload_kw, sort_keys=True, default=repr), engine)
 
     def submit(runs):
-        f = client.submit(call_in_env, env, task, ref, runs, grid.workload_kw, engine, pure=False,
-                          key=f"kwb-sweep-{grid.model.name}-{token}-{runs[0].index}")
+        f = ex.submit(task, ref, runs, grid.workload_kw, engine,
+                      key=f"kwb-sweep-{grid.model.name}-{token}-{runs[0].index}")
         inflight.add(f)
         return f
 
@@ -181,10 +183,11 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
         inflight.discard(f)
         writer.add([(by_index[i], o) for i, o in result["outputs"]])
 
-    say(f"running on {len(client.nthreads())} worker process(es)")
+    say(f"running on {ex.n if client is None else len(client.nthreads())} worker process(es)")
     try:
         rest = todo
-        if not _all_warm(client, grid.model.name) or (chunk is None and timing not in _run_s):
+        warm = client is not None and _all_warm(client, grid.model.name)
+        if not warm or (chunk is None and timing not in _run_s):
             # the first task alone: it compiles (or loads Numba's cache) and fills the cache for the other
             # workers; two runs, so the second is timed without the compile.  Skipped once every worker has
             # run the model and a run's time is known: it would keep the other workers idle for nothing
@@ -201,16 +204,16 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
         if chunk is not None:
             chunks = iter([rest[i:i + chunk] for i in range(0, len(rest), chunk)])
         else:
-            sizes = _guided_chunks(_run_s[timing], len(rest), nthreads)
+            sizes = _guided_chunks(_run_s[timing], len(rest), ex.n)
             if max(sizes, default=1) > 1:
-                say(f"up to {max(sizes)} runs per task (a run takes {_run_s[timing] * 1e3:.1f} ms; Dask's own cost "
-                    f"is a few milliseconds per task)")
+                say(f"up to {max(sizes)} runs per task (a run takes {_run_s[timing] * 1e3:.1f} ms; sending a task "
+                    f"costs a few milliseconds)")
             ends = list(itertools.accumulate(sizes))
             chunks = iter([rest[e - s:e] for s, e in zip(sizes, ends)])
         # a bounded number in flight (a million-run grid is not a million futures at once); results are
-        # gathered by as_completed in batches, not one round trip per task
-        window = max(8 * nthreads, 32)
-        ac = as_completed(loop=client.loop, with_results=True)
+        # gathered as they complete, in batches, not one round trip per task
+        window = max(8 * ex.n, 32)
+        ac = ex.as_completed()
         for runs in chunks:
             ac.add(submit(runs))
             if ac.count() >= window:
@@ -222,8 +225,7 @@ def _on_dask(client, grid: Grid, todo: list, engine: str, chunk: int | None, wri
                 if nxt is not None:
                     ac.add(submit(nxt))
     finally:
-        if inflight:
-            client.cancel(list(inflight))
+        ex.cancel(inflight)
 
 
 TASK_S = 0.2  # aim for tasks at least this long: Dask's own cost is a few ms per task (measured: 5-10 ms on 2 cores)

@@ -189,10 +189,10 @@ def _run_all(jobs, reduce=None) -> list:
     import os
     from concurrent.futures import ThreadPoolExecutor
 
-    from ...reproduce import _IN_WORKER
+    from ...executor import in_worker
 
     sims = [(p, w, s) for p, w, seeds in jobs for s in seeds]
-    n = 1 if _IN_WORKER else min(len(sims), os.cpu_count() or 1)
+    n = 1 if in_worker() else min(len(sims), os.cpu_count() or 1)
     if n <= 1:
         done = [simulate(p, w, seed=s, verbose=False) for p, w, s in sims]
     else:
