@@ -51,3 +51,14 @@ def test_an_unknown_name_says_which_exist_and_a_model_is_called_a_model():
         heuristic.get("nosuch")
     with pytest.raises(WorkbookParameterError, match="model='nosuch'"):
         heuristic.model("nosuch")
+
+
+@pytest.mark.parametrize("package, expected", [("fairzone", "expected nothing, --min-free-sweep or --kswapd-speed-sweep"),
+                                               ("numa", "expected --wakeup-sweep")])
+def test_a_heuristic_command_runs_from_its_package_loading_its_module_once(package, expected):
+    """``python -m kernel_workbook.heuristics.<name>`` reaches its thread module's ``main`` (here with a bad argument,
+    which it names) without Python's warning that the module, imported by its package, runs a second time."""
+    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", f"kernel_workbook.heuristics.{package}",
+                        "--bogus"], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert expected in r.stderr and "RuntimeWarning" not in r.stderr, r.stderr[-2000:]

@@ -780,7 +780,7 @@ def fairzone_part(small: bool | None = None, seed_base: int = 0) -> Reproduction
                  df_sweep_view(df_kswapd_speed_sweep()))
     if not min_free_sweep_path().is_file():
         part.notes.append(f"the sweep over min_free_kbytes is not stored ({min_free_sweep_path().name}: "
-                          f"python -m kernel_workbook.heuristics.fairzone.fairzone_2014 --min-free-sweep)")
+                          f"python -m kernel_workbook.heuristics.fairzone --min-free-sweep)")
     part.notes.append("kswapd naps or stays awake, and the zones age alike or not, as balance_pgdat() and "
                       "kswapd_try_to_sleep() decide from the allocation rate against the watermarks (kernels built "
                       "with THP: min_free_kbytes as khugepaged sets it); no regime is forced")
@@ -1199,7 +1199,7 @@ def _stored_run(thp: str, full: bool):
 def df_thp_scores(full: bool | None = None) -> pd.DataFrame:
     """The thread's strict score with the kernels built with THP and without, from the stored runs (8 seed bases
     each: ``python -m kernel_workbook.reproduce.fidelity`` and, for the other setting,
-    ``KWB_2014_THP=never python -m kernel_workbook.heuristics.fairzone.fairzone_2014``), per family of cells.
+    ``KWB_2014_THP=never python -m kernel_workbook.heuristics.fairzone``), per family of cells.
 
     Columns: ``THP, min_free_kbytes, strict (seed base 0), mean, range`` and one ``hits/scored`` column per
     family (seed base 0); a setting without a stored run says so in ``strict (seed base 0)``."""
@@ -1367,13 +1367,13 @@ def min_free_sweep_path():
 
 def df_min_free_sweep() -> pd.DataFrame:
     """The stored :func:`min_free_sweep` at CI size (``WORKBOOK_MODE=ci python -m
-    kernel_workbook.heuristics.fairzone.fairzone_2014 --min-free-sweep``, ~10 minutes on 2 cores; the full size
+    kernel_workbook.heuristics.fairzone --min-free-sweep``, ~10 minutes on 2 cores; the full size
     would take about an hour and is not stored, so the lab prints the CI-size sweep too); columns as there."""
     return pd.read_csv(min_free_sweep_path())
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``KWB_2014_THP=never WORKBOOK_MODE=ci|lab python -m kernel_workbook.heuristics.fairzone.fairzone_2014``:
+    """``KWB_2014_THP=never WORKBOOK_MODE=ci|lab python -m kernel_workbook.heuristics.fairzone``:
     store the 2014 reproduction (8 seed bases) with the kernels built the other way than the reproduction's default, beside
     the stored fidelity (``data/fidelity/thp-never/``), so that the notebook and the JSON print both scores."""
     from ...reproduce import reproduce_many
@@ -1408,6 +1408,3 @@ def main(argv: list[str] | None = None) -> int:
           f"{100 * s['seeds']['mean']:.1f}% ({100 * s['seeds']['min']:.1f}-{100 * s['seeds']['max']:.1f}%) -> {p}")
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1533,7 +1533,7 @@ def wakeup_sweep_path():
 
 def df_wakeup_sweep() -> pd.DataFrame:
     """The stored :func:`wakeup_sweep` (CI size, 8 seed bases: ``WORKBOOK_MODE=ci python -m
-    kernel_workbook.heuristics.numa.numa_2015 --wakeup-sweep``, about two CPU minutes), with a first row ``published``
+    kernel_workbook.heuristics.numa --wakeup-sweep``, about two CPU minutes), with a first row ``published``
     (the thread's changes); columns as :func:`wakeup_sweep`'s."""
     df = pd.read_csv(wakeup_sweep_path())
     top = pd.DataFrame([{"wander_per_s": "published", **slowscan_published()}])
@@ -1650,7 +1650,7 @@ def reproduce_numa_2015(small: bool | None = None, seed_base: int = 0, wakeup_se
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``WORKBOOK_MODE=ci python -m kernel_workbook.heuristics.numa.numa_2015 --wakeup-sweep``: store
+    """``WORKBOOK_MODE=ci python -m kernel_workbook.heuristics.numa --wakeup-sweep``: store
     :func:`wakeup_sweep` (CI size, 8 seed bases) in ``data/fidelity/numa-wakeup-sweep.csv``."""
     import os
     import sys
@@ -1671,6 +1671,3 @@ def main(argv: list[str] | None = None) -> int:
     print(f"-> {p}")
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
