@@ -65,6 +65,7 @@ TEST_FILE_SECONDS: dict[str, float] = {
     # named undeclared by the runs of 2026-11-29 (seconds on a loaded worker, an upper bound)
     "tests/test_compaction_boot_cache.py": 80,
     "tests/test_numa_model.py": 25,
+    "tests/test_sensitivity_frames.py": 35,
 }
 
 

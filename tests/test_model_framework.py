@@ -20,7 +20,8 @@ def ms_to_jiffies(ms, params):
 
 @dataclass(frozen=True)
 class Inner(Knobs):
-    depth: int = knob(4, unit="requests", source="block/blk-core.c nr_requests", range=(1, 1024))
+    depth: int = knob(4, unit="requests", source="block/blk-core.c nr_requests", range=(1, 1024),
+                      tunable="/sys/block/<dev>/queue/nr_requests")
     write_cache: bool = knob(True, source="drive firmware")
 
 
@@ -28,7 +29,8 @@ class Inner(Knobs):
 class Outer(Knobs):
     HZ: int = knob(1000, unit="Hz", source="CONFIG_HZ", choices=(100, 250, 300, 1000))
     slice_idle: float = knob(8.0, unit="ms", source="block/cfq-iosched.c cfq_arm_slice_timer()", range=(0, 1000),
-                             to_kernel=ms_to_jiffies, packed="int", kernel="cfq_slice_idle")
+                             to_kernel=ms_to_jiffies, packed="int", kernel="cfq_slice_idle",
+                             tunable="/sys/block/<dev>/queue/iosched/slice_idle")
     ratio: float = knob(0.5, unit="", source="mm/x.c f()", range=(0.0, 1.0))
     mode: str = knob("each", source="mm/page_alloc.c zone_dirty_ok()", choices=("off", "each", "cached"))
     reserve: int | None = knob(None, unit="KiB", source="mm/page_alloc.c", range=(128, 65536), optional=True)
@@ -45,6 +47,11 @@ def test_declaration_flattens_nested_knobs_in_order():
     k = Outer.knob("slice_idle")
     assert (k.unit, k.kernel, k.packed, k.kind) == ("ms", "cfq_slice_idle", "int", "float")
     assert Outer.knob("write_cache").unit == "flag"
+
+
+def test_tunables_are_the_knobs_declared_with_their_file_nested_ones_included():
+    assert Outer.tunables() == ("slice_idle", "depth")
+    assert Outer.knob("depth").tunable == "/sys/block/<dev>/queue/nr_requests" and Outer.knob("ratio").tunable is None
 
 
 @pytest.mark.parametrize("name,value,words", [

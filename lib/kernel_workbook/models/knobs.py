@@ -55,6 +55,9 @@ class Knob:
     to_kernel: Callable | None  # value, params -> number in the kernel's units
     packed: str | None  # "int" / "float": a slot of the kernel's int / float parameter array; None: not packed
     optional: bool  # None is a valid value (e.g. min_free_kbytes=None: computed by the kernel)
+    # where a running kernel lets its administrator read and set it ("/sys/block/<dev>/queue/iosched/quantum");
+    # None: a constant, a variant's switch or the machine's, not a tunable
+    tunable: str | None = None
 
     # ------------------------------------------------------------------ checks
     def expected(self) -> str:
@@ -150,7 +153,7 @@ def _fmt(v) -> str:
 def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc: str = "",
          range: tuple | None = None, choices: tuple | None = None, widget: tuple | None = None,
          to_kernel: Callable | None = None, packed: str | None | bool = True, optional: bool = False,
-         kind: str | None = None):
+         kind: str | None = None, tunable: str | None = None):
     """Declare a knob as a dataclass field (see the module docstring).
 
     ``packed``: ``True`` (default) packs the knob into the kernel's parameter
@@ -159,7 +162,9 @@ def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc
     then be said: ``packed="int"``); ``False`` keeps it out of the kernel
     (a knob the Python side uses, e.g. to build the workload).  ``kind`` is
     taken from the default's type unless given (a knob whose default is
-    ``None`` says whether it is an ``"int"`` or a ``"float"``).
+    ``None`` says whether it is an ``"int"`` or a ``"float"``).  ``tunable``:
+    the file a running kernel exposes it in, for a knob an administrator can
+    set (sysfs, ``/proc/sys``); sweeps over "the tunables" read it.
     """
     if kind is not None:
         if kind not in ("bool", "int", "float", "choice", "object"):
@@ -189,7 +194,7 @@ def knob(default, *, unit: str = "", source: str, kernel: str | None = None, doc
         choices = tuple(choices)
     meta = {"default": default, "unit": unit, "source": source, "kernel": kernel, "doc": doc, "kind": kind,
             "range": tuple(range) if range else None, "choices": choices, "widget": widget, "to_kernel": to_kernel,
-            "packed": packed, "optional": optional}
+            "packed": packed, "optional": optional, "tunable": tunable}
     if isinstance(default, (list, dict, set)) or (kind == "object" and dataclasses.is_dataclass(default)):
         return dataclasses.field(default_factory=lambda d=default: d, metadata={_META: meta})
     return dataclasses.field(default=default, metadata={_META: meta})
@@ -244,6 +249,12 @@ class Knobs:
                     raise TypeError(f"knob {name!r} is declared twice in {cls.__name__}")
                 out[name] = kk
         return out
+
+    @classmethod
+    def tunables(cls) -> tuple[str, ...]:
+        """The knobs a running kernel lets its administrator set (those declared with a ``tunable``), in
+        declaration order: what a study of "every tunable" sweeps."""
+        return tuple(n for n, k in cls.declared().items() if k.tunable)
 
     @classmethod
     def knob(cls, name: str) -> Knob:

@@ -26,6 +26,7 @@ import pandas as pd
 from ..config import mode
 from ..errors import WorkbookParameterError
 from ..frames import Prose
+from ..models.cfq.params import CFQParams
 from ..sweep import Grid, around, one_at_a_time, product, run_sweep
 from ..sweep import start as start_client
 from ..tables import published
@@ -297,9 +298,8 @@ def plot_heatmap(heat: pd.DataFrame, title: str | None = None, output: str | Non
 
 # The tunables 3.16's CFQ shows in /sys/block/<dev>/queue/iosched/, by the names the model declares
 # (cfq_back_max is back_seek_max, cfq_latency is low_latency).
-CFQ_TUNABLES = ("cfq_quantum", "cfq_fifo_expire_sync", "cfq_fifo_expire_async", "cfq_back_max", "cfq_back_penalty",
-                "cfq_slice_sync", "cfq_slice_async", "cfq_slice_async_rq", "cfq_slice_idle", "cfq_group_idle",
-                "cfq_latency", "cfq_target_latency")
+# the knobs an administrator sets in sysfs (each declared with its file: CFQParams' ``tunable``)
+CFQ_TUNABLES = CFQParams.tunables()
 VARIANT = "3.16"
 WORKLOAD = "tiobench-seqread"
 READERS = 16

@@ -69,51 +69,65 @@ def kib_to_sectors(kb, params) -> int:
 
 # --------------------------------------------------------------------------- CFQ
 
+IOSCHED = "/sys/block/<dev>/queue/iosched/"  # an I/O scheduler's tunables (block/elevator.c elv_register_queue())
+
 @dataclass(frozen=True)
 class CFQParams(Knobs):
     """CFQ's tunables (ms, as sysfs shows them) and the variants of the threads (flags)."""
 
     cfq_quantum: int = knob(
         8, unit="requests", source=f"{CFQ_SRC} cfq_may_dispatch()", range=(1, None), widget=(1, 32, 1),
+        tunable=IOSCHED + "quantum",
         doc="requests the active queue may have in the driver before it is limited (sysfs quantum)")
     cfq_fifo_expire_sync: float = knob(
         125.0, unit="ms", kernel="cfq_fifo_expire[1]", source=f"{CFQ_SRC} cfq_check_fifo()", range=(1, None),
+        tunable=IOSCHED + "fifo_expire_sync",
         widget=(10, 1000, 5), to_kernel=cfq_jiffies(125.0, lambda h: h // 8, 1), packed="int",
         doc="a sync request older than this is served first, once per slice (HZ / 8)")
     cfq_fifo_expire_async: float = knob(
         250.0, unit="ms", kernel="cfq_fifo_expire[0]", source=f"{CFQ_SRC} cfq_check_fifo()", range=(1, None),
+        tunable=IOSCHED + "fifo_expire_async",
         widget=(10, 2000, 10), to_kernel=cfq_jiffies(250.0, lambda h: h // 4, 1), packed="int",
         doc="the same for async requests (HZ / 4)")
     cfq_back_max: int = knob(
         16 * 1024, unit="KiB", source=f"{CFQ_SRC} cfq_choose_req()", range=(0, None), widget=(0, 65536, 1024),
+        tunable=IOSCHED + "back_seek_max",
         doc="the longest backward seek cfq_choose_req() still considers (sysfs back_seek_max)")
     cfq_back_penalty: int = knob(
         2, unit="", source=f"{CFQ_SRC} cfq_choose_req()", range=(1, None), widget=(1, 16, 1),
+        tunable=IOSCHED + "back_seek_penalty",
         doc="a backward distance counts this many times a forward one (sysfs back_seek_penalty)")
     cfq_slice_sync: float = knob(
         100.0, unit="ms", kernel="cfq_slice[1]", source=f"{CFQ_SRC} cfq_prio_slice()", range=(1, None),
+        tunable=IOSCHED + "slice_sync",
         widget=(10, 300, 10), to_kernel=cfq_jiffies(100.0, lambda h: h // 10, 1), packed="int",
         doc="base time slice of a sync queue at priority 4 (HZ / 10)")
     cfq_slice_async: float = knob(
         40.0, unit="ms", kernel="cfq_slice[0]", source=f"{CFQ_SRC} cfq_prio_slice()", range=(1, None),
+        tunable=IOSCHED + "slice_async",
         widget=(4, 200, 4), to_kernel=cfq_jiffies(40.0, lambda h: max(1, h // 25), 1), packed="int",
         doc="base time slice of an async queue (HZ / 25)")
     cfq_slice_async_rq: int = knob(
         2, unit="", source=f"{CFQ_SRC} cfq_dispatch_requests()", range=(1, None), widget=(1, 16, 1),
+        tunable=IOSCHED + "slice_async_rq",
         doc="an async queue expires after 2 x this x (8 - prio) dispatches when others are busy")
     cfq_slice_idle: float = knob(
         8.0, unit="ms", source=f"{CFQ_SRC} cfq_arm_slice_timer()", range=(0, None), widget=(0, 20, 1),
+        tunable=IOSCHED + "slice_idle",
         to_kernel=cfq_jiffies(8.0, lambda h: max(1, h // 125), 0), packed="int",
         doc="how long an emptied sync queue waits for its next request (HZ / 125; 0: never idle)")
     cfq_group_idle: float = knob(
         8.0, unit="ms", source=f"{CFQ_SRC} cfq_select_queue() check_group_idle", range=(0, None),
+        tunable=IOSCHED + "group_idle",
         widget=(0, 20, 1), to_kernel=cfq_jiffies(8.0, lambda h: max(1, h // 125), 0), packed="int",
         doc="idling for the last queue of a group (HZ / 125)")
     cfq_latency: bool = knob(
         True, kernel="cfq_latency (sysfs low_latency)", source=f"{CFQ_SRC} cfq_scaled_cfqq_slice()",
+        tunable=IOSCHED + "low_latency",
         doc="shrink slices so that every busy queue gets a turn within cfq_target_latency")
     cfq_target_latency: float = knob(
         300.0, unit="ms", source=f"{CFQ_SRC} cfq_group_slice()", range=(1, None), widget=(50, 1200, 50),
+        tunable=IOSCHED + "target_latency",
         to_kernel=cfq_jiffies(300.0, lambda h: h * 3 // 10, 1), packed="int",
         doc="the time every busy queue should get a turn in, with low_latency (HZ * 3 / 10; "
             "Mel Gorman's 2014 patch 1/4: 600)")
@@ -164,15 +178,19 @@ class DeadlineParams(Knobs):
 
     read_expire: float = knob(
         500.0, unit="ms", kernel="fifo_expire[READ]", source=f"{DL_SRC} deadline_check_fifo()", range=(0, None),
+        tunable=IOSCHED + "read_expire",
         widget=(10, 2000, 10), to_kernel=plain_jiffies, packed="int", doc="a read's deadline (HZ / 2)")
     write_expire: float = knob(
         5000.0, unit="ms", kernel="fifo_expire[WRITE]", source=f"{DL_SRC} deadline_check_fifo()", range=(0, None),
+        tunable=IOSCHED + "write_expire",
         widget=(100, 20000, 100), to_kernel=plain_jiffies, packed="int", doc="a write's deadline (5 * HZ)")
     writes_starved: int = knob(
         2, unit="", source=f"{DL_SRC} deadline_dispatch_requests()", range=(0, None), widget=(0, 16, 1),
+        tunable=IOSCHED + "writes_starved",
         doc="read batches that may pass waiting writes")
     fifo_batch: int = knob(
         16, unit="requests", source=f"{DL_SRC} deadline_dispatch_requests()", range=(1, None), widget=(1, 64, 1),
+        tunable=IOSCHED + "fifo_batch",
         doc="requests dispatched in sector order as one batch")
     deadline_rbtree_2002: bool = knob(
         False, kernel="deadline_dispatch_requests(), deadline_move_requests() of late 2002",
