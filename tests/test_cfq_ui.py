@@ -31,6 +31,7 @@ def test_explorer_labels_are_full_kernel_names_with_unit_and_source(monkeypatch)
     sl = find_widget(box, w.FloatSlider, "cfq_target_latency (ms)")
     assert sl.value == 600.0  # the widgets start at Mel Gorman's patch, the curve 'defaults' is 3.16's
     assert "block/cfq-iosched.c cfq_group_slice()" in sl.tooltip
+    assert sl.tooltip.endswith("(on a running kernel: /sys/block/<dev>/queue/iosched/target_latency)")
     idle = find_widget(box, w.FloatSlider, "cfq_slice_idle (ms)")
     assert "cfq_arm_slice_timer()" in idle.tooltip and (idle.min, idle.max) == (0, 20)
     assert find_widget(box, w.Dropdown, "scheduler").options == ("noop", "deadline", "cfq")

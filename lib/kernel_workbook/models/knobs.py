@@ -143,7 +143,8 @@ class Knob:
     @property
     def tooltip(self) -> str:
         k = "" if self.kernel == self.name else f"kernel: {self.kernel}; "
-        return f"{k}{self.source}" + (f" — {self.doc}" if self.doc else "")
+        return (f"{k}{self.source}" + (f" — {self.doc}" if self.doc else "")
+                + (f" (on a running kernel: {self.tunable})" if self.tunable else ""))
 
 
 def _fmt(v) -> str:
