@@ -132,3 +132,5 @@ def test_where_a_worker_count_or_a_scheduler_sends_the_tasks(monkeypatch):
     assert executor.where(None, None) == "tcp://10.0.0.2:8786" and executor.where(2, None) is None
     with pytest.raises(WorkbookParameterError, match="workers"):
         executor.where(2, "tcp://10.0.0.1:8786")
+    with pytest.raises(WorkbookParameterError, match="scheduler"):
+        executor.where(None, "not an address")

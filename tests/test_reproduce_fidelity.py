@@ -134,23 +134,6 @@ def test_another_seed_base_runs_score_only_and_the_first_does_not(monkeypatch):
     assert r.score_only() is False  # reset after the seed run
 
 
-def test_where_reproduce_many_runs(monkeypatch):
-    """A scheduler address or $DASK_SCHEDULER_ADDRESS means a Dask cluster; a worker count means local
-    processes (it wins over the environment, as for kwb sweep); both at once is an error naming --workers."""
-    from kernel_workbook.errors import WorkbookParameterError
-    from kernel_workbook.reproduce import _cluster_address
-
-    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
-    assert _cluster_address(None, None) is None and _cluster_address(None, 2) is None
-    assert _cluster_address("tcp://10.0.0.1:8786", None) == "tcp://10.0.0.1:8786"
-    with pytest.raises(WorkbookParameterError, match="workers"):
-        _cluster_address("tcp://10.0.0.1:8786", 2)
-    with pytest.raises(WorkbookParameterError, match="scheduler"):
-        _cluster_address("not an address", None)
-    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://10.0.0.2:8786")
-    assert _cluster_address(None, None) == "tcp://10.0.0.2:8786" and _cluster_address(None, 2) is None
-
-
 def test_a_notebook_prints_the_stored_figures_of_its_own_size(monkeypatch):
     th = "2015-numa-slow-scan"  # its two sizes score differently
     ci, full = (load_fidelity(th, f)["summary"]["strict"] for f in (False, True))

@@ -509,7 +509,9 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
     def seed_tasks(t):
         return [(t, bases[0], True)] + ([(t, b, False) for b in bases[1:]] if takes_seed_base(t) else [])
 
-    addr = _cluster_address(scheduler, workers)
+    from ..executor import where
+
+    addr = where(workers, scheduler)  # a Dask scheduler's address, or None: local processes
     n = workers or min(sum(len(seed_tasks(t)) for t in modelled), os.cpu_count() or 1)
     results = {}  # (thread, base, first) -> result
     if addr is None and n <= 1:
@@ -544,15 +546,6 @@ def reproduce_many(threads: list[str], seeds: int | list | None = None, workers:
             if (t, b, False) in results:
                 first.seed_runs[b] = results[(t, b, False)]
     return [out[t] for t in threads]
-
-
-def _cluster_address(scheduler: str | None, workers: int | None) -> str | None:
-    """The Dask scheduler to run on (:func:`kernel_workbook.executor.where`): ``scheduler``, else
-    ``$DASK_SCHEDULER_ADDRESS`` when no worker count was given (as ``kwb sweep`` does), else None (local
-    processes)."""
-    from ..executor import where
-
-    return where(workers, scheduler)
 
 
 def format_summary(rep: Reproduction) -> str:
