@@ -92,6 +92,50 @@ def test_the_declared_threads_build_their_cells_through_the_engine():
     assert declared >= 3
 
 
+# ---- rendering: one format for the blocks of a published table
+
+def test_a_table_shows_as_published_model_and_cells_with_one_title_format():
+    from kernel_workbook.reproduce import Reproduction
+
+    model = {"without congestion_wait": 800.0, "with congestion_wait": 200.0}
+    cells = build(T2007, [Cells("congestion-wait-estimate", model=lambda runs, k, row, stat: runs.get(k))], model)
+    rep = Reproduction(T2007)
+    rep.show_table("congestion-wait-estimate", published(T2007, "congestion-wait-estimate"), cells,
+                   "'without congestion_wait'", model_what="made-up numbers")
+    rep.show_cells("fengguang-ratio-script and congestion-wait-estimate", cells, "each table's baseline", key="both")
+    assert [(b.key, b.kind) for b in rep.blocks] == [
+        ("congestion-wait-estimate/published", "mmtests"), ("congestion-wait-estimate/model", "mmtests"),
+        ("congestion-wait-estimate/cells", "cells"), ("both/cells", "cells")]
+    assert [b.title for b in rep.blocks] == [
+        "congestion-wait-estimate, published", "congestion-wait-estimate, model (made-up numbers)",
+        "congestion-wait-estimate: published and model change against 'without congestion_wait'",
+        "fengguang-ratio-script and congestion-wait-estimate: published and model change against each table's "
+        "baseline"]
+    assert rep.blocks[0].frame.equals(published(T2007, "congestion-wait-estimate"))  # as the thread printed it
+    assert len(rep.blocks[2].frame) == len(cells)
+
+
+def test_no_thread_titles_a_table_block_by_hand():
+    """The published, model and cells blocks of a table are made by Reproduction.show_* (one key and title
+    format for every thread); a thread module adding one itself would bring back a format of its own."""
+    import inspect
+    import re
+
+    import importlib
+    import pkgutil
+
+    import kernel_workbook.heuristics as hs
+
+    seen = 0
+    for m in pkgutil.walk_packages(hs.__path__, hs.__name__ + "."):
+        if m.name.endswith("__main__"):
+            continue  # runs its command when imported
+        src = inspect.getsource(importlib.import_module(m.name))
+        seen += src.count(".show_")
+        assert not re.search(r"\.add\(\s*f?[\"'][^\"']*/(published|model|cells)[\"']", src), m.name
+    assert seen >= 10
+
+
 # ---- a baseline outside the cell's own table or row (2015's tables)
 
 T = T2015 = "2015-numa-slow-scan"

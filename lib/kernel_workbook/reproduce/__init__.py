@@ -146,6 +146,35 @@ class Reproduction:
         self.blocks.append(b)
         return b
 
+    # ---- the blocks of a published table: one place for their keys, titles and kinds, so that every thread
+    # prints its tables alike; a thread picks the order (table by table, or all published tables first)
+    def show_published(self, table: str, frame: pd.DataFrame | None = None, what: str = "",
+                       label: str | None = None, key: str | None = None) -> Block:
+        """``<key>/published``: ``table`` as the thread printed it (``frame``: the part of it shown, ``what``
+        saying which); ``label`` names it in the title, ``key`` in the block's key (default: the table)."""
+        frame = published(self.thread, table) if frame is None else frame
+        return self.add(f"{key or table}/published", _titled(label or table, "published", what), frame,
+                        kind="mmtests")
+
+    def show_model(self, table: str, frame: pd.DataFrame, what: str = "", label: str | None = None,
+                   key: str | None = None, kind: str = "mmtests") -> Block:
+        """``<key>/model``: the model's table (mmtests-style, or ``kind="frame"`` for a tidy frame)."""
+        return self.add(f"{key or table}/model", _titled(label or table, "model", what), frame, kind=kind)
+
+    def show_cells(self, table: str, cells: list[dict], against: str, label: str | None = None,
+                   key: str | None = None) -> Block:
+        """``<key>/cells``: each cell published beside model, both changes ``against`` the baseline named."""
+        return self.add(f"{key or table}/cells", f"{label or table}: published and model change against {against}",
+                        pd.DataFrame(cells), kind="cells")
+
+    def show_table(self, table: str, model: pd.DataFrame, cells: list[dict], against: str, *,
+                   published_frame: pd.DataFrame | None = None, published_what: str = "", model_what: str = "",
+                   label: str | None = None, key: str | None = None) -> None:
+        """The three blocks of a table, one after the other: published, model, cells."""
+        self.show_published(table, published_frame, published_what, label, key)
+        self.show_model(table, model, model_what, label, key)
+        self.show_cells(table, cells, against, label, key)
+
     # ---- reading
     def printed(self) -> list[str]:
         """What ``kwb reproduce`` prints: the blocks rendered from their frames, the notes last."""
@@ -257,6 +286,10 @@ class Reproduction:
             rep.fitted.extend(part.fitted)
             rep.assumptions.extend(part.assumptions)
         return rep
+
+
+def _titled(label: str, side: str, what: str) -> str:
+    return f"{label}, {side}" + (f" ({what})" if what else "")
 
 
 def _clean(v):

@@ -266,7 +266,6 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     for table in ("aio-stress-fast-raid", "aio-stress-slow-hdd"):
         disk, usleep, variants, name = MACHINES[table]
         cal = calibrate(table, small)
-        pub = published(THREAD, table)
         part.add(f"{table}/fitted", f"{table}: what was fitted, and to what (nothing else is fitted; workload: "
                  f"{workload(table, small).description}; {sz.iterations} iterations (seeds) per variant, "
                  f"{sz.file_mb(table):g} MB per file, 16 in the thread)", fit[fit["table"] == table])
@@ -276,12 +275,9 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
         samples = model_samples(table, small, seed_base)
         mt = compare(samples_frame(samples), baseline=BASELINE, stats=("Mean",), era="2014", significance=None,
                      kernels=list(variants), table=f"model-{table}", title="model")
-        part.add(f"{table}/published", f"{table}, published", pub, kind="mmtests")
-        part.add(f"{table}/model", f"{table}, model", mt, kind="mmtests")
         cells = build(THREAD, [c for c in CELLS if c.table == table], {table: samples})
         part.cells += cells
-        part.add(f"{table}/cells", f"{table}: published and model change against pristine CFQ",
-                 pd.DataFrame(cells), kind="cells")
+        part.show_table(table, mt, cells, "pristine CFQ")
         f = fidelity_2011(table, small, seed_base)
         part.add(f"{table}/targets", f"{table}: the thread's targets -- ranking "
                  f"{'matches' if f['ranking_matches'] else 'DIFFERS'} ({f['pairs_in_order']} of {f['pairs']} "

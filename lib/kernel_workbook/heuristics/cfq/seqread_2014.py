@@ -324,13 +324,8 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     # ---- cfq600-seqread (Mean), with the 3.0 column
     seq_rows = [f"SeqRead-MB/sec-{n}" for n in READERS]
     mt = tables["cfq600-seqread"]
-    pub = published(THREAD, "cfq600-seqread")
     cells = build(THREAD, _lines("cfq600-seqread"), tables)
-    part.add("cfq600-seqread/published", "cfq600-seqread, published", pub, kind="mmtests")
-    part.add("cfq600-seqread/model", "cfq600-seqread, model (the 3.0.0 column: CFQ as in 3.0 only)", mt,
-             kind="mmtests")
-    part.add("cfq600-seqread/cells", "cfq600-seqread: published and model change against 3.16.0-rc1 vanilla",
-             pd.DataFrame(cells), kind="cells")
+    part.show_table("cfq600-seqread", mt, cells, BASELINE, model_what="the 3.0.0 column: CFQ as in 3.0 only")
     part.cells += cells
     k30 = [(cell_value(mt, row, "3.0.0 vanilla", "Mean"), cell_value(mt, row, BASELINE, "Mean")) for row in seq_rows]
     d30 = ", ".join(f"{100 * (a / b - 1):+.1f}%" for a, b in k30)
@@ -344,22 +339,16 @@ def cfq_part(small: bool | None = None, seed_base: int = 0) -> Reproduction:
     mmin = tables["lessdirty-tiobench"]
     sub = ld[ld["kernel"].isin([BASELINE, CFQ600]) & (ld["stat"] == "Min") & ld["row"].isin(MIN_ROWS)].copy()
     cells = build(THREAD, _lines("lessdirty-tiobench"), tables)
-    part.add("lessdirty-tiobench-min/published", "lessdirty-tiobench (Min rows, vanilla and cfq600), published", sub,
-             kind="mmtests")
-    part.add("lessdirty-tiobench-min/model", "lessdirty-tiobench (Min rows), model", mmin, kind="mmtests")
-    part.add("lessdirty-tiobench-min/cells", "lessdirty-tiobench (Min rows): published and model change against "
-             "3.16.0-rc1 vanilla", pd.DataFrame(cells), kind="cells")
+    part.show_table("lessdirty-tiobench", mmin, cells, BASELINE, published_frame=sub,
+                    published_what="vanilla and cfq600", label="lessdirty-tiobench (Min rows)",
+                    key="lessdirty-tiobench-min")
     part.cells += cells
 
     # ---- cfq600-iostat: r_await over the read phases
-    io_pub = published(THREAD, "cfq600-iostat")
-    iot = tables["cfq600-iostat"]
     cells = build(THREAD, _lines("cfq600-iostat"), tables)
-    part.add("cfq600-iostat/published", "cfq600-iostat, published", io_pub, kind="mmtests")
-    part.add("cfq600-iostat/model", "cfq600-iostat, model: r_await of the read phases (SeqRead, RandRead; samples "
-             "weighted by each phase's real length)", iot, kind="mmtests")
-    part.add("cfq600-iostat/cells", "cfq600-iostat: published and model change against 3.16.0-rc1 vanilla (r_await)",
-             pd.DataFrame([c for c in cells if c["model"] is not None]), kind="cells")
+    part.show_table("cfq600-iostat", tables["cfq600-iostat"], [c for c in cells if c["model"] is not None],
+                    f"{BASELINE} (r_await)", model_what="r_await of the read phases, SeqRead and RandRead; samples "
+                    "weighted by each phase's real length")
     part.cells += cells
     part.notes.append("cfq600-iostat avgqz, await and w_await not predicted: they are set by the write phases "
                       "(w_await ~13 s: the writeback queue), which the model does not simulate")

@@ -546,15 +546,13 @@ def _reproduction(seed_base: int, zone_mb: float | None) -> Reproduction:
     succ = df_success(seed_base, zone_mb)
     vm = df_vmstat(seed_base, zone_mb)
     for table in ("highalloc-success", "highalloc-vmstat", "reference-3.3.6"):
-        rep.add(f"{table}/published", f"{table}, published", published(THREAD, table), kind="mmtests")
-    rep.add("highalloc-success/model", "highalloc-success, model (success %; the steps between the thread's columns "
-                                       "and the reference kernels too)", _pivot(succ, "pass"))
-    rep.add("highalloc-vmstat/model", "highalloc-vmstat, model (the whole machine)", _pivot(vm, "row"))
-    for table, what in (("highalloc-success", "change in points against revert-v5"),
-                        ("highalloc-vmstat", "relative change against revert-v5"),
-                        ("reference-3.3.6", "relative change against 3.3.6 (the table's baseline)")):
-        rep.add(f"{table}/cells", f"{table}: published and model, {what}",
-                pd.DataFrame([c for c in rep.cells if c["table"] == table]), kind="cells")
+        rep.show_published(table)
+    rep.show_model("highalloc-success", _pivot(succ, "pass"), "success %; the steps between the thread's columns "
+                   "and the reference kernels too", kind="frame")
+    rep.show_model("highalloc-vmstat", _pivot(vm, "row"), "the whole machine", kind="frame")
+    for table, against in (("highalloc-success", "revert-v5, in points"), ("highalloc-vmstat", "revert-v5"),
+                           ("reference-3.3.6", "3.3.6, the table's baseline")):
+        rep.show_cells(table, [c for c in rep.cells if c["table"] == table], against)
     rep.add("paths", "how the test's attempts ended (model)", df_paths(seed_base, zone_mb))
     rep.add("compaction", "compaction counters (model, machine-wide)", df_compaction(seed_base, zone_mb))
     rep.notes += [f"{k}: {VARIANT_NOTES[k]}" for k in KERNELS + REFERENCE]

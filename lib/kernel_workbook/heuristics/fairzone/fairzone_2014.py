@@ -655,10 +655,6 @@ def _misses(cells: list[dict], limit: float = 3.0) -> list[str]:
     return out
 
 
-def _cells_frame(cells: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(cells)
-
-
 def df_group_fidelity(sc: list, vc: list, qc: list) -> pd.DataFrame:
     """The lenient fidelity of each group of cells.  Columns: ``group, predicted_cells, direction_agreement,
     median_abs_error_pts``."""
@@ -725,27 +721,21 @@ def fairzone_part(small: bool | None = None, seed_base: int = 0) -> Reproduction
     bar.update()
     part.cells += sc
     for table, (pub, mt) in spread.items():
-        part.add(f"{table}/published", f"{table}, published", pub, kind="mmtests")
-        part.add(f"{table}/model", f"{table}, model" + (" (counts scaled to the assumed iterations)"
-                                                        if table == "fairzone-spread" else ""), mt, kind="mmtests")
-    part.add("spread/cells", "published and model change against 3.16.0-rc1 vanilla",
-             _cells_frame([c for c in sc if c["row"] != "Movable allocs"]), kind="cells")
+        part.show_published(table, pub)
+        part.show_model(table, mt, "counts scaled to the assumed iterations" if table == "fairzone-spread" else "")
+    part.show_cells(" and ".join(spread), [c for c in sc if c["row"] != "Movable allocs"], VANILLA["mel"],
+                    key="spread")
     vc, vt, _ = velocity_cells(small, seed_base=seed_base)
     bar.update()
     part.cells += vc
-    part.add("bigbatches-velocity/published", "bigbatches-velocity, published", _pub("bigbatches-velocity"),
-             kind="mmtests")
-    part.add("bigbatches-velocity/model", "bigbatches-velocity, model (pages scanned per second, x the fitted time "
-             "scale)", vt, kind="mmtests")
-    part.add("bigbatches-velocity/cells", "published and model change against 3.0", _cells_frame(vc), kind="cells")
+    part.show_table("bigbatches-velocity", vt, vc, "3.0", published_frame=_pub("bigbatches-velocity"),
+                    model_what="pages scanned per second, x the fitted time scale")
     part.add("bigbatches-velocity/share", "DMA32's share of the scanning (predicted for 3.0 and bigbatches, fitted "
              "for 3.16-rc1)", df_velocity_share(vt))
     qc, qtables = seqread_cells(small, step=bar.update, seed_base=seed_base)
     part.cells += qc
     for table, base_k, sub, mt, tc in qtables:
-        part.add(f"{table}/published", f"{table}, published (SeqRead rows)", sub, kind="mmtests")
-        part.add(f"{table}/model", f"{table}, model", mt, kind="mmtests")
-        part.add(f"{table}/cells", f"published and model change against {base_k}", _cells_frame(tc), kind="cells")
+        part.show_table(table, mt, tc, base_k, published_frame=sub, published_what="SeqRead rows")
     share = explained_share(qc)
     part.add("fairzone/fidelity", "fair-zone fidelity by group (lenient: direction of the change only)",
              df_group_fidelity(sc, vc, qc))

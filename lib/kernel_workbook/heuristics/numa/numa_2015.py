@@ -1626,15 +1626,13 @@ def reproduce_numa_2015(small: bool | None = None, seed_base: int = 0, wakeup_se
         title = p.attrs["tables"][table]["title"]
         if table.endswith("xfsrepair"):
             p = p[p["row"].str.endswith("xfsrepair")]
-        rep.add(f"{table}/published", f"{table}: {title} — published", p, kind="mmtests")
-        rep.add(f"{table}/model", f"{table} — model (mean of {len(st.seeds)} seeds)", model, kind="mmtests")
+        rep.show_published(table, p, title)
+        rep.show_model(table, model, f"mean of {len(st.seeds)} seeds")
     add_dave_calibration_blocks(rep, dc)
-    rep.add("dave-xfsrepair-times/published", "dave-xfsrepair-times: xfs_repair wall time by option — published",
-            published(THREAD, "dave-xfsrepair-times"), kind="mmtests")
-    rep.add("dave-xfsrepair-times/model", f"dave-xfsrepair-times — model (s, mean of {st.dave_seeds} seed(s))",
-            df_dave_times(d), kind="frame")
-    rep.add("dave-vmstat/model", "dave-vmstat: /proc/vmstat after the run (-o ag_stride=-1,bhash=101073), published "
-            "and model", df_dave_vmstat(d, dc), kind="frame")
+    rep.show_published("dave-xfsrepair-times", what="xfs_repair wall time by option")
+    rep.show_model("dave-xfsrepair-times", df_dave_times(d), f"s, mean of {st.dave_seeds} seed(s)", kind="frame")
+    rep.show_model("dave-vmstat", df_dave_vmstat(d, dc), "/proc/vmstat after the run with -o ag_stride=-1,"
+                   "bhash=101073, beside the published", kind="frame")
     rep.add("cells", "every cell: change against the table's baseline column, published and model",
             pd.DataFrame([c for c in rep.cells if c["published_delta_pct"] is not None]), kind="cells")
     rep.add("fidelity/groups", "fidelity by group (lenient: direction of the change only)",

@@ -316,15 +316,14 @@ def _reproduction(seed_base: int) -> Reproduction:
                            f"{SEED0 + seed_base})", df_calibration(seed_base))
     for table in ("kswapd-writeback-2002", "congestion-wait-estimate", "akpm-reclaim-efficiency",
                   "fengguang-ratio-script"):
-        rep.add(f"{table}/published", f"{table}, published", published(THREAD, table), kind="mmtests")
+        rep.show_published(table)
     rep.add("model", "the model's runs (akpm's test on every kernel; the light desktop on 2.6.23)",
             df_figures(seed_base))
-    for table, what in (("kswapd-writeback-2002", "change in points against before c4e2d7dd"),
-                        ("congestion-wait-estimate", "relative change against 'without congestion_wait'"),
-                        ("akpm-reclaim-efficiency", "the level of a light desktop (the model's, on 2.6.23)"),
-                        ("fengguang-ratio-script", "the level of a light desktop (the model's, on 2.6.23)")):
-        rep.add(f"{table}/cells", f"{table}: published and model, {what}",
-                pd.DataFrame([c for c in rep.cells if c["table"] == table]), kind="cells")
+    desktop = "the level of a light desktop (the model's, on 2.6.23)"
+    for table, against in (("kswapd-writeback-2002", "before c4e2d7dd, in points"),
+                           ("congestion-wait-estimate", "'without congestion_wait'"),
+                           ("akpm-reclaim-efficiency", desktop), ("fengguang-ratio-script", desktop)):
+        rep.show_cells(table, [c for c in rep.cells if c["table"] == table], against)
     rep.notes += [f"{k}: {v}" for k, v in VARIANT_NOTES.items()]
     rep.notes.append("efficiency = traces.df_reclaim_2007 over the model's /proc/vmstat series (Fengguang's loop)")
     return rep
