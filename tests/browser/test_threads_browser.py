@@ -1,4 +1,4 @@
-"""Every thread notebook in the lab: its committed outputs render, and its explorer, run live, fits 1280x720,
+"""Every thread notebook in the lab (and the sensitivity study): its committed outputs render, and its explorer, run live, fits 1280x720,
 has sliders a person can drag (every track >= 150 px; a drag of a third of the track moves the value by a
 third of its range), and redraws when a knob moves, its status saying how long that took as the test saw it.  (Running a whole thread notebook takes minutes; the nbval run of
 ``make test`` executes every cell, so here only the explorer runs, with its defaults.)
@@ -70,19 +70,9 @@ def _record_redraw(name: str, what: str, seen: float, printed: float, nbp=None, 
     _record(name, "redraw-times.json", {what: {"seen_ms": seen, "status_ms": printed, "kernel_ms": kernel}})
 
 
-@pytest.mark.parametrize("name", THREADS)
-def test_thread_notebook_and_its_explorer(page, lab, name):
-    path = lab.dir / "notebooks" / name
-    nb = json.loads(path.read_text())
-    call = explorer_call(nb)
-    if call:
-        nb["cells"].append({"cell_type": "code", "id": "kwb-browser-explorer", "execution_count": None, "metadata": {}, "outputs": [],
-                            "source": call})
-        path.write_text(json.dumps(nb))
-        path.with_suffix(".py").unlink()  # else jupytext refuses the .ipynb, now newer than its pair
-        trust(path)  # signed again, as the workspace signs it: the lab shows an untrusted notebook's SVGs blank
-    nbp = NotebookPage(page, lab, f"notebooks/{name}")
-    # the committed (CI-mode) outputs: no error, every chart drawn
+def _committed_outputs_fit(nbp, page, name: str, path) -> None:
+    """The committed (CI-mode) outputs of a notebook as a person opening it sees them: no error, its charts
+    drawn, no prose wrapped into fragments, and every table whole at 1280 px with the file browser closed."""
     assert nbp.errors() == []
     page.wait_for_selector(".jp-OutputArea .jp-RenderedSVG, .jp-OutputArea .jp-RenderedImage", state="attached",
                            timeout=60_000)
@@ -111,6 +101,29 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     # underscores and its labels between words: every one fits)
     assert not cut_closed, f"{name}: tables cut at 1280 px with the file browser closed: {cut_closed[:4]}"
     assert not text["wrapped"], f"{name}: wrapped at 1280x720 with the file browser closed: {text['wrapped'][:4]}"
+
+
+def test_the_sensitivity_study_as_committed(page, lab):
+    """The study notebook (issue 34 moved its sweeps into ui.sensitivity_charts): opened as a person opens it,
+    its committed tables and charts fit 1280x720.  (Its sweeps run under nbval in make test.)"""
+    name = "sensitivity.ipynb"
+    nbp = NotebookPage(page, lab, f"notebooks/{name}")
+    _committed_outputs_fit(nbp, page, name, lab.dir / "notebooks" / name)
+
+
+@pytest.mark.parametrize("name", THREADS)
+def test_thread_notebook_and_its_explorer(page, lab, name):
+    path = lab.dir / "notebooks" / name
+    nb = json.loads(path.read_text())
+    call = explorer_call(nb)
+    if call:
+        nb["cells"].append({"cell_type": "code", "id": "kwb-browser-explorer", "execution_count": None, "metadata": {}, "outputs": [],
+                            "source": call})
+        path.write_text(json.dumps(nb))
+        path.with_suffix(".py").unlink()  # else jupytext refuses the .ipynb, now newer than its pair
+        trust(path)  # signed again, as the workspace signs it: the lab shows an untrusted notebook's SVGs blank
+    nbp = NotebookPage(page, lab, f"notebooks/{name}")
+    _committed_outputs_fit(nbp, page, name, path)
     if not call:
         return  # a thread without an explorer (yet): its committed outputs are what a person sees
     # the explorer, live
