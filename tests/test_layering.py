@@ -60,3 +60,16 @@ def test_a_new_module_must_be_given_a_layer(tmp_path):
     """The layers contract is exhaustive: a module nobody placed is refused, not silently allowed anything."""
     out = _lint_copy(tmp_path, lambda pkg: (pkg / "newcomer.py").write_text("X = 1\n"))
     assert "kernel_workbook.newcomer" in out and "not listed as layers" in out
+
+
+def test_a_new_heuristic_and_its_kernel_mirror_are_under_the_contracts_without_an_edit(tmp_path):
+    """Adding a heuristic touches its folders, not pyproject.toml (issue 34): a new folder under heuristics/ or
+    models/ is held independent of the others by the wildcard contracts, so an import between them is refused."""
+    def edit(pkg):
+        for where, other in (("heuristics", "numa"), ("models", "compaction")):
+            (pkg / where / "newcomer").mkdir()
+            (pkg / where / "newcomer" / "__init__.py").write_text(f"from ..{other} import __name__ as _probe  # noqa\n")
+
+    out = _lint_copy(tmp_path, edit)
+    assert "kernel_workbook.heuristics.newcomer -> kernel_workbook.heuristics.numa" in out
+    assert "kernel_workbook.models.newcomer -> kernel_workbook.models.compaction" in out
