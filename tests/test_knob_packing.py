@@ -98,3 +98,17 @@ def test_model_spec_is_complete(name):
         if k.kind in ("int", "float") and k.unit == "":
             pass  # a plain count is allowed; its doc or name says what it counts
     assert isinstance(spec.pack(spec.params_for(), spec.workload())[0], np.ndarray)
+
+
+@pytest.mark.parametrize("name", available_models())
+def test_a_tunable_names_the_file_a_running_kernel_sets_it_in(name):
+    """Every model has knobs an administrator sets; each says where, as a sysctl or sysfs path ending in the
+    file's own name (a typo'd directory or a C variable given instead of the file shows here)."""
+    import re
+
+    decl = get_model(name).knobs()
+    tunables = {n: k.tunable for n, k in decl.items() if k.tunable}
+    assert tunables, f"{name}: no knob says where a running kernel sets it"
+    for kname, path in tunables.items():
+        assert re.fullmatch(r"/proc/sys/(vm|kernel)/[a-z_]+|/sys/block/<dev>/(queue|queue/iosched|device)/[a-z_]+",
+                            path), f"{name}.{kname}: tunable {path!r}"

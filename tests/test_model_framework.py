@@ -87,8 +87,9 @@ def test_with_routes_nested_knobs_and_runs_cross_checks():
 
 def test_knob_table_lists_every_knob():
     df = Outer().with_(depth=8).df_knobs()
-    assert list(df.columns) == ["knob", "value", "default", "unit", "kernel", "source", "doc"]
+    assert list(df.columns) == ["knob", "value", "default", "unit", "kernel", "source", "doc", "tunable"]
     assert df.set_index("knob").loc["depth", "value"] == 8
+    assert df.set_index("knob").loc["depth", "tunable"] == "/sys/block/<dev>/queue/nr_requests"
     assert len(df) == 7
 
 

@@ -337,12 +337,14 @@ class Knobs:
     def df_knobs(self) -> pd.DataFrame:
         """The knob table: one row per knob.
 
-        Columns: ``knob, value, default, unit, kernel, source, doc``.
+        Columns: ``knob, value, default, unit, kernel, source, doc, tunable`` (``tunable``: where a running
+        kernel sets it, None for a knob no administrator sets).
         """
         vals = self.values()
+        cols = ["knob", "value", "default", "unit", "kernel", "source", "doc", "tunable"]
         rows = [{"knob": n, "value": vals[n], "default": k.default, "unit": k.unit, "kernel": k.kernel,
-                 "source": k.source, "doc": k.doc} for n, k in self.declared().items()]
-        return pd.DataFrame(rows, columns=["knob", "value", "default", "unit", "kernel", "source", "doc"])
+                 "source": k.source, "doc": k.doc, "tunable": k.tunable} for n, k in self.declared().items()]
+        return pd.DataFrame(rows, columns=cols)
 
 
 def _nested_class(f) -> type | None:

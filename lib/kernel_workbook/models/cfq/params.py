@@ -239,6 +239,7 @@ class DiskParams(Knobs):
                                  widget=(100, 2000, 50), packed=False,
                                  doc="host link rate (the kernel reads if_ps_per_sector)")
     ncq_depth: int = knob(31, unit="commands", kernel="queue_depth (/sys/block/<dev>/device/queue_depth)",
+                          tunable="/sys/block/<dev>/device/queue_depth",
                           source="drivers/ata/libata-scsi.c (NCQ: 31 usable tags)", range=(1, 1024),
                           widget=(1, 128, 1), doc="commands the device accepts at once")
     ncq_reorder: bool = knob(True, source=DEV, doc="the drive serves the command it can start soonest "
@@ -423,12 +424,14 @@ class IOParams(Knobs):
                    doc="the kernel's clock: CFQ's times are whole jiffies of 1/HZ s")
     nr_requests: int = knob(
         128, unit="requests", kernel="q->nr_requests (/sys/block/<dev>/queue/nr_requests)",
+        tunable="/sys/block/<dev>/queue/nr_requests",
         source="block/blk-core.c __get_request()", range=(4, None), widget=(4, 512, 4),
         doc="requests of one direction (sync or async) the queue may hold, in the elevator and the driver; "
             "a process that needs one more sleeps in get_request() unless it is batching (BLKDEV_MAX_RQ = 128; "
             "the sysfs store raises values below BLKDEV_MIN_RQ = 4)")
     max_sectors_kb: int = knob(
         512, unit="KiB", kernel="q->max_sectors (/sys/block/<dev>/queue/max_sectors_kb)",
+        tunable="/sys/block/<dev>/queue/max_sectors_kb",
         source="block/ll_rw_blk.c (2.6.23) blk_queue_max_sectors() BLK_DEF_MAX_SECTORS, ll_back_merge_fn()",
         range=(4, 65536), widget=(4, 1024, 4), to_kernel=kib_to_sectors, packed="int",
         doc="the largest request bios merge into (BLK_DEF_MAX_SECTORS = 1024 sectors); the threads' readers issue "

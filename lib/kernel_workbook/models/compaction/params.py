@@ -98,33 +98,41 @@ class CompactionParams(Knobs):
         source="mm/compaction.c defer_compaction()", doc="at most 2^shift attempts skip compaction")
     extfrag_threshold: int = knob(
         500, unit="", kernel="sysctl_extfrag_threshold", range=(0, 1000), widget=(0, 1000, 50),
+        tunable="/proc/sys/vm/extfrag_threshold",
         source="mm/compaction.c compaction_suitable()",
         doc="a fragmentation index at or below it means 'reclaim, do not compact'")
     min_free_kbytes: int | None = knob(
         None, unit="KiB", kernel="min_free_kbytes", range=(128, 1048576), widget=(1024, 262144, 1024),
+        tunable="/proc/sys/vm/min_free_kbytes",
         optional=True, packed=False,
         source="mm/page_alloc.c init_per_zone_wmark_min(), mm/huge_memory.c set_recommended_min_free_kbytes()",
         doc="None: as 3.x computes it with THP (max of sqrt(16 x lowmem KiB) and khugepaged's recommendation)")
     vm_swappiness: int = knob(
         60, unit="", kernel="vm_swappiness", range=(0, 100), widget=(0, 100, 5),
+        tunable="/proc/sys/vm/swappiness",
         source="mm/vmscan.c get_scan_count()", doc="weight of anonymous pages in reclaim")
     vfs_cache_pressure: int = knob(
         100, unit="%", kernel="sysctl_vfs_cache_pressure", range=(0, 10000), widget=(0, 1000, 10),
+        tunable="/proc/sys/vm/vfs_cache_pressure",
         source="fs/dcache.c shrink_dcache_memory(), fs/inode.c shrink_icache_memory() -> mm/vmscan.c shrink_slab()",
         doc="how hard the dentry and inode caches are shrunk against the page cache")
     dirty_expire_centisecs: int = knob(
         3000, unit="cs", kernel="dirty_expire_interval", range=(100, 100000), widget=(500, 6000, 100),
+        tunable="/proc/sys/vm/dirty_expire_centisecs",
         source="mm/page-writeback.c, fs/fs-writeback.c wb_writeback()", doc="age at which dirty pages are written")
     dirty_background_ratio: int = knob(
         10, unit="%", kernel="dirty_background_ratio", range=(1, 100), widget=(1, 50, 1),
+        tunable="/proc/sys/vm/dirty_background_ratio",
         source="mm/page-writeback.c global_dirty_limits()", doc="dirty share that starts background writeback")
     sched_min_granularity_ns: int = knob(
         750000, unit="ns", kernel="sysctl_sched_min_granularity", range=(100000, 100000000),
+        tunable="/proc/sys/kernel/sched_min_granularity_ns",
         widget=(100000, 10000000, 50000), source="kernel/sched/fair.c __sched_period(), update_sysctl()",
         doc="a task's share of the period once a CPU's runqueue holds more than sched_nr_latency tasks "
             "(scaled by 1 + ilog2(CPUs) at boot)")
     sched_latency_ns: int = knob(
         6000000, unit="ns", kernel="sysctl_sched_latency", range=(1000000, 1000000000),
+        tunable="/proc/sys/kernel/sched_latency_ns",
         widget=(1000000, 50000000, 1000000), source="kernel/sched/fair.c __sched_period(), sched_slice()",
         doc="the period CFS shares among the tasks of a CPU's runqueue (scaled by 1 + ilog2(CPUs) at boot)")
 

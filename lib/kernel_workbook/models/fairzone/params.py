@@ -231,6 +231,7 @@ class FairZoneParams(Knobs):
                                   "(dirty_limit_cached + ALLOC_DIRTY rescan)")
     # --- watermarks, mm/page_alloc.c ---
     min_free_kbytes: int | None = knob(None, unit="KiB", source=f"{_PAGE_ALLOC} init_per_zone_wmark_min()",
+                                       tunable="/proc/sys/vm/min_free_kbytes",
                                        range=(128, 4 * 1024 * 1024), widget=(128, 262144, 128), optional=True,
                                        kind="int",
                                        packed=False, doc="None: int_sqrt(lowmem_kbytes * 16), as the kernel sets it")
@@ -243,6 +244,7 @@ class FairZoneParams(Knobs):
                                          "MIGRATE_PCPTYPES^2 pageblocks per zone, at most 5% of lowmem (67584 KiB "
                                          "on a node with DMA, DMA32 and Normal); 'never': the int_sqrt formula alone")
     lowmem_reserve_ratio: tuple = knob((256, 256, 32), kernel="sysctl_lowmem_reserve_ratio",
+                                       tunable="/proc/sys/vm/lowmem_reserve_ratio",
                                        source=f"{_PAGE_ALLOC} setup_per_zone_lowmem_reserve()",
                                        doc="DMA, DMA32, Normal")
     # --- kswapd, mm/vmscan.c ---
@@ -282,13 +284,17 @@ class FairZoneParams(Knobs):
                                     doc="WHAT-IF, not a kernel: no nap while a zone is below high + gap (the regime "
                                         "Johannes Weiner described in 2013: 'kswapd does not go to sleep')")
     # --- dirty limits, mm/page-writeback.c ---
-    vm_dirty_ratio: int = knob(20, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(1, 100))
+    vm_dirty_ratio: int = knob(20, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(1, 100),
+                               tunable="/proc/sys/vm/dirty_ratio")
     vm_dirty_bytes: int = knob(0, unit="bytes", source=f"{_WRITEBACK} global_dirty_limits(), zone_dirty_limit()",
+                               tunable="/proc/sys/vm/dirty_bytes",
                                range=(0, 1 << 40), widget=(0, 1 << 30, 1 << 22), to_kernel=_units_from_bytes,
                                packed="int", doc="when set, the dirty limit in bytes instead of vm_dirty_ratio "
                                                  "(DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE)); kernel: units of it")
-    dirty_background_ratio: int = knob(10, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(0, 100))
+    dirty_background_ratio: int = knob(10, unit="%", source=f"{_WRITEBACK} global_dirty_limits()", range=(0, 100),
+                                       tunable="/proc/sys/vm/dirty_background_ratio")
     dirty_expire_centisecs: int = knob(3000, unit="centisecs", kernel="dirty_expire_interval",
+                                       tunable="/proc/sys/vm/dirty_expire_centisecs",
                                        source="fs/fs-writeback.c wb_writeback()", range=(1, 10 ** 7),
                                        to_kernel=_ns_from_centisecs, packed="int", doc="kernel: ns")
     writeback_inflight_mb: float = knob(64.0, unit="MB", kernel="nr_requests x max_sectors",

@@ -76,21 +76,26 @@ class NumaParams(Knobs):
 
     # --- sysctls, kernel/sched/fair.c (/proc/sys/kernel/numa_balancing_*) ---
     numa_balancing: bool = knob(True, kernel="numabalancing_enabled",
+                                tunable="/proc/sys/kernel/numa_balancing",
                                 source="kernel/sched/fair.c task_tick_fair(); kernel/sched/core.c "
                                        "set_numabalancing_state()",
                                 doc="/proc/sys/kernel/numa_balancing: off, task_tick_numa() never runs, so no PTE is "
                                     "made PROT_NONE and no hinting fault, migration or task placement follows")
     numa_balancing_scan_period_min_ms: int = knob(
         1000, unit="ms", kernel="sysctl_numa_balancing_scan_period_min", source="kernel/sched/fair.c task_scan_min()",
+        tunable="/proc/sys/kernel/numa_balancing_scan_period_min_ms",
         range=(1, 10 ** 7), widget=(100, 5000, 100))
     numa_balancing_scan_period_max_ms: int = knob(
         60000, unit="ms", kernel="sysctl_numa_balancing_scan_period_max", source="kernel/sched/fair.c task_scan_max()",
+        tunable="/proc/sys/kernel/numa_balancing_scan_period_max_ms",
         range=(1, 10 ** 8), widget=(1000, 120000, 1000))
     numa_balancing_scan_size_mb: int = knob(
         256, unit="MB", kernel="sysctl_numa_balancing_scan_size", source="kernel/sched/fair.c task_numa_work()",
+        tunable="/proc/sys/kernel/numa_balancing_scan_size_mb",
         range=(1, 1 << 20), widget=(16, 2048, 16), doc="populated address space made PROT_NONE per pass")
     numa_balancing_scan_delay_ms: int = knob(
         1000, unit="ms", kernel="sysctl_numa_balancing_scan_delay",
+        tunable="/proc/sys/kernel/numa_balancing_scan_delay_ms",
         source="kernel/sched/fair.c __sched_fork(), task_numa_work()", range=(0, 10 ** 7), widget=(0, 5000, 100),
         doc="before an mm's first scan")
     # --- constants, kernel/sched/fair.c ---

@@ -54,18 +54,22 @@ class WritebackParams(Knobs):
     # ---- the dirty limits and pdflush (mm/page-writeback.c, 2.6.23)
     vm_dirty_ratio: int = knob(
         10, unit="%", kernel="vm_dirty_ratio", range=(5, 100), widget=(5, 100, 1),
+        tunable="/proc/sys/vm/dirty_ratio",
         source="mm/page-writeback.c get_dirty_limits(), balance_dirty_pages()",
         doc="dirty + writeback share of dirtyable memory at which a writer must write (10 from 2.6.22; 40 before)")
     dirty_background_ratio: int = knob(
         5, unit="%", kernel="dirty_background_ratio", range=(1, 100), widget=(1, 50, 1),
+        tunable="/proc/sys/vm/dirty_background_ratio",
         source="mm/page-writeback.c get_dirty_limits(), background_writeout()",
         doc="dirty share at which pdflush starts background writeout (5 from 2.6.22; 10 before)")
     dirty_writeback_centisecs: int = knob(
         500, unit="cs", kernel="dirty_writeback_interval", range=(10, 100000), widget=(50, 3000, 50),
+        tunable="/proc/sys/vm/dirty_writeback_centisecs",
         to_kernel=_cs_to_ms, packed="int", source="mm/page-writeback.c wb_timer_fn(), wb_kupdate()",
         doc="period of pdflush's kupdate pass (packed in ms)")
     dirty_expire_centisecs: int = knob(
         3000, unit="cs", kernel="dirty_expire_interval", range=(10, 100000), widget=(100, 6000, 100),
+        tunable="/proc/sys/vm/dirty_expire_centisecs",
         to_kernel=_cs_to_ms, packed="int", source="mm/page-writeback.c wb_kupdate() older_than_this",
         doc="age at which kupdate writes a dirty page (packed in ms)")
     bdp_nonblocking: bool = knob(
@@ -97,6 +101,7 @@ class WritebackParams(Knobs):
         source="mm/backing-dev.c congestion_wait()", doc="the longest nap of congestion_wait()")
     min_free_kbytes: int | None = knob(
         None, unit="KiB", kernel="min_free_kbytes", range=(128, 1048576), widget=(128, 65536, 128), optional=True,
+        tunable="/proc/sys/vm/min_free_kbytes",
         packed=False, source="mm/page_alloc.c init_per_zone_pages_min(), setup_per_zone_pages_min()",
         doc="None: sqrt(lowmem KiB x 16), as the kernel sets it at boot")
 
