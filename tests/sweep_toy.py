@@ -26,7 +26,8 @@ from kernel_workbook.models.spec import ModelSpec
 @dataclass(frozen=True)
 class ToyParams(Knobs):
     cfq_slice_idle: float = knob(8.0, unit="ms", source="block/cfq-iosched.c cfq_arm_slice_timer()",
-                                 range=(0, 100), widget=(0, 20, 1))
+                                 range=(0, 100), widget=(0, 20, 1),
+                                 tunable="/sys/block/<dev>/queue/iosched/slice_idle")
     cfq_quantum: int = knob(4, unit="requests", source="block/cfq-iosched.c cfq_dispatch_requests()",
                             range=(1, 64), widget=(1, 16, 1))
     nomerges: bool = knob(False, source="block/blk-merge.c blk_queue_nomerges()")

@@ -108,6 +108,9 @@ def test_list_shows_the_declaration(capsys):
     assert rc == 0
     assert "variants:  3.0, 3.0-nomerges  (default 3.0)" in out
     assert "cfq_slice_idle" in out and "a number in 0..100 (ms); cfq_slice_idle, block/cfq-iosched.c" in out
+    line = next(x for x in out.splitlines() if x.strip().startswith("cfq_slice_idle"))
+    assert line.endswith("; on a running kernel: /sys/block/<dev>/queue/iosched/slice_idle")  # where to set it
+    assert "on a running kernel" not in next(x for x in out.splitlines() if x.strip().startswith("cfq_quantum"))
 
 
 def test_designs_from_the_command_line_equal_the_library(capsys, tmp_path):

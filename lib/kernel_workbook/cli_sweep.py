@@ -83,7 +83,8 @@ def _list(spec) -> None:
     for name, k in spec.knobs().items():
         if k.kind == "object":
             continue
-        print(f"  {name:32s} default {k.default!r:10s} {k.expected()}")
+        print(f"  {name:32s} default {k.default!r:10s} {k.expected()}"
+              + (f"; on a running kernel: {k.tunable}" if k.tunable else ""))
 
 
 def _cmd_sweep(a) -> int:

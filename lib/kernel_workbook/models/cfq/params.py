@@ -418,6 +418,7 @@ class IOParams(Knobs):
     """Everything one simulation needs besides the workload."""
 
     scheduler: str = knob("cfq", kernel="elevator (/sys/block/<dev>/queue/scheduler)",
+                          tunable="/sys/block/<dev>/queue/scheduler",
                           source="block/elevator.c elevator_switch()", choices=SCHEDULERS,
                           doc="the I/O scheduler in front of the device")
     HZ: int = knob(1000, unit="Hz", kernel="CONFIG_HZ", source="include/asm-generic/param.h HZ", choices=HZ_VALUES,
