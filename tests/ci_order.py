@@ -66,6 +66,7 @@ TEST_FILE_SECONDS: dict[str, float] = {
     "tests/test_compaction_boot_cache.py": 80,
     "tests/test_numa_model.py": 25,
     "tests/test_sensitivity_frames.py": 35,
+    "tests/test_reproduce_fidelity.py": 40,
 }
 
 

@@ -97,3 +97,8 @@ class SeriesBreakWarning(WorkbookInputWarning):
     rebooted, or a 32-bit counter wrapped), or the clock went back (set by hand, or by NTP).  No delta, rate or
     elapsed time is computed across the break: the series is cut there into segments (``attrs["segments"]``),
     and the message names the file, the line and what went backwards."""
+
+
+class UnreadTunableWarning(WorkbookInputWarning):
+    """A model's tunable knob whose file a machine does not have (a tunable of another kernel, or a block device
+    not named) or does not let us read: the knob keeps the model's value; the message names each one and why."""

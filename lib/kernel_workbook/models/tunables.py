@@ -1,0 +1,146 @@
+"""A machine's own settings of a model's tunable knobs, read where the kernel exposes them.
+
+A knob declared with ``tunable=`` (``/proc/sys/vm/min_free_kbytes``,
+``/sys/block/<dev>/queue/iosched/slice_idle``) can be read from a running
+kernel, or from a copy of its files (``root``: a folder holding ``proc/sys``
+and ``sys/block`` as the machine had them).  An engineer compares the model's
+defaults with the machine a capture came from (:func:`df_tunables`) and runs
+the model at the machine's settings (:func:`with_tunables`)::
+
+    p = with_tunables(params_for("contended-v5"))            # this machine's sysctls
+    io = with_tunables(IOParams(), root="/mnt/capture", dev="sda")
+
+Each file holds what the kernel prints, in the unit the knob is declared in
+(the sysctls and the schedulers' sysfs files print the same units).  A file
+that is not there (a tunable of another kernel: CFQ's on a kernel without
+CFQ) keeps the model's value and is named in an :class:`UnreadTunableWarning`;
+a file whose text is not a value of its knob is an error naming the file and
+what was expected.  Nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
+from .knobs import Knob, Knobs
+
+DEV = "<dev>"
+
+
+def _path(k: Knob, root: Path, dev: str | None) -> Path | None:
+    rel = k.tunable.lstrip("/")
+    if DEV in rel:
+        if dev is None:
+            return None
+        rel = rel.replace(DEV, dev)
+    return root / rel
+
+
+def _value(k: Knob, text: str, path: Path):
+    """The knob's value from the file's text (its first line)."""
+    line = text.strip().splitlines()[0].strip() if text.strip() else ""
+
+    def bad(expected):
+        return WorkbookParseError(str(path), 1, f"{expected} for {k.name} ({k.tunable})", line)
+
+    if not line:
+        raise bad("a value")
+    if k.kind == "choice":
+        words = line.split()
+        chosen = [w[1:-1] for w in words if w.startswith("[") and w.endswith("]")]
+        v = chosen[0] if len(chosen) == 1 else (line if len(words) == 1 else None)
+        if v not in k.choices:
+            raise bad("one of " + ", ".join(repr(c) for c in k.choices) + " (the one in brackets, as the kernel "
+                      "marks the one in use)")
+        return v
+    if k.kind == "bool":
+        if line not in ("0", "1"):
+            raise bad("0 or 1")
+        return line == "1"
+    if k.kind == "object" and isinstance(k.default, tuple):
+        try:
+            v = tuple(int(w) for w in line.split())
+        except ValueError:
+            raise bad(f"{len(k.default)} integers") from None
+        if len(v) != len(k.default):
+            raise bad(f"{len(k.default)} integers, one per zone the model has")
+        return v
+    try:
+        v = int(line) if k.kind == "int" else float(line)
+    except ValueError:
+        raise bad("an integer" if k.kind == "int" else "a number") from None
+    if k.kind == "float" and not math.isfinite(v):
+        raise bad("a finite number")
+    return v
+
+
+def _read(params: Knobs, root, dev: str | None) -> list[dict]:
+    root = Path(root)
+    rows = []
+    for name, k in params.declared().items():
+        if not k.tunable:
+            continue
+        row = {"knob": name, "file": k.tunable if dev is None else k.tunable.replace(DEV, dev), "unit": k.unit,
+               "model": params.values()[name], "machine": None, "status": ""}
+        path = _path(k, root, dev)
+        if path is None:
+            row["status"] = "not read: no device given (dev=)"
+        else:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except FileNotFoundError:
+                row["status"] = "not read: no such file on this kernel"
+            except OSError as e:
+                row["status"] = f"not read: {e.strerror or e}"
+            else:
+                try:
+                    row["machine"] = _value(k, text, path)
+                    row["status"] = "same" if row["machine"] == row["model"] else "differs"
+                except WorkbookParseError as e:  # shown as the machine has it; with_tunables() raises it
+                    row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
+        rows.append(row)
+    return rows
+
+
+def df_tunables(params: Knobs, root="/", dev: str | None = None) -> pd.DataFrame:
+    """Every tunable knob of ``params`` beside the machine's setting of it.
+
+    Columns: ``knob, file, unit, model, machine, status`` (``status``: ``same``, ``differs``, ``not read:``
+    and why -- no such file on this kernel, no device given, permission -- or ``not a value of the model:``
+    and what it takes, with the machine's text in ``machine``: a scheduler the model does not have).  ``root``: where the machine's
+    ``/proc`` and ``/sys`` are (``/``: this one); ``dev``: the block device of ``/sys/block/<dev>``.
+    """
+    return pd.DataFrame(_read(params, root, dev), columns=["knob", "file", "unit", "model", "machine", "status"])
+
+
+def with_tunables(params: Knobs, root="/", dev: str | None = None) -> Knobs:
+    """``params`` with every tunable knob set to the machine's setting (see :func:`df_tunables`); the knobs it
+    could not read keep their value and are named in one :class:`UnreadTunableWarning`.  A file whose text is
+    not a value of its knob raises :class:`WorkbookParseError` (file, line, what was expected); a value outside
+    the knob's range raises its :class:`WorkbookParameterError`, with the file named."""
+    rows = _read(params, root, dev)
+    for r in rows:
+        if "error" in r:
+            raise r["error"]
+    unread = [f"{r['knob']} ({r['file']}: {r['status'][len('not read: '):]})" for r in rows
+              if r["status"].startswith("not read")]
+    if unread:
+        warnings.warn(f"{type(params).__name__}: {len(unread)} tunable(s) not read under {root}, kept at the "
+                      "model's value: " + "; ".join(unread), UnreadTunableWarning, stacklevel=2)
+    out = params
+    for r in rows:
+        if r["status"] in ("same", "differs"):
+            try:
+                out = out.with_(**{r["knob"]: r["machine"]})
+            except WorkbookParameterError as e:
+                where = Path(root) / r["file"].lstrip("/")
+                raise WorkbookParameterError(e.name, e.value, f"{e.expected} (read from {where})") from None
+    return out
+
+
+__all__ = ["df_tunables", "with_tunables", "UnreadTunableWarning"]
