@@ -364,3 +364,21 @@ def test_perf_output_stays_whole_when_its_compressed_copy_cannot_be_written(tmp_
     mf = json.loads((out / "manifest.json").read_text())["monitors"]["perf-stat"]
     assert mf["file"] == "perf-stat-t" and mf["status"].startswith("ok, left uncompressed")
     assert len(load(out).load("perf-stat")) > 0
+
+
+def test_the_bundle_keeps_the_machine_s_settings_as_the_command_started(tmp_path):
+    """settings.txt: the sysctls and block-queue files, one PATH = VALUE line each, said in the manifest; a model
+    reads them back as it reads the machine (models.tunables)."""
+    from kernel_workbook.models.compaction import params_for
+    from kernel_workbook.models.tunables import df_tunables
+
+    out = tmp_path / "b"
+    m = record(out, [sys.executable, "-c", "pass"], interval=0.5, monitors=["proc-vmstat"], name="s")
+    text = (out / "settings.txt").read_text()
+    assert m["settings"]["file"] == "settings.txt" and m["settings"]["entries"] == len(text.splitlines()) > 0
+    assert f"/proc/sys/vm/swappiness = {Path('/proc/sys/vm/swappiness').read_text().strip()}" in text.splitlines()
+    p = params_for("contended-v5")
+    read = df_tunables(p, out).set_index("knob")
+    live = df_tunables(p).set_index("knob")
+    have = live["status"].isin(["same", "differs"])
+    assert have.any() and (read.loc[have, "machine"] == live.loc[have, "machine"]).all()

@@ -2,8 +2,9 @@
 
 A knob declared with ``tunable=`` (``/proc/sys/vm/min_free_kbytes``,
 ``/sys/block/<dev>/queue/iosched/slice_idle``) can be read from a running
-kernel, or from a copy of its files (``root``: a folder holding ``proc/sys``
-and ``sys/block`` as the machine had them).  An engineer compares the model's
+kernel, from a copy of its files (``root``: a folder holding ``proc/sys``
+and ``sys/block`` as the machine had them), or from what ``kwb record`` kept
+of them (``root``: the bundle, or its ``settings.txt``).  An engineer compares the model's
 defaults with the machine a capture came from (:func:`df_tunables`) and runs
 the model at the machine's settings (:func:`with_tunables`)::
 
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
+from ..errors import SkippedLinesWarning, UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
 from .knobs import Knob, Knobs
 
 DEV = "<dev>"
@@ -41,12 +42,12 @@ def _path(k: Knob, root: Path, dev: str | None) -> Path | None:
     return root / rel
 
 
-def _value(k: Knob, text: str, path: Path):
-    """The knob's value from the file's text (its first line)."""
+def _value(k: Knob, text: str, source: str, lineno: int = 1):
+    """The knob's value from a file's text (its first line); errors name ``source`` and ``lineno``."""
     line = text.strip().splitlines()[0].strip() if text.strip() else ""
 
     def bad(expected):
-        return WorkbookParseError(str(path), 1, f"{expected} for {k.name} ({k.tunable})", line)
+        return WorkbookParseError(source, lineno, f"{expected} for {k.name} ({k.tunable})", line)
 
     if not line:
         raise bad("a value")
@@ -79,8 +80,45 @@ def _value(k: Knob, text: str, path: Path):
     return v
 
 
+SETTINGS = "settings.txt"  # what `kwb record` writes in a bundle: a "PATH = VALUE" line per file
+
+
+def read_settings_file(path) -> dict[str, tuple[str, int]]:
+    """A bundle's ``settings.txt``: ``{path: (value, line number)}``.  A line that is not ``PATH = VALUE``, or a
+    last line cut short (no newline: the file was damaged), is left out and named in a
+    :class:`SkippedLinesWarning`; every complete line is kept."""
+    path = Path(path)
+    raw = path.read_bytes().decode("utf-8", errors="replace")
+    out, bad = {}, []
+    lines = raw.split("\n")
+    for n, line in enumerate(lines, 1):
+        if n == len(lines):
+            if line:
+                bad.append(f"{n} (cut short: {line[:60]!r})")
+            break
+        name, sep, value = line.partition(" = ")
+        if not sep or not name.startswith("/"):
+            bad.append(f"{n} ({line[:60]!r}: expected PATH = VALUE)")
+            continue
+        out[name] = (value, n)
+    if bad:
+        warnings.warn(f"{path}: line(s) not read: " + "; ".join(bad[:8]) + (" ..." if len(bad) > 8 else ""),
+                      SkippedLinesWarning, stacklevel=3)
+    return out
+
+
+def _settings(root: Path):
+    """The settings file ``root`` is or holds (a bundle of ``kwb record``), else None: read the files."""
+    if root.is_file():
+        return read_settings_file(root), root
+    if (root / SETTINGS).is_file():
+        return read_settings_file(root / SETTINGS), root / SETTINGS
+    return None, None
+
+
 def _read(params: Knobs, root, dev: str | None) -> list[dict]:
     root = Path(root)
+    recorded, where = _settings(root)
     rows = []
     for name, k in params.declared().items():
         if not k.tunable:
@@ -90,6 +128,16 @@ def _read(params: Knobs, root, dev: str | None) -> list[dict]:
         path = _path(k, root, dev)
         if path is None:
             row["status"] = "not read: no device given (dev=)"
+        elif recorded is not None:
+            got = recorded.get(row["file"])
+            if got is None:
+                row["status"] = f"not read: not in {where.name}"
+            else:
+                try:
+                    row["machine"] = _value(k, got[0], str(where), got[1])
+                    row["status"] = "same" if row["machine"] == row["model"] else "differs"
+                except WorkbookParseError as e:
+                    row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
         else:
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")
@@ -99,7 +147,7 @@ def _read(params: Knobs, root, dev: str | None) -> list[dict]:
                 row["status"] = f"not read: {e.strerror or e}"
             else:
                 try:
-                    row["machine"] = _value(k, text, path)
+                    row["machine"] = _value(k, text, str(path))
                     row["status"] = "same" if row["machine"] == row["model"] else "differs"
                 except WorkbookParseError as e:  # shown as the machine has it; with_tunables() raises it
                     row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
@@ -115,7 +163,11 @@ def df_tunables(params: Knobs, root="/", dev: str | None = None) -> pd.DataFrame
     and what it takes, with the machine's text in ``machine``: a scheduler the model does not have).  ``root``: where the machine's
     ``/proc`` and ``/sys`` are (``/``: this one); ``dev``: the block device of ``/sys/block/<dev>``.
     """
-    return pd.DataFrame(_read(params, root, dev), columns=["knob", "file", "unit", "model", "machine", "status"])
+    rows = _read(params, root, dev)
+    df = pd.DataFrame(rows, columns=["knob", "file", "unit", "model", "machine", "status"])
+    for col in ("model", "machine"):  # each knob's own type (an int stays an int beside a missing value)
+        df[col] = pd.Series([r[col] for r in rows], index=df.index, dtype=object)
+    return df
 
 
 def with_tunables(params: Knobs, root="/", dev: str | None = None) -> Knobs:
@@ -143,4 +195,4 @@ def with_tunables(params: Knobs, root="/", dev: str | None = None) -> Knobs:
     return out
 
 
-__all__ = ["df_tunables", "with_tunables", "UnreadTunableWarning"]
+__all__ = ["df_tunables", "with_tunables", "read_settings_file", "UnreadTunableWarning"]

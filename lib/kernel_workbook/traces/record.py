@@ -19,7 +19,11 @@ file                what                                                   as mm
 Each log has a ``.start`` file (``date +%s`` then ``/proc/uptime``), and
 ``manifest.json`` records the machine, the kernel, the tools' versions, the
 times, the command (an argument list: never a shell string) and its exit
-status.
+status.  ``settings.txt`` holds the machine's sysctls (``/proc/sys/vm``, the
+scheduler's and NUMA balancing's) and block-queue files as the command
+started, a ``PATH = VALUE`` line each, so that a model can be run at the
+settings the capture had (``models.tunables.with_tunables(params,
+root=BUNDLE, dev="sda")``).
 
 Nothing is lost, whatever happens:
 
@@ -56,6 +60,7 @@ import platform
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -70,6 +75,43 @@ DEFAULT_PERF_EVENTS = ["task-clock", "context-switches", "cpu-migrations", "page
                        "kmem:mm_page_alloc", "vmscan:mm_vmscan_kswapd_wake",
                        "vmscan:mm_vmscan_direct_reclaim_begin", "migrate:mm_migrate_pages",
                        "compaction:mm_compaction_begin"]
+
+
+# The machine's settings as the command starts, one line each in ``settings.txt`` (``PATH = VALUE``): the
+# sysctls and block-queue files the models declare as tunables, and their neighbours.  One small file, not a
+# copy of the tree: a bundle on a nearly full disk still gets it whole.
+# (``models.tunables.with_tunables(params, root=BUNDLE, dev=...)`` reads it back.)
+SETTINGS = "settings.txt"
+SETTINGS_GLOBS = ("/proc/sys/vm/*", "/proc/sys/kernel/sched_*", "/proc/sys/kernel/numa_balancing*",
+                  "/sys/block/*/queue/scheduler", "/sys/block/*/queue/nr_requests", "/sys/block/*/queue/max_sectors_kb",
+                  "/sys/block/*/queue/read_ahead_kb", "/sys/block/*/queue/iosched/*", "/sys/block/*/device/queue_depth")
+
+
+def read_settings(root="/") -> tuple[list[str], list[str]]:
+    """The lines of ``settings.txt`` for the machine under ``root`` (``PATH = VALUE``, the value's first line),
+    and the files that could not be read, each with why.  A write-only file (``drop_caches``,
+    ``compact_memory``) is not a setting and is left out; so is a value of more than one line (none of the
+    tunables prints one), said in the second list."""
+    root = Path(root)
+    lines, unread = [], []
+    for pattern in SETTINGS_GLOBS:
+        for src in sorted(root.glob(pattern.lstrip("/"))):
+            name = "/" + str(src.relative_to(root))
+            try:
+                st = src.stat()
+                if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o444:
+                    continue
+                with open(src, "rb") as f:
+                    text = f.read(1 << 16).decode("utf-8", errors="replace")
+            except OSError as e:
+                unread.append(f"{name}: {e.strerror or e}")
+                continue
+            value = text.strip("\n")
+            if "\n" in value:
+                unread.append(f"{name}: {value.count(chr(10)) + 1} lines, not one")
+                continue
+            lines.append(f"{name} = {value.strip()}")
+    return lines, unread
 
 
 def _say(msg: str) -> None:
@@ -320,6 +362,7 @@ class Recorder:
                               "proc-buddyinfo": iv, "perf-stat": int(iv * 1000) / 1000.0, "perf-script": None}
         if float(ivs) != iv and ({"vmstat", "iostat"} & set(self.want)):
             _say(f"vmstat and iostat sample every {ivs} s (they take whole seconds), not {iv:g} s")
+        self._write_settings()
         self._write_manifest(complete=False)
         for mon in self.want:
             if mon == "vmstat":
@@ -533,6 +576,19 @@ class Recorder:
             return 130
         return 0 if rc == 0 else (rc if rc and rc > 0 else 128 + (-rc if rc else 1))
 
+    def _write_settings(self) -> None:
+        """``settings.txt``, written whole or not at all (a full disk: the recorder says so and goes on)."""
+        lines, unread = read_settings()
+        tmp = self.out / f".{SETTINGS}.tmp"
+        try:
+            tmp.write_text("".join(f"{ln}\n" for ln in lines), encoding="utf-8")
+            os.replace(tmp, self.out / SETTINGS)
+            self.settings = {"file": SETTINGS, "entries": len(lines), "unread": unread}
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            _say(f"{SETTINGS} not written ({e.strerror or e}); the machine's settings are not in the bundle")
+            self.settings = {"file": None, "entries": 0, "unread": unread, "error": str(e.strerror or e)}
+
     def _write_manifest(self, complete: bool) -> None:
         """Written when the recorder starts (``complete: false``), again once the monitors and then the command
         have started, and at the end: a bundle whose recorder was killed still says what it holds, and that it
@@ -580,6 +636,7 @@ class Recorder:
                                   else None, "raw": m.raw.name if m.raw is not None else None, "how": m.note,
                                   "interval": getattr(self, "real_interval", {}).get(m.name, self.interval)}
                          for m in self.mons},
+            "settings": getattr(self, "settings", None),
             "perf_events": self.perf_events or DEFAULT_PERF_EVENTS,
             "recorder": "kwb record (kernel_workbook.traces.record)",
         }
