@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -382,3 +383,6 @@ def test_the_bundle_keeps_the_machine_s_settings_as_the_command_started(tmp_path
     live = df_tunables(p).set_index("knob")
     have = live["status"].isin(["same", "differs"])
     assert have.any() and (read.loc[have, "machine"] == live.loc[have, "machine"]).all()
+    r = subprocess.run(KWB + ["record", "--out", str(tmp_path / "c"), "--", sys.executable, "-c", "pass"],
+                       capture_output=True, text=True, timeout=120, env=QUIET_ENV)
+    assert r.returncode == 0 and re.search(r"; settings: \d+ files in settings.txt", r.stderr), r.stderr

@@ -61,8 +61,18 @@ def _cmd_record(a) -> int:
     m = r.manifest
     print(f"kwb record: {a.out}: exit status {m['exit_status']}"
           f"{', interrupted by ' + m['interrupted'] if m['interrupted'] else ''}; monitors: "
-          + ", ".join(f"{k} {v['status']}" for k, v in m["monitors"].items()), file=sys.stderr)
+          + ", ".join(f"{k} {v['status']}" for k, v in m["monitors"].items())
+          + _settings_said(m.get("settings")), file=sys.stderr)
     return rc
+
+
+def _settings_said(st: dict | None) -> str:
+    if not st:
+        return ""
+    if not st.get("file"):
+        return f"; settings not kept ({st.get('error')})"
+    return (f"; settings: {st['entries']} files in {st['file']}"
+            + (f" ({len(st['unread'])} not readable, named in the manifest)" if st["unread"] else ""))
 
 
 def _cmd_compare(a) -> int:
