@@ -93,7 +93,8 @@ def test_a_zone_list_must_have_the_model_s_zones(tmp_path):
 def test_a_bundle_s_settings_file_is_read_like_the_machine(tmp_path):
     """kwb record keeps the settings as PATH = VALUE lines (traces.record.read_settings); a bundle, or the file
     itself, reads back as the files would (the errors name settings.txt and the line)."""
-    from kernel_workbook.traces.record import SETTINGS, read_settings
+    from kernel_workbook.settings import FILE as SETTINGS
+    from kernel_workbook.settings import machine_settings as read_settings
 
     root = machine(tmp_path / "m", dict(VM, **{"sys/block/sda/queue/scheduler": "noop [deadline] cfq\n",
                                                "proc/sys/vm/drop_caches": "0\n"}))
@@ -115,14 +116,3 @@ def test_a_bundle_s_settings_file_is_read_like_the_machine(tmp_path):
     (bundle / SETTINGS).write_text("".join(f"{x}\n" for x in lines).replace("= 10\n", "= ten\n", 1))
     with pytest.raises(WorkbookParseError, match=r"settings.txt:\d+: expected an integer for "):
         with_tunables(p, bundle)
-
-
-def test_a_damaged_settings_file_keeps_its_complete_lines_and_names_the_others(tmp_path):
-    from kernel_workbook.errors import SkippedLinesWarning
-    from kernel_workbook.models.tunables import read_settings_file
-
-    f = tmp_path / "settings.txt"
-    f.write_text("/proc/sys/vm/swappiness = 10\ngarbage\n/proc/sys/vm/extfrag_threshold = 50")  # the last cut short
-    with pytest.warns(SkippedLinesWarning, match=r"settings.txt: line\(s\) not read: 2 \('garbage'.*; 3 \(cut short"):
-        got = read_settings_file(f)
-    assert got == {"/proc/sys/vm/swappiness": ("10", 1)}

@@ -77,7 +77,7 @@ def _settings_said(st: dict | None) -> str:
 
 def _cmd_compare(a) -> int:
     from .tables import render
-    from .traces.bundle import compare_bundles
+    from .traces.bundle import compare_bundles, df_settings_differ
 
     names = a.names.split(",") if a.names else None
     cells = compare_bundles(a.bundles, names=names, era=a.era)
@@ -88,7 +88,26 @@ def _cmd_compare(a) -> int:
     for t in meta.values():
         if t.get("significance"):
             print(t["significance"])
+    _print_settings(df_settings_differ(a.bundles, names=names))
     return 0
+
+
+def _print_settings(df) -> None:
+    """The settings that differ between the bundles, under the comparison (one line each, aligned)."""
+    for lab in df.attrs.get("unrecorded", []):
+        print(f"kwb compare: {lab}: no settings.txt (recorded before kwb record kept the settings, or not by it)",
+              file=sys.stderr)
+    if len(df.columns) < 3:
+        return
+    if df.empty:
+        print("\nsettings: the same in every bundle")
+        return
+    width = max(len(s) for s in df["setting"])
+    cols = list(df.columns[1:])
+    cw = max(max(len(c) for c in cols), *(len(str(v)) for c in cols for v in df[c] if v is not None))
+    print(f"\nsettings that differ\n{'':{width}}  " + "  ".join(f"{c:>{cw}}" for c in cols))
+    for r in df.itertuples(index=False):
+        print(f"{r[0]:{width}}  " + "  ".join(f"{'-' if v is None else str(v):>{cw}}" for v in r[1:]))
 
 
 def register(sub) -> None:

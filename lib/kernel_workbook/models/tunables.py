@@ -27,7 +27,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import SkippedLinesWarning, UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
+from ..errors import UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
+from ..settings import FILE as SETTINGS
+from ..settings import read_settings_file
 from .knobs import Knob, Knobs
 
 DEV = "<dev>"
@@ -78,33 +80,6 @@ def _value(k: Knob, text: str, source: str, lineno: int = 1):
     if k.kind == "float" and not math.isfinite(v):
         raise bad("a finite number")
     return v
-
-
-SETTINGS = "settings.txt"  # what `kwb record` writes in a bundle: a "PATH = VALUE" line per file
-
-
-def read_settings_file(path) -> dict[str, tuple[str, int]]:
-    """A bundle's ``settings.txt``: ``{path: (value, line number)}``.  A line that is not ``PATH = VALUE``, or a
-    last line cut short (no newline: the file was damaged), is left out and named in a
-    :class:`SkippedLinesWarning`; every complete line is kept."""
-    path = Path(path)
-    raw = path.read_bytes().decode("utf-8", errors="replace")
-    out, bad = {}, []
-    lines = raw.split("\n")
-    for n, line in enumerate(lines, 1):
-        if n == len(lines):
-            if line:
-                bad.append(f"{n} (cut short: {line[:60]!r})")
-            break
-        name, sep, value = line.partition(" = ")
-        if not sep or not name.startswith("/"):
-            bad.append(f"{n} ({line[:60]!r}: expected PATH = VALUE)")
-            continue
-        out[name] = (value, n)
-    if bad:
-        warnings.warn(f"{path}: line(s) not read: " + "; ".join(bad[:8]) + (" ..." if len(bad) > 8 else ""),
-                      SkippedLinesWarning, stacklevel=3)
-    return out
 
 
 def _settings(root: Path):
@@ -195,4 +170,4 @@ def with_tunables(params: Knobs, root="/", dev: str | None = None) -> Knobs:
     return out
 
 
-__all__ = ["df_tunables", "with_tunables", "read_settings_file", "UnreadTunableWarning"]
+__all__ = ["df_tunables", "with_tunables", "UnreadTunableWarning"]

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SeriesBreakWarning, WorkbookParameterError, WorkbookParseError
+from ..settings import FILE as SETTINGS
+from ..settings import read_settings_file
 from ._common import TruncatedTraceWarning, read_source
 from .mmtests import scan_log_tree
 
@@ -278,6 +280,30 @@ def _fio_samples(df):
 
 _SAMPLERS = {"vmstat": _vmstat_samples, "iostat": _iostat_samples, "proc-vmstat": _procvmstat_samples,
              "perf-stat": _perfstat_samples, "fio": _fio_samples}
+
+
+def df_settings_differ(bundles, names: list[str] | None = None) -> pd.DataFrame:
+    """The settings (``settings.txt`` of ``kwb record``) that differ between bundles, or that one bundle has and
+    another has not: one row per file, one column per bundle (its value, None where it has none).  Columns:
+    ``setting`` then the bundles' names; ``attrs["unrecorded"]`` lists the bundles without a settings file."""
+    roots = [b.root if isinstance(b, Bundle) else Path(b) for b in bundles]
+    labels = names or [r.resolve().name for r in roots]
+    if len(set(labels)) < len(labels):
+        labels = [f"{k}-{lab}" for k, lab in enumerate(labels)]
+    got, unrecorded = {}, []
+    for lab, root in zip(labels, roots):
+        f = root / SETTINGS
+        if f.is_file():
+            got[lab] = {k: v for k, (v, _n) in read_settings_file(f).items()}
+        else:
+            unrecorded.append(lab)
+    keys = sorted(set().union(*got.values())) if got else []
+    rows = [{"setting": k, **{lab: got[lab].get(k) for lab in got}} for k in keys
+            if len({got[lab].get(k) for lab in got}) > 1]
+    df = pd.DataFrame(rows, columns=["setting", *got])
+    df = df.astype(object).where(df.notna(), None)  # a setting a bundle has not: None, not NaN
+    df.attrs["unrecorded"] = unrecorded
+    return df
 
 
 def compare_bundles(bundles, names: list[str] | None = None, era: str = "current",

@@ -60,7 +60,6 @@ import platform
 import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
@@ -70,48 +69,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import WorkbookParameterError
+from ..settings import FILE as SETTINGS
+from ..settings import machine_settings
 
 DEFAULT_PERF_EVENTS = ["task-clock", "context-switches", "cpu-migrations", "page-faults",
                        "kmem:mm_page_alloc", "vmscan:mm_vmscan_kswapd_wake",
                        "vmscan:mm_vmscan_direct_reclaim_begin", "migrate:mm_migrate_pages",
                        "compaction:mm_compaction_begin"]
-
-
-# The machine's settings as the command starts, one line each in ``settings.txt`` (``PATH = VALUE``): the
-# sysctls and block-queue files the models declare as tunables, and their neighbours.  One small file, not a
-# copy of the tree: a bundle on a nearly full disk still gets it whole.
-# (``models.tunables.with_tunables(params, root=BUNDLE, dev=...)`` reads it back.)
-SETTINGS = "settings.txt"
-SETTINGS_GLOBS = ("/proc/sys/vm/*", "/proc/sys/kernel/sched_*", "/proc/sys/kernel/numa_balancing*",
-                  "/sys/block/*/queue/scheduler", "/sys/block/*/queue/nr_requests", "/sys/block/*/queue/max_sectors_kb",
-                  "/sys/block/*/queue/read_ahead_kb", "/sys/block/*/queue/iosched/*", "/sys/block/*/device/queue_depth")
-
-
-def read_settings(root="/") -> tuple[list[str], list[str]]:
-    """The lines of ``settings.txt`` for the machine under ``root`` (``PATH = VALUE``, the value's first line),
-    and the files that could not be read, each with why.  A write-only file (``drop_caches``,
-    ``compact_memory``) is not a setting and is left out; so is a value of more than one line (none of the
-    tunables prints one), said in the second list."""
-    root = Path(root)
-    lines, unread = [], []
-    for pattern in SETTINGS_GLOBS:
-        for src in sorted(root.glob(pattern.lstrip("/"))):
-            name = "/" + str(src.relative_to(root))
-            try:
-                st = src.stat()
-                if not stat.S_ISREG(st.st_mode) or not st.st_mode & 0o444:
-                    continue
-                with open(src, "rb") as f:
-                    text = f.read(1 << 16).decode("utf-8", errors="replace")
-            except OSError as e:
-                unread.append(f"{name}: {e.strerror or e}")
-                continue
-            value = text.strip("\n")
-            if "\n" in value:
-                unread.append(f"{name}: {value.count(chr(10)) + 1} lines, not one")
-                continue
-            lines.append(f"{name} = {value.strip()}")
-    return lines, unread
 
 
 def _say(msg: str) -> None:
@@ -578,7 +542,7 @@ class Recorder:
 
     def _write_settings(self) -> None:
         """``settings.txt``, written whole or not at all (a full disk: the recorder says so and goes on)."""
-        lines, unread = read_settings()
+        lines, unread = machine_settings()
         tmp = self.out / f".{SETTINGS}.tmp"
         try:
             tmp.write_text("".join(f"{ln}\n" for ln in lines), encoding="utf-8")
