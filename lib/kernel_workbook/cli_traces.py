@@ -102,12 +102,8 @@ def _print_settings(df) -> None:
     if df.empty:
         print("\nsettings: the same in every bundle")
         return
-    width = max(len(s) for s in df["setting"])
-    cols = list(df.columns[1:])
-    cw = max(max(len(c) for c in cols), *(len(str(v)) for c in cols for v in df[c] if v is not None))
-    print(f"\nsettings that differ\n{'':{width}}  " + "  ".join(f"{c:>{cw}}" for c in cols))
-    for r in df.itertuples(index=False):
-        print(f"{r[0]:{width}}  " + "  ".join(f"{'-' if v is None else str(v):>{cw}}" for v in r[1:]))
+    shown = df.where(df.notna(), "-").rename(columns={"setting": ""})  # "-": a bundle without the file
+    print("\nsettings that differ\n" + shown.to_string(index=False, justify="right"))
 
 
 def register(sub) -> None:

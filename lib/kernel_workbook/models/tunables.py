@@ -35,15 +35,6 @@ from .knobs import Knob, Knobs
 DEV = "<dev>"
 
 
-def _path(k: Knob, root: Path, dev: str | None) -> Path | None:
-    rel = k.tunable.lstrip("/")
-    if DEV in rel:
-        if dev is None:
-            return None
-        rel = rel.replace(DEV, dev)
-    return root / rel
-
-
 def _value(k: Knob, text: str, source: str, lineno: int = 1):
     """The knob's value from a file's text (its first line); errors name ``source`` and ``lineno``."""
     line = text.strip().splitlines()[0].strip() if text.strip() else ""
@@ -91,41 +82,42 @@ def _settings(root: Path):
     return None, None
 
 
+def _text(file: str, root: Path, recorded, where) -> tuple:
+    """``(text, source, line)`` of a tunable's file, from the bundle's settings or the machine's tree, or
+    ``(None, why, None)`` when it is not there to read."""
+    if DEV in file:
+        return None, "not read: no device given (dev=)", None
+    if recorded is not None:
+        got = recorded.get(file)
+        return (got[0], str(where), got[1]) if got else (None, f"not read: not in {where.name}", None)
+    path = root / file.lstrip("/")
+    try:
+        return path.read_text(encoding="utf-8", errors="replace"), str(path), 1
+    except FileNotFoundError:
+        return None, "not read: no such file on this kernel", None
+    except OSError as e:
+        return None, f"not read: {e.strerror or e}", None
+
+
 def _read(params: Knobs, root, dev: str | None) -> list[dict]:
     root = Path(root)
     recorded, where = _settings(root)
+    values = params.values()
     rows = []
     for name, k in params.declared().items():
         if not k.tunable:
             continue
-        row = {"knob": name, "file": k.tunable if dev is None else k.tunable.replace(DEV, dev), "unit": k.unit,
-               "model": params.values()[name], "machine": None, "status": ""}
-        path = _path(k, root, dev)
-        if path is None:
-            row["status"] = "not read: no device given (dev=)"
-        elif recorded is not None:
-            got = recorded.get(row["file"])
-            if got is None:
-                row["status"] = f"not read: not in {where.name}"
-            else:
-                try:
-                    row["machine"] = _value(k, got[0], str(where), got[1])
-                    row["status"] = "same" if row["machine"] == row["model"] else "differs"
-                except WorkbookParseError as e:
-                    row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
+        file = k.tunable if dev is None else k.tunable.replace(DEV, dev)
+        row = {"knob": name, "file": file, "unit": k.unit, "model": values[name], "machine": None, "status": ""}
+        text, source, line = _text(file, root, recorded, where)
+        if text is None:
+            row["status"] = source
         else:
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except FileNotFoundError:
-                row["status"] = "not read: no such file on this kernel"
-            except OSError as e:
-                row["status"] = f"not read: {e.strerror or e}"
-            else:
-                try:
-                    row["machine"] = _value(k, text, str(path))
-                    row["status"] = "same" if row["machine"] == row["model"] else "differs"
-                except WorkbookParseError as e:  # shown as the machine has it; with_tunables() raises it
-                    row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
+                row["machine"] = _value(k, text, source, line)
+                row["status"] = "same" if row["machine"] == row["model"] else "differs"
+            except WorkbookParseError as e:  # shown as the machine has it; with_tunables() raises it
+                row["machine"], row["status"], row["error"] = e.text, f"not a value of the model: {e.expected}", e
         rows.append(row)
     return rows
 
@@ -159,15 +151,14 @@ def with_tunables(params: Knobs, root="/", dev: str | None = None) -> Knobs:
     if unread:
         warnings.warn(f"{type(params).__name__}: {len(unread)} tunable(s) not read under {root}, kept at the "
                       "model's value: " + "; ".join(unread), UnreadTunableWarning, stacklevel=2)
-    out = params
-    for r in rows:
-        if r["status"] in ("same", "differs"):
-            try:
-                out = out.with_(**{r["knob"]: r["machine"]})
-            except WorkbookParameterError as e:
-                where = Path(root) / r["file"].lstrip("/")
-                raise WorkbookParameterError(e.name, e.value, f"{e.expected} (read from {where})") from None
-    return out
+    read = {r["knob"]: r for r in rows if r["status"] in ("same", "differs")}
+    try:
+        return params.with_(**{k: r["machine"] for k, r in read.items()})  # validated once, as a whole
+    except WorkbookParameterError as e:
+        if e.name not in read:
+            raise
+        where = Path(root) / read[e.name]["file"].lstrip("/")
+        raise WorkbookParameterError(e.name, e.value, f"{e.expected} (read from {where})") from None
 
 
 __all__ = ["df_tunables", "with_tunables", "UnreadTunableWarning"]

@@ -282,14 +282,20 @@ _SAMPLERS = {"vmstat": _vmstat_samples, "iostat": _iostat_samples, "proc-vmstat"
              "perf-stat": _perfstat_samples, "fio": _fio_samples}
 
 
+def _labels(roots: list[Path], names: list[str] | None) -> list[str]:
+    """Each bundle's column name: ``names``, else its folder's; numbered when two are the same."""
+    labels = names or [r.resolve().name for r in roots]
+    if len(set(labels)) < len(labels):
+        labels = [f"{k}-{lab}" for k, lab in enumerate(labels)]
+    return labels
+
+
 def df_settings_differ(bundles, names: list[str] | None = None) -> pd.DataFrame:
     """The settings (``settings.txt`` of ``kwb record``) that differ between bundles, or that one bundle has and
     another has not: one row per file, one column per bundle (its value, None where it has none).  Columns:
     ``setting`` then the bundles' names; ``attrs["unrecorded"]`` lists the bundles without a settings file."""
     roots = [b.root if isinstance(b, Bundle) else Path(b) for b in bundles]
-    labels = names or [r.resolve().name for r in roots]
-    if len(set(labels)) < len(labels):
-        labels = [f"{k}-{lab}" for k, lab in enumerate(labels)]
+    labels = _labels(roots, names)
     got, unrecorded = {}, []
     for lab, root in zip(labels, roots):
         f = root / SETTINGS
@@ -319,9 +325,7 @@ def compare_bundles(bundles, names: list[str] | None = None, era: str = "current
         raise WorkbookParameterError("bundles", len(bs), "two or more bundles")
     if names is not None and len(names) != len(bs):
         raise WorkbookParameterError("names", ",".join(names), f"{len(bs)} names, one per bundle")
-    labels = names or [b.root.resolve().name for b in bs]
-    if len(set(labels)) < len(labels):
-        labels = [f"{k}-{lab}" for k, lab in enumerate(labels)]
+    labels = _labels([b.root for b in bs], names)
     parts = []
     unused = []
     for lab, b in zip(labels, bs):
