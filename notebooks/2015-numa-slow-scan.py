@@ -522,13 +522,35 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # 4,096 buffers (64 MB): the model's load has almost nothing for NUMA balancing
 # to do there, while the real run regressed 14-18 % — in memory the workload
 # leaves out (xfs_repair's inode and block maps). **The `pte_dirty` kernels**
-# (4.0-rc4, 3.19 with 53da3bc2ba9e) group as `pte_write` does in the model: its
-# threads write 30 % of their accesses anywhere, so a unit a migration left
-# clean is dirty again before its next hinting fault. The real buffers are
-# filled by direct I/O, which dirties the page and not the pte, so under
-# `pte_dirty` most real faults are `TNF_NO_GROUP`, as under 4.0-rc1 — which is
-# what Dave's 16x more migrations under 4.0-rc4 say.
+# (4.0-rc4, 3.19 with 53da3bc2ba9e) migrate as 3.19 does in the model, and the
+# load's stores per access (`write_frac`, an assumption: 0.3) are not why. A
+# shared fault on a page nothing stored to since it was migrated (a clean pte)
+# is `TNF_NO_GROUP` under `!pte_dirty(pte)`, but that matters only until a
+# thread has joined its process's numa group, and the model's eight threads join
+# in the first seconds, on freshly allocated (dirty) pages, and live to the end.
+# The sweep below runs Dave's guest, fitted on 3.19 and nothing refitted, with
+# no stores at all up to a store on every access: 3.19 is the same at every
+# value (its `!pte_write` rule does not read the dirty bit) and the two
+# `pte_dirty` kernels stay near it.
 #
+# What the model leaves out is xfs_repair's thread churn: its prefetch starts a
+# queuing thread and I/O threads for every allocation group
+# (`pf_create_prefetch_thread()` in repair/prefetch.c), and a new thread starts
+# outside any group (`__sched_fork()`: `p->numa_group = NULL`). Under
+# `pte_dirty` its shared faults on clean ptes cannot group it, and an ungrouped
+# thread's shared faults migrate on the two-stage filter alone, as every fault
+# does under 4.0-rc1. (An earlier version of this notebook said direct I/O
+# leaves a migrated page's pte clean. xfsprogs of the time zeroes every buffer
+# with `memset()` in `__initbuf()` before reading into it, and under 4.0-rc4 a
+# direct read into a read-only pte goes through `do_wp_page()`, which dirties
+# it, so that was not the reason.)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from kernel_workbook.heuristics.numa.numa_2015 import df_dirty_write_sweep
+
+Table(df_dirty_write_sweep(), index=False, rows=True)
+
 # %% [markdown]
 # ## Try the knobs
 #

@@ -60,6 +60,9 @@ BHASH_FLOOR = 512  # repair/xfs_repair.c: "if (libxfs_bhash_size < 512) libxfs_b
 MULTIDISK_AG_STRIDE = 15  # repair/xfs_repair.c: ag_stride = min(agcount, XFS_MULTIDISK_AGCOUNT / 2) - 1, 32 AGs
 DAVE_AGCOUNT = 500  # mkfs.xfs on a 500 TB device: AGs of at most 1 TB (the thread: "mkfs.xfs -d size=500t")
 DAVE_THREADS_AG_STRIDE_M1 = 8  # the thread: "only 8 threads running (ag_stride=-1)"
+# stores per access (a lookup takes a reference in the buffer's header, a buffer is zeroed before each read, a repair
+# changes metadata): assumed, and swept over its range where it matters (numa_2015.df_dirty_write_sweep)
+WRITE_FRAC = 0.3
 DAVE_OPTIONS = ("defaults", "-o ag_stride=-1", "-o bhash=101073", "-o ag_stride=-1,bhash=101073")
 
 
@@ -90,7 +93,7 @@ def dio_shared_pages(buffer_kb: float, align_bytes: int) -> float:
 
 def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int | None = None, threads: int = 8,
                buffer_kb: float = 8.0, header_bytes: int = 256, shared_frac: float = 0.8,
-               write_frac: float = 0.3, accesses_per_s: float = 2000.0, seconds: float = 300.0,
+               write_frac: float = WRITE_FRAC, accesses_per_s: float = 2000.0, seconds: float = 300.0,
                cpu_frac: float = 0.25, wander_per_s: float = 2.0, unit_pages: int = 64,
                sys_us_per_access: float = 0.0, setup_s: float = 0.0, prefill_mb: float = 0.0,
                dio_align_bytes: int = 512) -> NumaWorkload:
@@ -108,7 +111,9 @@ def xfs_repair(machine_name="dave-vm-fake4-16", *, bhash: int | None = None, thr
     shared_frac : float
         Probability that an access walks the shared headers rather than the thread's own buffers.
     write_frac : float
-        Probability that an access writes (a lookup takes a reference: ``b_hold++``).
+        Probability that an access stores to its unit (assumed, :data:`WRITE_FRAC`: a lookup takes a reference in
+        the buffer's header, ``cn_count``; each buffer is zeroed before it is read into, ``memset()`` in
+        ``__initbuf()``; a repair changes metadata).
     accesses_per_s : float
         Simulated accesses per second of the whole program when it runs undisturbed (all threads);
         one simulated access stands for a batch of lookups that touch the unit.
