@@ -520,8 +520,10 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # %% [markdown]
 # Two causes carry most of these misses. **The default options** cache only
 # 4,096 buffers (64 MB): the model's load has almost nothing for NUMA balancing
-# to do there, while the real run regressed 14-18 % — in memory the workload
-# leaves out (xfs_repair's inode and block maps). **The `pte_dirty` kernels**
+# to do there, while the real run regressed 14-18 %: in memory the workload
+# leaves out (xfs_repair's inode and block maps, its other allocations) or in
+# another change of 4.0 — Dave did not split it ("I don't know yet whether this
+# is still page fault related or some other problem"). **The `pte_dirty` kernels**
 # (4.0-rc4, 3.19 with 53da3bc2ba9e) migrate as 3.19 does in the model, and the
 # load's stores per access (`write_frac`, an assumption: 0.3) are not why. A
 # shared fault on a page nothing stored to since it was migrated (a clean pte)

@@ -1269,8 +1269,10 @@ def _why_dave(c: dict, dc: "DaveCalibration", d: dict) -> str:
         return (f"without -o bhash xfs_repair sizes its cache from memory, and for 500 TB its own estimate of what "
                 f"it needs (the block map alone, 62.5 GB) exceeds 3/4 of the 16 GB, so the hash falls to its floor "
                 f"of 512 buckets: a 64 MB cache, {units} units of the model, where NUMA balancing finds almost "
-                f"nothing to do; what regressed in the real run is memory the workload leaves out (xfs_repair's "
-                f"inode and block maps, its other allocations)")
+                f"nothing to do: the real run's regression lies outside the model's load, in memory it leaves out "
+                f"(xfs_repair's inode and block maps, its other allocations) or in another change of 4.0, and "
+                f"the thread does not split it (Dave, of his rc4 runs: 'I don't know yet whether this is still "
+                f"page fault related or some other problem')")
     pte_dirty = k in (DKRC4, DK319D) or "pte_dirty" in row
     if pte_dirty:
         kk = k if k in mig else DK319D
