@@ -518,7 +518,7 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
                                      "dave-vmstat/model")))
 
 # %% [markdown]
-# Two causes carry most of these misses. **The default options** cache only
+# Two families carry most of these misses. **The default options** cache only
 # 4,096 buffers (64 MB): the model's load has almost nothing for NUMA balancing
 # to do there, while the real run regressed 14-18 %: in memory the workload
 # leaves out (xfs_repair's inode and block maps, its other allocations) or in
@@ -535,17 +535,21 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # value (its `!pte_write` rule does not read the dirty bit) and the two
 # `pte_dirty` kernels stay near it.
 #
-# What the model leaves out is xfs_repair's thread churn: its prefetch starts a
-# queuing thread and I/O threads for every allocation group
+# A candidate the model leaves out is xfs_repair's thread churn: its prefetch
+# starts a queuing thread and I/O threads for every allocation group
 # (`pf_create_prefetch_thread()` in repair/prefetch.c), and a new thread starts
-# outside any group (`__sched_fork()`: `p->numa_group = NULL`). Under
-# `pte_dirty` its shared faults on clean ptes cannot group it, and an ungrouped
-# thread's shared faults migrate on the two-stage filter alone, as every fault
-# does under 4.0-rc1. (An earlier version of this notebook said direct I/O
-# leaves a migrated page's pte clean. xfsprogs of the time zeroes every buffer
-# with `memset()` in `__initbuf()` before reading into it, and under 4.0-rc4 a
-# direct read into a read-only pte goes through `do_wp_page()`, which dirties
-# it, so that was not the reason.)
+# outside any group (`__sched_fork()`: `p->numa_group = NULL`), so under
+# `pte_dirty` its shared faults on clean ptes cannot group it. Tried as an
+# experiment (seven of the eight threads replaced every 0.2-5 s), it left the
+# `pte_dirty` kernels at 1.0-1.2x 3.19's migrations, even with no stores, and
+# took away the 4.0-rc1 storm (docs/models/numa.md has the table). So what made
+# Dave's `pte_dirty` kernels migrate 16x and 4.7x is left open here, as the
+# thread leaves it (Linus: "There's clearly something I'm completely missing").
+# (An earlier version of this notebook said direct I/O leaves a migrated page's
+# pte clean. xfsprogs of the time zeroes every buffer with `memset()` in
+# `__initbuf()` before reading into it, and under 4.0-rc4 a direct read into a
+# read-only pte goes through `do_wp_page()`, which dirties it, so that was not
+# the reason.)
 
 # %%
 # NBVAL_CHECK_OUTPUT
