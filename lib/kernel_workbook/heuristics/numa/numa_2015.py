@@ -1278,21 +1278,15 @@ def _why_dave(c: dict, dc: "DaveCalibration", d: dict) -> str:
         kk = k if k in mig else DK319D
         smp = d[(BOTH, kk)][0].samples
         joined = smp["t_s"][smp["group_joins"] >= smp["group_joins"].iloc[-1]].iloc[0]
-        return (f"!pte_dirty(pte) acts only until a thread has joined its process's numa group (task_numa_group() "
-                f"returns at once for two tasks of one group), and the model's threads all join by "
-                f"{joined:.0f} s of {smp['t_s'].iloc[-1]:.0f}, on units fresh from do_anonymous_page() (a dirty "
-                f"pte), and live to the end: its {kk} migrates {mig[kk] / max(mig[DK319], 1):.1f}x its 3.19's "
-                f"pages, and the load's stores per access (write_frac, assumed) do not move that (the notebook "
-                f"sweeps them from 0 to 1). Nor does xfs_repair's thread churn, tried as an experiment: its "
-                f"prefetch starts a queuing thread and I/O threads for every AG (repair/prefetch.c "
-                f"pf_create_prefetch_thread()), each outside any group (__sched_fork(): p->numa_group = NULL), "
-                f"yet seven of the eight threads replaced every 0.2-5 s left the pte_dirty kernels at 1.0-1.2x "
-                f"3.19's migrations, even with no stores (docs/models/numa.md). What made the real ones migrate "
-                f"16x (4.0-rc4) and 4.7x (3.19 with pte_dirty) is left open, as the thread leaves it (Linus: "
-                f"'There's clearly something I'm completely missing'). Not that direct I/O leaves the pte "
-                f"clean, as this note said before: xfsprogs zeroes each buffer with memset() in __initbuf() before "
-                f"reading into it, and under 4.0-rc4 a direct read into a read-only pte goes through "
-                f"do_wp_page(), which dirties it")
+        dave = {kd: pub(t, "numa_pages_migrated", kd) / pub("dave-vmstat", "numa_pages_migrated", DK319)
+                for kd, t in ((DKRC4, "dave-vmstat"), (DK319D, "dave-vmstat-319-ptedirty"))}
+        return (f"the model's {kk} migrates {mig[kk] / max(mig[DK319], 1):.1f}x its 3.19's pages: !pte_dirty(pte) "
+                f"acts only until a thread joins its numa group, and the model's threads join by {joined:.0f} s "
+                f"of {smp['t_s'].iloc[-1]:.0f}, on freshly allocated (dirty) units, and live to the end. Neither "
+                f"the load's stores per access (swept from 0 to 1 in the notebook) nor xfs_repair's per-AG thread "
+                f"churn (an experiment, docs/models/numa.md) moves that; what made the real ones migrate "
+                f"{dave[DKRC4]:.0f}x (4.0-rc4) and {dave[DK319D]:.1f}x (3.19 with pte_dirty) 3.19's pages is left "
+                f"open, as the thread leaves it")
     if table == "flush-profile":
         return (f"the IPIs' share follows the migrations: the model's 4.0-rc1 migrates "
                 f"{mig[DKRC1] / max(mig[DK319], 1):.1f}x its 3.19's pages against the thread's 27x, so its share "
