@@ -147,6 +147,11 @@ class Knob:
                 + (f" (on a running kernel: {self.tunable})" if self.tunable else ""))
 
 
+# the block device in a tunable's path (``/sys/block/<dev>/queue/nr_requests``), named when the machine is read
+# (models.tunables: ``dev="sda"``)
+TUNABLE_DEV = "<dev>"
+
+
 def _fmt(v) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 

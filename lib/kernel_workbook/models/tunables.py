@@ -30,9 +30,8 @@ import pandas as pd
 from ..errors import UnreadTunableWarning, WorkbookParameterError, WorkbookParseError
 from ..settings import FILE as SETTINGS
 from ..settings import read_settings_file
+from .knobs import TUNABLE_DEV as DEV
 from .knobs import Knob, Knobs
-
-DEV = "<dev>"
 
 
 def _value(k: Knob, text: str, source: str, lineno: int = 1):

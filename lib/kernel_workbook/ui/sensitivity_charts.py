@@ -296,9 +296,8 @@ def plot_heatmap(heat: pd.DataFrame, title: str | None = None, output: str | Non
 
 # --------------------------------------------------------------------------- the sensitivity notebook's study
 
-# The tunables 3.16's CFQ shows in /sys/block/<dev>/queue/iosched/, by the names the model declares
-# (cfq_back_max is back_seek_max, cfq_latency is low_latency).
-# the knobs an administrator sets in sysfs (each declared with its file: CFQParams' ``tunable``)
+# The tunables 3.16's CFQ shows in /sys/block/<dev>/queue/iosched/, by the names the model declares (each knob
+# declares its sysfs file: CFQParams' ``tunable``)
 CFQ_TUNABLES = CFQParams.tunables()
 VARIANT = "3.16"
 WORKLOAD = "tiobench-seqread"

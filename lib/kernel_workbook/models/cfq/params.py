@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass, fields
 
 from ...errors import WorkbookParameterError
-from ..knobs import Knobs, knob, nested
+from ..knobs import TUNABLE_DEV, Knobs, knob, nested
 
 SCHEDULERS = ("noop", "deadline", "cfq")
 HZ_VALUES = (100, 250, 300, 1000)
@@ -69,7 +69,8 @@ def kib_to_sectors(kb, params) -> int:
 
 # --------------------------------------------------------------------------- CFQ
 
-IOSCHED = "/sys/block/<dev>/queue/iosched/"  # an I/O scheduler's tunables (block/elevator.c elv_register_queue())
+QUEUE = f"/sys/block/{TUNABLE_DEV}/queue/"  # a request queue's tunables (block/blk-sysfs.c)
+IOSCHED = QUEUE + "iosched/"  # an I/O scheduler's tunables (block/elevator.c elv_register_queue())
 
 @dataclass(frozen=True)
 class CFQParams(Knobs):
@@ -78,7 +79,7 @@ class CFQParams(Knobs):
     cfq_quantum: int = knob(
         8, unit="requests", source=f"{CFQ_SRC} cfq_may_dispatch()", range=(1, None), widget=(1, 32, 1),
         tunable=IOSCHED + "quantum",
-        doc="requests the active queue may have in the driver before it is limited (sysfs quantum)")
+        doc="requests the active queue may have in the driver before it is limited")
     cfq_fifo_expire_sync: float = knob(
         125.0, unit="ms", kernel="cfq_fifo_expire[1]", source=f"{CFQ_SRC} cfq_check_fifo()", range=(1, None),
         tunable=IOSCHED + "fifo_expire_sync",
@@ -92,11 +93,11 @@ class CFQParams(Knobs):
     cfq_back_max: int = knob(
         16 * 1024, unit="KiB", source=f"{CFQ_SRC} cfq_choose_req()", range=(0, None), widget=(0, 65536, 1024),
         tunable=IOSCHED + "back_seek_max",
-        doc="the longest backward seek cfq_choose_req() still considers (sysfs back_seek_max)")
+        doc="the longest backward seek cfq_choose_req() still considers")
     cfq_back_penalty: int = knob(
         2, unit="", source=f"{CFQ_SRC} cfq_choose_req()", range=(1, None), widget=(1, 16, 1),
         tunable=IOSCHED + "back_seek_penalty",
-        doc="a backward distance counts this many times a forward one (sysfs back_seek_penalty)")
+        doc="a backward distance counts this many times a forward one")
     cfq_slice_sync: float = knob(
         100.0, unit="ms", kernel="cfq_slice[1]", source=f"{CFQ_SRC} cfq_prio_slice()", range=(1, None),
         tunable=IOSCHED + "slice_sync",
@@ -122,7 +123,7 @@ class CFQParams(Knobs):
         widget=(0, 20, 1), to_kernel=cfq_jiffies(8.0, lambda h: max(1, h // 125), 0), packed="int",
         doc="idling for the last queue of a group (HZ / 125)")
     cfq_latency: bool = knob(
-        True, kernel="cfq_latency (sysfs low_latency)", source=f"{CFQ_SRC} cfq_scaled_cfqq_slice()",
+        True, kernel="cfq_latency", source=f"{CFQ_SRC} cfq_scaled_cfqq_slice()",
         tunable=IOSCHED + "low_latency",
         doc="shrink slices so that every busy queue gets a turn within cfq_target_latency")
     cfq_target_latency: float = knob(
@@ -238,8 +239,8 @@ class DiskParams(Knobs):
     interface_mb_s: float = knob(300.0, unit="MB/s", source="the host link (SATA, SAS, PCIe)", range=(1, None),
                                  widget=(100, 2000, 50), packed=False,
                                  doc="host link rate (the kernel reads if_ps_per_sector)")
-    ncq_depth: int = knob(31, unit="commands", kernel="queue_depth (/sys/block/<dev>/device/queue_depth)",
-                          tunable="/sys/block/<dev>/device/queue_depth",
+    ncq_depth: int = knob(31, unit="commands", kernel="queue_depth",
+                          tunable=f"/sys/block/{TUNABLE_DEV}/device/queue_depth",
                           source="drivers/ata/libata-scsi.c (NCQ: 31 usable tags)", range=(1, 1024),
                           widget=(1, 128, 1), doc="commands the device accepts at once")
     ncq_reorder: bool = knob(True, source=DEV, doc="the drive serves the command it can start soonest "
@@ -417,22 +418,22 @@ def preset(name: str) -> DiskParams:
 class IOParams(Knobs):
     """Everything one simulation needs besides the workload."""
 
-    scheduler: str = knob("cfq", kernel="elevator (/sys/block/<dev>/queue/scheduler)",
-                          tunable="/sys/block/<dev>/queue/scheduler",
+    scheduler: str = knob("cfq", kernel="elevator",
+                          tunable=QUEUE + "scheduler",
                           source="block/elevator.c elevator_switch()", choices=SCHEDULERS,
                           doc="the I/O scheduler in front of the device")
     HZ: int = knob(1000, unit="Hz", kernel="CONFIG_HZ", source="include/asm-generic/param.h HZ", choices=HZ_VALUES,
                    doc="the kernel's clock: CFQ's times are whole jiffies of 1/HZ s")
     nr_requests: int = knob(
-        128, unit="requests", kernel="q->nr_requests (/sys/block/<dev>/queue/nr_requests)",
-        tunable="/sys/block/<dev>/queue/nr_requests",
+        128, unit="requests", kernel="q->nr_requests",
+        tunable=QUEUE + "nr_requests",
         source="block/blk-core.c __get_request()", range=(4, None), widget=(4, 512, 4),
         doc="requests of one direction (sync or async) the queue may hold, in the elevator and the driver; "
             "a process that needs one more sleeps in get_request() unless it is batching (BLKDEV_MAX_RQ = 128; "
             "the sysfs store raises values below BLKDEV_MIN_RQ = 4)")
     max_sectors_kb: int = knob(
-        512, unit="KiB", kernel="q->max_sectors (/sys/block/<dev>/queue/max_sectors_kb)",
-        tunable="/sys/block/<dev>/queue/max_sectors_kb",
+        512, unit="KiB", kernel="q->max_sectors",
+        tunable=QUEUE + "max_sectors_kb",
         source="block/ll_rw_blk.c (2.6.23) blk_queue_max_sectors() BLK_DEF_MAX_SECTORS, ll_back_merge_fn()",
         range=(4, 65536), widget=(4, 1024, 4), to_kernel=kib_to_sectors, packed="int",
         doc="the largest request bios merge into (BLK_DEF_MAX_SECTORS = 1024 sectors); the threads' readers issue "

@@ -79,7 +79,7 @@ class NumaParams(Knobs):
                                 tunable="/proc/sys/kernel/numa_balancing",
                                 source="kernel/sched/fair.c task_tick_fair(); kernel/sched/core.c "
                                        "set_numabalancing_state()",
-                                doc="/proc/sys/kernel/numa_balancing: off, task_tick_numa() never runs, so no PTE is "
+                                doc="off: task_tick_numa() never runs, so no PTE is "
                                     "made PROT_NONE and no hinting fault, migration or task placement follows")
     numa_balancing_scan_period_min_ms: int = knob(
         1000, unit="ms", kernel="sysctl_numa_balancing_scan_period_min", source="kernel/sched/fair.c task_scan_min()",
