@@ -29,7 +29,6 @@ def test_the_sweep_at_the_assumed_value_is_the_reproduction(st):
     base = N._pub_cell("dave-vmstat", "numa_pages_migrated", N.DK319)
     assert mig[N.DKRC4] == round(delta_pct(N._pub_cell("dave-vmstat", "numa_pages_migrated", N.DKRC4), base), 1)
     assert mig[N.DK319D] == round(delta_pct(5748256, base), 1)  # the thread's 3.19+pte_dirty count
-    assert d["hits"].between(0, 2).all()
 
 
 def test_pte_write_rule_never_reads_the_dirty_bit(st):
