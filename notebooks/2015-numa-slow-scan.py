@@ -542,9 +542,19 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # `pte_dirty` its shared faults on clean ptes cannot group it. Tried as an
 # experiment (seven of the eight threads replaced every 0.2-5 s), it left the
 # `pte_dirty` kernels at 1.0-1.2x 3.19's migrations, even with no stores, and
-# took away the 4.0-rc1 storm (docs/models/numa.md has the table). So what made
-# Dave's `pte_dirty` kernels migrate 16x and 4.7x is left open here, as the
-# thread leaves it (Linus: "There's clearly something I'm completely missing").
+# took away the 4.0-rc1 storm (docs/models/numa.md has the table).
+#
+# The thread's own later figures say the model is right on one of the two and
+# why the other differs. Dave re-measured plain 3.19 in phase 3 at 235k
+# `mm_migrate_pages` per 10 s ("the original measurement might have been
+# faulty"), against 241,718 for 3.19 with `pte_dirty`: no storm, as in the
+# model; his /proc/vmstat dumps compare with the first 3.19 run, of ~55k. And
+# under Mel's `VM_WRITE` rule, which brings 3.19 back (5m4s against 4m54s,
+# "in the noise"), 4.0-rc4 still made 558,632 per 10 s ("page migrations are
+# pretty much unchanged"), 2.4x 3.19: rc4's extra migrations do not come from
+# the grouping rule, the one thing (besides the write faults of `PROT_NONE`)
+# in which the model's rc4 differs from its 3.19. The thread does not find what
+# does ("No, nothing new pops up in the kernel profiles").
 # (An earlier version of this notebook said direct I/O leaves a migrated page's
 # pte clean. xfsprogs of the time zeroes every buffer with `memset()` in
 # `__initbuf()` before reading into it, and under 4.0-rc4 a direct read into a

@@ -1280,15 +1280,20 @@ def _why_dave(c: dict, dc: "DaveCalibration", d: dict) -> str:
         kk = k if k in mig else DK319D
         smp = d[(BOTH, kk)][0].samples
         joined = smp["t_s"][smp["group_joins"] >= smp["group_joins"].iloc[-1]].iloc[0]
-        dave = {kd: pub(t, "numa_pages_migrated", kd) / pub("dave-vmstat", "numa_pages_migrated", DK319)
-                for kd, t in ((DKRC4, "dave-vmstat"), (DK319D, "dave-vmstat-319-ptedirty"))}
-        return (f"the model's {kk} migrates {mig[kk] / max(mig[DK319], 1):.1f}x its 3.19's pages: !pte_dirty(pte) "
-                f"acts only until a thread joins its numa group, and the model's threads join by {joined:.0f} s "
-                f"of {smp['t_s'].iloc[-1]:.0f}, on freshly allocated (dirty) units, and live to the end. Neither "
-                f"the load's stores per access (swept from 0 to 1 in the notebook) nor xfs_repair's per-AG thread "
-                f"churn (an experiment, docs/models/numa.md) moves that; what made the real ones migrate "
-                f"{dave[DKRC4]:.0f}x (4.0-rc4) and {dave[DK319D]:.1f}x (3.19 with pte_dirty) 3.19's pages is left "
-                f"open, as the thread leaves it")
+        ev = {kd: pub(t, "migrate:mm_migrate_pages", kd) for kd, t in  # perf stat, per 10 s of phase 3
+              (("3.19", "migrate-rate-prose"), (REMEASURED, "migrate-rate-prose"),
+               (DK319D, "dave-perf-319-ptedirty"), ("4.0-rc4+VM_WRITE", "dave-perf-rc4-vmwrite"))}
+        model = (f"the model's {kk} migrates {mig[kk] / max(mig[DK319], 1):.1f}x its 3.19's pages: !pte_dirty acts "
+                 f"only until a thread joins its group, and its threads join by {joined:.0f} s of "
+                 f"{smp['t_s'].iloc[-1]:.0f}, on new (dirty) units")
+        if kk == DK319D:
+            return (f"{model}. Dave's rates agree: {ev[DK319D]:,.0f} mm_migrate_pages per 10 s against "
+                    f"{ev[REMEASURED]:,.0f} for 3.19 re-measured ('the original measurement might have been "
+                    f"faulty'); his vmstat dumps compare with the first 3.19 run, of {ev['3.19']:,.0f}")
+        return (f"{model}. Nor is the rule what made Dave's rc4 migrate: under Mel's VM_WRITE rule, which brings "
+                f"3.19 back, rc4 still made {ev['4.0-rc4+VM_WRITE']:,.0f} per 10 s, "
+                f"{ev['4.0-rc4+VM_WRITE'] / ev[REMEASURED]:.1f}x 3.19's {ev[REMEASURED]:,.0f}; the thread does not "
+                f"find the cause ('No, nothing new pops up in the kernel profiles')")
     if table == "flush-profile":
         return (f"the IPIs' share follows the migrations: the model's 4.0-rc1 migrates "
                 f"{mig[DKRC1] / max(mig[DK319], 1):.1f}x its 3.19's pages against the thread's 27x, so its share "
