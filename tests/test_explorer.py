@@ -218,7 +218,47 @@ def test_the_notches_of_a_slider_come_from_its_range_and_step():
     assert notches(w.FloatSlider(value=2.0, min=0.25, max=3.0, step=0.05)) == [2.05, 1.95]
     assert notches(w.IntSlider(value=0, min=0, max=3000, step=250)) == [250]
     assert notches(w.SelectionSlider(options=[1, 2, 4, 8], value=8)) == [4]
-    assert notches(w.Dropdown(options=["a", "b"], value="a")) == []
+    assert notches(w.Dropdown(options=["a", "b"], value="a")) == ["b"]
+    # a menu: the choices next to the shown one, MENU_AHEAD (2) either side, nearest first
+    assert notches(w.Dropdown(options=list("abcdef"), value="c")) == ["d", "b", "e", "a"]
+    assert notches(w.Checkbox(value=False)) == [True]
+    assert notches(w.Text(value="x")) == []
+
+
+def test_an_explorer_runs_its_menus_boxes_and_kernel_presets_ahead(lab):
+    """A menu, a checkbox and the kernel menu are one click away as a slider's notch is: their settings are
+    asked for ahead, and a click on one redraws from the run made ahead (what a presenter clicking through the
+    kernels waits for)."""
+    from IPython.display import HTML
+
+    from kernel_workbook.ui.explorer import Runs
+
+    import time
+
+    asked, calls = [], []
+
+    def run(p):
+        calls.append(p)
+        return (p.NR_ALLOC_BATCH, p.nr_alloc_batch_shift, p.kswapd_stays_awake)
+
+    runs = Runs(run)
+    presets = {"vanilla": P(), "big": P().with_(NR_ALLOC_BATCH="managed>>shift", nr_alloc_batch_shift=4)}
+    box = explorer(P(), ["NR_ALLOC_BATCH", "kswapd_stays_awake"], lambda p: HTML(str(runs.get(p))), presets=presets,
+                   ahead=lambda settings: (asked.append([p for p, _ in settings]),
+                                           runs.ahead([(p,) for p, _ in settings])))
+    first = asked[-1]
+    assert presets["big"] in first  # the other kernel, every knob at its preset value
+    assert P().with_(NR_ALLOC_BATCH="managed>>shift") in first  # the menu's other choice
+    assert P().with_(kswapd_stays_awake=True) in first  # the box ticked
+    assert P() not in first  # not the setting shown
+    deadline = time.monotonic() + 30
+    while runs.made_ahead < len(first) and time.monotonic() < deadline:  # the person looks at the chart
+        time.sleep(0.01)
+    assert runs.made_ahead == len(first)
+    _widgets(box)["kernel"].value = "big"
+    # the click redrew from the run made ahead: the key a click makes is the key asked for, not run twice
+    assert calls.count(presets["big"]) == 1
+    assert presets["big"] not in asked[-1] and P() in asked[-1]  # and from there, back to vanilla is one click
 
 
 def test_an_explorer_runs_the_next_notches_of_its_knobs_ahead(lab):

@@ -28,8 +28,10 @@ What a person at a 1280x720 projector needs of it, and how it is met:
   functions of the setting (every run is seeded) keeps them in :class:`Runs`
   and passes ``ahead``: after each redraw the explorer lists the settings one
   notch away on every slider (the knobs' notches come from their declaration:
-  range and step), and ``ahead`` has them run on a background thread, newest
-  first, dropping the ones not started when the person moves again.  A notch
+  range and step), checkbox (its other state) and menu (the choices next to
+  the shown one, the kernel menu's presets too), and ``ahead`` has them run on
+  a background thread, newest first, dropping the ones not started when the
+  person moves again.  A notch
   then redraws from the kept run (the same numbers: the run is deterministic
   for its seed); a setting further away is run when asked, as before.  The
   first draw is never held up: the runs ahead start after it.
@@ -229,15 +231,24 @@ class Formatted:
         return self.data, self.metadata
 
 
+MENU_AHEAD = 2  # a menu's choices run ahead: this many either side of the one shown
+
+
 def notches(widget) -> list:
-    """The values one notch either side of a slider's (its step, within its range; a selection slider's
-    neighbouring options), nearest first; ``[]`` for a widget that is not a slider."""
+    """The values one notch from a widget's, nearest first: a slider's step either side (within its range), a
+    selection slider's neighbouring options, a checkbox's other state, and a menu's neighbouring choices
+    (:data:`MENU_AHEAD` either side: a menu has no step, and a person reads it from the top, so the choices
+    next to the shown one come first); ``[]`` for any other widget."""
     import ipywidgets as w
 
-    if isinstance(widget, w.SelectionSlider):
+    if isinstance(widget, w.Checkbox):
+        return [not bool(widget.value)]
+    if isinstance(widget, (w.SelectionSlider, w.Dropdown)):
         opts = [o[1] if isinstance(o, tuple) else o for o in widget.options]
         i = opts.index(widget.value) if widget.value in opts else -1
-        return [opts[j] for j in (i + 1, i - 1) if i >= 0 and 0 <= j < len(opts)]
+        reach = 1 if isinstance(widget, w.SelectionSlider) else MENU_AHEAD
+        near = [j for d in range(1, reach + 1) for j in (i + d, i - d)]
+        return [opts[j] for j in near if i >= 0 and 0 <= j < len(opts)]
     if not isinstance(widget, (w.IntSlider, w.FloatSlider)) or not widget.step:
         return []
     v = widget_value(widget)
@@ -528,6 +539,10 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         # the grid's order (controls, then knobs), the slider moved last first
         now = {k: widget_value(c) for k, c in controls.items()}
         settings = []
+        if menu is not None:  # another kernel: its preset, every knob at its value (as on_preset sets them)
+            for v in notches(menu):
+                q = presets[v]
+                settings.append((menu, (q.with_(**{n: q.value(n) for n in widgets}), now)))
         for n, c in controls.items():
             if n not in links:  # a linked control sets others: its notch is not one setting away
                 settings += [(c, (p, {**now, n: v})) for v in notches(c)]

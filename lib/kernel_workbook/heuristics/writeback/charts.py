@@ -177,7 +177,7 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     import ipywidgets as w
 
     from ...ui.charts import LiveChart
-    from ...ui.explorer import explorer
+    from ...ui.explorer import Runs, explorer
 
     workload = workload or akpm_test(machine_mb=2048.0, duration_s=5.0)
     # the Altair chart (its schema validation most of a redraw) is built once; a redraw swaps its data
@@ -187,15 +187,22 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
                         style={"description_width": "initial"}, layout=w.Layout(width="98%"))
     total = workload.lowmem_mb + workload.highmem_mb
 
-    def draw(p, lowmem_mb):
+    def frames(p, lowmem_mb):
         wl = workload.with_(lowmem_mb=float(lowmem_mb), highmem_mb=float(max(0.0, total - lowmem_mb)))
         r = simulate(p, wl, seed=seed, verbose=False)
-        return (live.show(df_queue_held(r), df_queue_limits(r),
-                          title="who holds the queue (pdflush / kswapd / load, by zone)"), df_explore(r))
+        return df_queue_held(r), df_queue_limits(r), df_explore(r)
+
+    # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
+    runs = Runs(frames)
+
+    def draw(p, lowmem_mb):
+        held, limits, figures = runs.get(p, float(lowmem_mb))
+        return live.show(held, limits, title="who holds the queue (pdflush / kswapd / load, by zone)"), figures
 
     presets = {k: params_for(k) for k in VARIANTS}
     return explorer(params_for(variant), EXPLORER_KNOBS, draw, controls={"lowmem_mb": low},
-                    title="akpm's test: the one queue, the throttles", presets=presets, preset=variant)
+                    title="akpm's test: the one queue, the throttles", presets=presets, preset=variant,
+                    ahead=lambda settings: runs.ahead([(p, float(c["lowmem_mb"])) for p, c in settings]))
 
 
 __all__ = ["df_queue", "df_queue_held", "df_queue_limits", "plot_queue", "df_zone_pages", "plot_zone_pages", "df_efficiency", "plot_efficiency",
