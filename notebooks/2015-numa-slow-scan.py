@@ -547,8 +547,12 @@ display(*(rep.block(key) for key in ("dave-xfsrepair-times/published", "dave-xfs
 # The thread's own later figures say the model is right on one of the two and
 # why the other differs. Dave re-measured plain 3.19 in phase 3 at 235k
 # `mm_migrate_pages` per 10 s ("the original measurement might have been
-# faulty"), against 241,718 for 3.19 with `pte_dirty`: no storm, as in the
-# model; his /proc/vmstat dumps compare with the first 3.19 run, of ~55k. And
+# faulty": his first ~55k came from a window started with the run), against
+# 241,718 for 3.19 with `pte_dirty` in the same window: no storm, as in the
+# model. The 4.7x the model misses is his whole-run /proc/vmstat dumps', and
+# 3.19's dump was not taken again after the re-measure, so the thread does not
+# say which of the two comparisons holds (Linus: "really about measurement
+# differences"). And
 # under Mel's `VM_WRITE` rule, which brings 3.19 back (5m4s against 4m54s,
 # "in the noise"), 4.0-rc4 still made 558,632 per 10 s ("page migrations are
 # pretty much unchanged"), 2.4x 3.19: rc4's extra migrations do not come from

@@ -1287,9 +1287,13 @@ def _why_dave(c: dict, dc: "DaveCalibration", d: dict) -> str:
                  f"only until a thread joins its group, and its threads join by {joined:.0f} s of "
                  f"{smp['t_s'].iloc[-1]:.0f}, on new (dirty) units")
         if kk == DK319D:
-            return (f"{model}. Dave's rates agree: {ev[DK319D]:,.0f} mm_migrate_pages per 10 s against "
-                    f"{ev[REMEASURED]:,.0f} for 3.19 re-measured ('the original measurement might have been "
-                    f"faulty'); his vmstat dumps compare with the first 3.19 run, of {ev['3.19']:,.0f}")
+            dumps = pub("dave-vmstat-319-ptedirty", "numa_pages_migrated", DK319D) / \
+                pub("dave-vmstat", "numa_pages_migrated", DK319)
+            return (f"{model}. Dave's phase-3 rates agree: {ev[DK319D]:,.0f} mm_migrate_pages per 10 s against "
+                    f"{ev[REMEASURED]:,.0f} for plain 3.19 in the same window (his first {ev['3.19']:,.0f} came "
+                    f"from a window started with the run). The {dumps:.1f}x is his whole-run /proc/vmstat dumps', "
+                    f"and 3.19's was not taken again: which of the two holds the thread does not settle (Linus: "
+                    f"'really about measurement differences')")
         return (f"{model}. Nor is the rule what made Dave's rc4 migrate: under Mel's VM_WRITE rule, which brings "
                 f"3.19 back, rc4 still made {ev['4.0-rc4+VM_WRITE']:,.0f} per 10 s, "
                 f"{ev['4.0-rc4+VM_WRITE'] / ev[REMEASURED]:.1f}x 3.19's {ev[REMEASURED]:,.0f}; the thread does not "
