@@ -17,6 +17,7 @@ from conftest import ARTIFACTS, ROOT, NotebookPage, drag_first_slider, make_lab,
 from kernel_workbook.nbtools import trust
 
 SHOTS = os.environ.get("KWB_SCREENSHOTS")
+READ_MS = 6000  # how long a person reads a redrawn chart before the next click (a presenter talks meanwhile)
 THREADS = sorted(p.name for p in (ROOT / "notebooks").glob("20*.ipynb"))
 
 
@@ -157,6 +158,15 @@ def test_thread_notebook_and_its_explorer(page, lab, name):
     assert seen is not None, f"{name}: {what}: the chart drew the same picture"
     assert abs(printed - seen) <= max(600, 0.25 * seen), f"{name}: {what}: saw {seen} ms, status says {printed} ms"
     assert nbp.errors() == [], what
+    # the same kind of change after the person has read the chart for a while, as a presenter talks between
+    # clicks: the explorer has run the settings one click away meanwhile (ui.explorer.Runs), so this is the wait
+    # a person usually sees; recorded beside the change made at once
+    page.wait_for_timeout(READ_MS)
+    what2, seen2, printed2 = timed_knob(nbp, last, timeout_s=300)
+    _record_redraw(name, f"{what2} after {READ_MS // 1000} s looking", seen2, printed2, nbp, last)
+    if seen2 is not None:
+        assert abs(printed2 - seen2) <= max(600, 0.25 * seen2), f"{name}: {what2}: saw {seen2} ms, status {printed2} ms"
+    assert nbp.errors() == [], what2
     nbp.assert_seen_whole(nbp.mark(last))
     if SHOTS:  # what a person sees at 1280x720: the explorer's top, then its end
         cell = nbp.mark(last)
