@@ -162,12 +162,15 @@ def test_the_status_names_every_knob_and_control_changed_and_a_link_redraws_once
     menu set the think time through a second redraw on the old machine."""
     import ipywidgets as w
 
-    seen = []
+    seen, asked = [], []
     machine = w.Dropdown(options=["raid", "hdd"], value="raid", description="machine")
     usleep = w.IntSlider(value=1000, min=0, max=3000, step=250, description="usleep (us)")
     box = explorer(P(), ["nr_alloc_batch_shift"], lambda p, machine, usleep: seen.append((machine, usleep)),
                    controls={"machine": machine, "usleep": usleep},
-                   links={"machine": lambda m: {"usleep": 1000 if m == "raid" else 0}})
+                   links={"machine": lambda m: {"usleep": 1000 if m == "raid" else 0}},
+                   ahead=lambda settings: asked.append([c for _, c in settings]))
+    # the other machine is run ahead with the think time it sets: the setting its click then draws
+    assert {"machine": "hdd", "usleep": 0} in asked[-1] and {"machine": "hdd", "usleep": 1000} not in asked[-1]
     status = box.kwb_status
     assert "the settings it started with" in status.value and "redrawn in" in status.value
     n = len(seen)

@@ -448,9 +448,10 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     kernel's values; ``enabled_when`` (``{knob: predicate(params)}``) greys a
     knob out while it has no effect (a shift that only one batch formula
     reads); ``ahead(settings)`` gets, after each redraw, the settings one
-    notch away on every enabled slider (``[(params, {control: value})]``,
-    the slider moved last first, then the grid's order) to run in the
-    background (:class:`Runs`);
+    notch away on every enabled slider, menu and checkbox, the kernel menu
+    included (``[(params, {control: value})]``, see :func:`notches`; a
+    linked control's with the values it sets), the widget moved last first,
+    then the grid's order, to run in the background (:class:`Runs`);
     ``links`` (``{control: fn(value) -> {other control: value}}``)
     lets a control set others before the one redraw (2011's machine sets the
     think time its runs used).  ``columns`` is the most columns the grid may
@@ -544,8 +545,8 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
                 q = presets[v]
                 settings.append((menu, (q.with_(**{n: q.value(n) for n in widgets}), now)))
         for n, c in controls.items():
-            if n not in links:  # a linked control sets others: its notch is not one setting away
-                settings += [(c, (p, {**now, n: v})) for v in notches(c)]
+            # a linked control sets others as it moves (on_linked): its notch carries what it sets
+            settings += [(c, (p, {**now, n: v, **(links[n](v) if n in links else {})})) for v in notches(c)]
         for n, wd in widgets.items():
             if wd.disabled:
                 continue
