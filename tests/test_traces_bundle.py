@@ -124,6 +124,19 @@ def test_gzip_is_read_by_content_and_capped(tmp_path):
     assert 0 < len(df) < 45
 
 
+def test_cli_parse_of_a_folder_with_no_monitor_log_says_what_a_bundle_holds(tmp_path, capsys):
+    """An engineer's folder of captures named their own way is not a bundle: an error naming the folder, the
+    names a bundle's logs have and what the folder holds (it printed 'Empty DataFrame' and exited 0)."""
+    (tmp_path / "vm1.txt").write_text((FIX / "vmstat-procps4.txt").read_text())
+    assert main(["parse", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path) in err and "vm1.txt" in err
+    assert "<monitor>-<name>" in err and "kwb parse FILE" in err and "Empty DataFrame" not in err
+    (tmp_path / "vmstat-run1").write_text((FIX / "vmstat-procps4.txt").read_text())  # now named as a log: read
+    assert main(["parse", str(tmp_path)]) == 0
+    assert "vmstat-run1" in capsys.readouterr().out
+
+
 def test_missing_file_says_so(capsys):
     with pytest.raises(WorkbookParseError, match="existing file"):
         load("/no/such/vmstat.log")

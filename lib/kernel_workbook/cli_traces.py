@@ -23,6 +23,8 @@ def _cmd_parse(a) -> int:
         raise WorkbookParseError(a.file, None, "an existing file or folder", "no such file")
     df = load(a.file, kind=a.kind)
     if not hasattr(df, "to_csv"):  # a folder: a Bundle
+        if df.logs.empty:
+            raise _not_a_bundle(Path(a.file))
         print(df.summary().to_string(index=False))
         return 0
     if a.to == "parquet":
@@ -46,6 +48,19 @@ def _cmd_parse(a) -> int:
     if a.out:
         print(f"kwb parse: {len(df)} rows ({df.attrs.get('format')}) -> {a.out}", file=sys.stderr)
     return 0
+
+
+def _not_a_bundle(folder: Path):
+    """A folder with no monitor log: what a bundle's logs are called, and what the folder holds instead."""
+    from .errors import WorkbookParseError
+    from .traces.mmtests import MONITOR_KINDS
+
+    files = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    found = (f"{len(files)} file(s), none named as a monitor log (the first: {', '.join(files[:3])})" if files
+             else "no files")
+    return WorkbookParseError(
+        str(folder), None, "a bundle: monitor logs named <monitor>-<name>[.gz] as kwb record and mmtests write "
+        f"them ({', '.join(list(MONITOR_KINDS)[:3] + ['perf-stat'])}, ...); a single capture is read with kwb parse FILE", found)
 
 
 def _cmd_record(a) -> int:
