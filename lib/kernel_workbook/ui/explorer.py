@@ -237,8 +237,8 @@ MENU_AHEAD = 2  # a menu's choices run ahead: this many either side of the one s
 def notches(widget) -> list:
     """The values one notch from a widget's, nearest first: a slider's step either side (within its range), a
     selection slider's neighbouring options, a checkbox's other state, and a menu's neighbouring choices
-    (:data:`MENU_AHEAD` either side: a menu has no step, and a person reads it from the top, so the choices
-    next to the shown one come first); ``[]`` for any other widget."""
+    (:data:`MENU_AHEAD` either side: a menu has no step, and its few choices are each one click away);
+    ``[]`` for any other widget."""
     import ipywidgets as w
 
     if isinstance(widget, w.Checkbox):
@@ -537,7 +537,7 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
             ahead(next_notches(p))
 
     def next_notches(p) -> list:
-        # the grid's order (controls, then knobs), the slider moved last first
+        # the grid's order (the kernel menu, controls, then knobs), the widget moved last first
         now = {k: widget_value(c) for k, c in controls.items()}
         settings = []
         if menu is not None:  # another kernel: its preset, every knob at its value (as on_preset sets them)
