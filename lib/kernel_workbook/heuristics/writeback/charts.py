@@ -157,12 +157,19 @@ def plot_cells(cells: pd.DataFrame, title: str = "Published and model change of 
     ).properties(width=_width(0.6), height=int(mode().height * 0.8), title=title)
 
 
+# the explorer's figures of a run (Result.summary() keys) with their units
+EXPLORE_FIGURES = {"kswapd_cpu_pct": "% of a CPU", "reclaim_efficiency_pct": "% of scanned pages freed",
+                   "kswapd_scan_mb_s": "MB/s", "kswapd_freed_mb_s": "MB/s", "kswapd_congestion_wait_s": "s",
+                   "kswapd_request_wait_s": "s", "allocstall": "stalls", "pgrotated": "pages",
+                   "nr_vmscan_write": "pages"}
+
+
 def df_explore(result) -> pd.DataFrame:
-    """One run's figures for the explorer.  Columns: ``figure, value``."""
+    """One run's figures for the explorer.  Columns: ``figure`` (a ``Result.summary()`` key: the counters
+    by their /proc/vmstat names), ``value``, ``unit``."""
     s = result.summary()
-    keys = ["kswapd_cpu_pct", "reclaim_efficiency_pct", "kswapd_scan_mb_s", "kswapd_freed_mb_s",
-            "kswapd_congestion_wait_s", "kswapd_request_wait_s", "allocstall", "pgrotated", "nr_vmscan_write"]
-    return pd.DataFrame({"figure": keys, "value": [round(float(s[k]), 2) for k in keys]})
+    return pd.DataFrame({"figure": list(EXPLORE_FIGURES), "value": [float(s[k]) for k in EXPLORE_FIGURES],
+                         "unit": list(EXPLORE_FIGURES.values())})
 
 
 EXPLORER_KNOBS = ("kswapd_swapwrite", "throttle_vm_writeout", "bdp_nonblocking", "kswapd_congestion_wait",
@@ -177,7 +184,8 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     import ipywidgets as w
 
     from ...ui.charts import LiveChart
-    from ...ui.explorer import Runs, explorer
+    from ...frames import Table
+    from ...ui.explorer import Formatted, Runs, explorer
 
     workload = workload or akpm_test(machine_mb=2048.0, duration_s=5.0)
     # the Altair chart (its schema validation most of a redraw) is built once; a redraw swaps its data
@@ -190,7 +198,11 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     def frames(p, lowmem_mb):
         wl = workload.with_(lowmem_mb=float(lowmem_mb), highmem_mb=float(max(0.0, total - lowmem_mb)))
         r = simulate(p, wl, seed=seed, verbose=False)
-        return df_queue_held(r), df_queue_limits(r), df_explore(r)
+        # one row a figure, its unit in its label and its own number format (counts whole); formatted here, on the
+        # runs' thread: a redraw only sends it (explorer.Formatted)
+        f = df_explore(r)
+        shown = pd.DataFrame({"value": f["value"].to_numpy()}, index=f["figure"] + " (" + f["unit"] + ")")
+        return df_queue_held(r), df_queue_limits(r), Formatted(Table(shown, index=True, rows=True))
 
     # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
     runs = Runs(frames)
