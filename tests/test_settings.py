@@ -3,7 +3,8 @@ settings that differ between bundles listed by kwb compare."""
 
 import pytest
 
-from kernel_workbook.errors import SkippedLinesWarning, WorkbookParseError
+from kernel_workbook.errors import (SkippedLinesWarning, TruncatedTraceWarning, WorkbookInputWarning,
+                                     WorkbookParseError)
 from kernel_workbook.settings import read_settings_file
 from kernel_workbook.traces.bundle import df_settings_differ
 
@@ -18,8 +19,12 @@ def _bundle(path, text):
 def test_a_damaged_settings_file_keeps_its_complete_lines_and_names_the_others(tmp_path):
     f = tmp_path / "settings.txt"
     f.write_text("/proc/sys/vm/swappiness = 10\ngarbage\n/proc/sys/vm/extfrag_threshold = 50")  # the last cut short
-    with pytest.warns(SkippedLinesWarning, match=r"settings.txt: line\(s\) not read: 2 \('garbage'.*; 3 \(cut short"):
+    with pytest.warns(WorkbookInputWarning) as caught:
         got = read_settings_file(f)
+    said = {type(w.message): str(w.message) for w in caught}
+    assert "settings.txt: skipped 1 line(s) that are not PATH = VALUE (lines 2; the first: 'garbage')" in \
+        said[SkippedLinesWarning]
+    assert "settings.txt:3: truncated setting '/proc/sys/vm/extfrag_threshold = 50'" in said[TruncatedTraceWarning]
     assert got == {"/proc/sys/vm/swappiness": ("10", 1)}
 
 

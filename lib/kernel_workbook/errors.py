@@ -8,6 +8,8 @@ expected, because a user staring at a 10 MB log needs all three.
 
 from __future__ import annotations
 
+import warnings
+
 
 class WorkbookError(Exception):
     """Base class of every error the workbook raises on purpose."""
@@ -102,3 +104,18 @@ class SeriesBreakWarning(WorkbookInputWarning):
 class UnreadTunableWarning(WorkbookInputWarning):
     """A model's tunable knob whose file a machine does not have (a tunable of another kernel, or a block device
     not named) or does not let us read: the knob keeps the model's value; the message names each one and why."""
+
+
+def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str, stacklevel: int = 3) -> None:
+    """One warning for every line left out (1-based *lines*), quoting the first."""
+    if not lines:
+        return
+    where = ", ".join(str(n) for n in lines[:10]) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    warnings.warn(SkippedLinesWarning(f"{source}: skipped {len(lines)} line(s) that are not {expected} "
+                                      f"(lines {where}; the first: {texts[0][:80]!r})"), stacklevel=stacklevel)
+
+
+def warn_truncated(source: str, line: int, what: str) -> None:
+    """A record cut at *line* (the input ended inside it): the records before it were kept."""
+    warnings.warn(TruncatedTraceWarning(f"{source}:{line}: truncated {what}; the records before it were kept"),
+                  stacklevel=3)

@@ -9,10 +9,9 @@ the settings that differ between bundles (both through :func:`read_settings_file
 from __future__ import annotations
 
 import stat
-import warnings
 from pathlib import Path
 
-from .errors import SkippedLinesWarning
+from .errors import warn_skipped, warn_truncated
 from .inputs import read_capped
 
 FILE = "settings.txt"
@@ -50,27 +49,25 @@ def machine_settings(root="/") -> tuple[list[str], list[str]]:
 
 
 def read_settings_file(path) -> dict[str, tuple[str, int]]:
-    """A bundle's ``settings.txt``: ``{path: (value, line number)}``.  A line that is not ``PATH = VALUE``, or a
-    last line cut short (no newline: the file was damaged), is left out and named in a
-    :class:`SkippedLinesWarning`; every complete line is kept.  Not a regular file, or over 1 MiB: a
-    ``WorkbookParseError`` naming it."""
+    """A bundle's ``settings.txt``: ``{path: (value, line number)}``.  Lines that are not ``PATH = VALUE`` are left
+    out and named in a ``SkippedLinesWarning``, a last line cut short (no newline: the file was damaged) in a
+    ``TruncatedTraceWarning``, as the traces' parsers do; every complete line is kept.  Not a regular file, or
+    over 1 MiB: a ``WorkbookParseError`` naming it."""
     path = Path(path)
     raw = read_capped(path, cap=MAX_BYTES).decode("utf-8", errors="replace")
     out, bad = {}, []
     lines = raw.split("\n")
     for n, line in enumerate(lines, 1):
         if n == len(lines):
-            if line:
-                bad.append(f"{n} (cut short: {line[:60]!r})")
+            if line:  # the traces' rule: the records before a cut are kept, the cut one is named
+                warn_truncated(str(path), n, f"setting {line[:60]!r} (no newline: the file was cut there)")
             break
         name, sep, value = line.partition(" = ")
         if not sep or not name.startswith("/"):
-            bad.append(f"{n} ({line[:60]!r}: expected PATH = VALUE)")
+            bad.append(n)
             continue
         out[name] = (value, n)
-    if bad:
-        warnings.warn(f"{path}: line(s) not read: " + "; ".join(bad[:8]) + (" ..." if len(bad) > 8 else ""),
-                      SkippedLinesWarning, stacklevel=2)
+    warn_skipped(str(path), bad, [lines[n - 1] for n in bad], "PATH = VALUE")
     return out
 
 

@@ -17,18 +17,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-# the warnings live with the errors (the lowest layer), under one base class: tables.parse_text warns too
-from ..errors import SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning, WorkbookParseError  # noqa: F401
+# the warnings live with the errors (the lowest layer), under one base class, with the two helpers that give them:
+# tables.parse_text and settings.py, below the traces, warn the same way
+from ..errors import (SkippedLinesWarning, TruncatedTraceWarning, UndecodableBytesWarning,  # noqa: F401
+                      WorkbookParseError, warn_skipped, warn_truncated)
 from ..inputs import MAX_BYTES, open_regular, too_big
 
-
-def warn_skipped(source: str, lines: list[int], texts: list[str], expected: str, stacklevel: int = 3) -> None:
-    """One warning for every line left out (1-based *lines*), quoting the first."""
-    if not lines:
-        return
-    where = ", ".join(str(n) for n in lines[:10]) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
-    warnings.warn(SkippedLinesWarning(f"{source}: skipped {len(lines)} line(s) that are not {expected} "
-                                      f"(lines {where}; the first: {texts[0][:80]!r})"), stacklevel=stacklevel)
 
 #: Default cap on the decompressed (or plain) size of one input, in bytes (:data:`kernel_workbook.inputs.MAX_BYTES`).
 #: Parsing holds the bytes, then the text, then the frame, so the peak is a small multiple of this; 96 MiB keeps a
@@ -288,11 +282,6 @@ def fail(source: str, text: str, pos_or_line, expected: str, found: str | None =
         lines = text.split("\n", line)
         found = lines[line - 1] if len(lines) >= line else ""
     return WorkbookParseError(source, line, expected, found or "")
-
-
-def warn_truncated(source: str, line: int, what: str) -> None:
-    warnings.warn(TruncatedTraceWarning(f"{source}:{line}: truncated {what}; the records before it were kept"),
-                  stacklevel=3)
 
 
 def line_of(text: str, pos: int) -> int:
