@@ -58,9 +58,10 @@ def _not_a_bundle(folder: Path):
     files = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
     found = (f"{len(files)} file(s), none named as a monitor log (the first: {', '.join(files[:3])})" if files
              else "no files")
+    names = ", ".join(list(MONITOR_KINDS)[:3] + ["perf-stat"])
     return WorkbookParseError(
-        str(folder), None, "a bundle: monitor logs named <monitor>-<name>[.gz] as kwb record and mmtests write "
-        f"them ({', '.join(list(MONITOR_KINDS)[:3] + ['perf-stat'])}, ...); a single capture is read with kwb parse FILE", found)
+        str(folder), None, f"a bundle: monitor logs named <monitor>-<name>[.gz] as kwb record and mmtests write them "
+        f"({names}, ...); a single capture is read with kwb parse FILE", found)
 
 
 def _cmd_record(a) -> int:
