@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+import html
 
 import altair as alt
 import numpy as np
@@ -589,7 +590,9 @@ def deep_idle_explorer(small: bool | None = True):
         pool.submit(d11.machine_params, machine, small=small).result()
         main = pool.submit(machine_run, machine, variant, usleep, p)
         tl = machine_run(machine, variant, usleep, p, file_mb=0.25, instances=4)
-        frames, options = _timeline_parts(tl, 0, 40, title=f"{machine}, {variant}: four instances, first 40 ms")
+        # one title for every setting (the line above the chart names the machine and variant): a switch of either
+        # swaps the chart's data instead of embedding a new chart (LiveChart: a new title is a new chart)
+        frames, options = _timeline_parts(tl, 0, 40, title="four instances of aio-stress, the first 40 ms")
         return main.result(), frames, options
 
     def key(p: IOParams, machine, variant, usleep) -> tuple:
@@ -600,15 +603,16 @@ def deep_idle_explorer(small: bool | None = True):
     def draw(p: IOParams, machine="aio-stress-fast-raid", variant="pristine (3.1/3.16)", usleep=1000):
         r, frames, options = runs.get(*key(p, machine, variant, usleep))
         c = r.counters
-        line = (f"<b>{r.throughput_mb_s:.2f} MB/s</b> aggregate &nbsp; preempt {c['preempt']}, "
-                f"arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, clear_deep {c['clear_deep']}")
+        line = (f"{html.escape(machine)}, {html.escape(variant)}: <b>{r.throughput_mb_s:.2f} MB/s</b> aggregate "
+                f"&nbsp; preempt {c['preempt']}, arm_idle {c['arm_idle']}, mark_deep {c['mark_deep']}, "
+                f"clear_deep {c['clear_deep']}")
         chart = live.show(*frames, **options)
         shown.update(line=line, result=r, chart=chart)
         return HTML(line), chart
 
     shown: dict = {}
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-deep-idle")
-    live = LiveChart(_timeline_chart)  # the Altair chart is built once per title and number of queues
+    live = LiveChart(_timeline_chart)  # the Altair chart is built once (one title, four queues), its data swapped
     # the thread ran the RAID with usleep(1000) and the slow disk without: a machine sets its think time, then
     # the one redraw runs (two redraws, the first on the old machine, had doubled the wait)
     box = explorer(base, DEEP_KNOBS, draw, controls={"machine": machine, "variant": variant, "usleep": usleep},
