@@ -78,7 +78,8 @@ def _passes(seed: int):
     rng = np.random.default_rng(seed)
     d = pd.DataFrame({"pass": cc.PASSES, "attempts": 100, "allocated": rng.integers(0, 100, 3)})
     d["success_pct"] = d["allocated"] / d["attempts"] * 100.0
-    return (d,), {"title": "contended-v5 (a 256 MB zone)"}
+    said = pd.DataFrame({"settings": [f"compact_max_defer_shift={seed} (a 256 MB zone)"]})
+    return (d, said), {"title": "stress-highalloc on contended-v5: success per pass"}
 
 
 def _fairzone(seed: int):

@@ -252,14 +252,23 @@ def df_explore(params, workload, background_load: float = 1.0, seed: int = 1) ->
     return simulate(params, w, seed=seed, verbose=False).passes()
 
 
-def plot_explore(d: pd.DataFrame, title: str = "") -> alt.Chart:
-    """Bars of :func:`df_explore`: success % per pass."""
-    return alt.Chart(d).mark_bar(color="#f58518").encode(
+def plot_explore(d: pd.DataFrame, settings: pd.DataFrame | None = None, title: str = "") -> alt.Chart:
+    """Bars of :func:`df_explore`: success % per pass; ``settings`` (one row, column ``settings``: the knobs'
+    echo), when given, is drawn above the bars as data, so that an explorer's redraw swaps it with the bars'
+    data (a title that named the settings made every redraw a new chart for the browser to embed)."""
+    bars = alt.Chart(d).mark_bar(color="#f58518").encode(
         x=alt.X("pass:N", sort=PASSES, title=None, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("success_pct:Q", title="success (%)", scale=alt.Scale(domain=[0, 100])),
         tooltip=[alt.Tooltip("pass"), alt.Tooltip("attempts"), alt.Tooltip("allocated"),
                  alt.Tooltip("success_pct:Q", format=".1f")],
-    ).properties(width=_width(0.6), height=int(mode().height * 0.7), title=title)
+    ).properties(width=_width(0.6), height=int(mode().height * 0.7))
+    if settings is None:
+        return bars.properties(title=title)
+    # a line of text the width of the page (the echo is longer than the bars are wide), with no frame around it
+    said = alt.Chart(settings).mark_text(align="left", baseline="middle", fontWeight="bold").encode(
+        text="settings:N", x=alt.value(0), y=alt.value(9)).properties(
+        width=_width(1.0), height=18, view=alt.ViewBackground(strokeWidth=0))
+    return alt.vconcat(said, bars, spacing=4).properties(title=title)
 
 
 def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int = 1):
@@ -286,13 +295,14 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
                           style={"description_width": "initial"}, continuous_update=False,
                           layout=w_.Layout(width="98%"))
 
-    live = LiveChart(plot_explore)  # built once per title, the data swapped per redraw
+    live = LiveChart(plot_explore)  # built once (one title), the bars and the settings line swapped per redraw
     # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
     runs = Runs(lambda params, background_load: df_explore(params, workload, background_load, seed))
 
     def draw(params, background_load=1.0):
         d = runs.get(params, float(background_load))
-        return live.show(d, title=f"{params.echo(params_for(variant))} (a {workload.zone_mb:g} MB zone)")
+        said = pd.DataFrame({"settings": [f"{params.echo(params_for(variant))} (a {workload.zone_mb:g} MB zone)"]})
+        return live.show(d, said, title=f"stress-highalloc on {variant}: success per pass")
 
     return explorer(p, EXPLORER_KNOBS, draw, controls={"background_load": load},
                     title=f"stress-highalloc on {variant}: change a knob, the run is redone",
