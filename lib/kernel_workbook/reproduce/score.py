@@ -104,6 +104,16 @@ def noise_pts(cell: dict, baseline_kernel: str | None, noise: dict) -> tuple[flo
 
 # --------------------------------------------------------------------------- scoring one run
 
+def verdict(model_change: float, published_change: float) -> tuple[str, str]:
+    """The strict rule on one scored cell: ``("hit", "")`` when the model's change has the published sign and a
+    size within :data:`HIT_FACTOR` of it, else ``("miss", "sign")`` or ``("miss", "size")``.  Every score and
+    every sweep that counts hits asks this."""
+    ratio = model_change / published_change
+    if ratio <= 0:
+        return "miss", "sign"
+    return ("hit", "") if 1.0 / HIT_FACTOR <= ratio <= HIT_FACTOR else ("miss", "size")
+
+
 def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None) -> pd.DataFrame:
     """Every cell of a reproduction, scored or excluded.
 
@@ -163,14 +173,9 @@ def score_cells(thread: str, cells: list[dict], fitted: list[dict] | None = None
             row["reason"] = f"noise: published change {pd_:+.2f} within ±{nz:.2f} points ({src})"
         else:
             seen[key] = t
-            ratio = md_ / pd_
-            row["ratio"] = round(ratio, 4)
-            if ratio <= 0:
-                row.update(status="miss", reason="sign")
-            elif 1.0 / HIT_FACTOR <= ratio <= HIT_FACTOR:
-                row.update(status="hit")
-            else:
-                row.update(status="miss", reason="size")
+            row["ratio"] = round(md_ / pd_, 4)
+            status, why = verdict(md_, pd_)
+            row.update(status=status, **({"reason": why} if why else {}))
         rows.append(row)
     return pd.DataFrame(rows, columns=["table", "stat", "row", "kernel", "published", "model", "published_delta_pct",
                                        "model_delta_pct", "calibrated", "noise_pts", "noise_from", "status", "reason",

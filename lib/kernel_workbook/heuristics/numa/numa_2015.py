@@ -806,9 +806,9 @@ def df_dirty_write_sweep(write_fracs=DIRTY_SWEEP_WRITE_FRACS, st: Setup | None =
     every value), nothing refitted.  One row per ``kernel`` (4.0-rc4, 3.19+pte_dirty) and ``counter`` (Dave's
     /proc/vmstat rows, -o ag_stride=-1,bhash=101073); columns ``published %`` (the change against his 3.19),
     ``write_frac <w>`` (the model's change against its 3.19 at that value, %) for each value, and ``hits``
-    (how many of the values the strict rule counts a hit: the published sign, within a factor of ``HIT_FACTOR``).
+    (how many of the values the strict rule counts a hit: ``reproduce.score.verdict``).
     """
-    from ...reproduce.score import HIT_FACTOR
+    from ...reproduce.score import verdict
 
     st = st or Setup.for_mode()
     dc = calibrate_dave(st.calibration_setup())
@@ -830,7 +830,7 @@ def df_dirty_write_sweep(write_fracs=DIRTY_SWEEP_WRITE_FRACS, st: Setup | None =
             for w in write_fracs:
                 md = delta_pct(_mean(runs[(w, k)], row), _mean(runs[(w, DK319)], row))
                 rec[f"write_frac {w:g}"] = round(md, 1)
-                hits += bool(pd_ and 1 / HIT_FACTOR <= md / pd_ <= HIT_FACTOR)
+                hits += bool(pd_) and verdict(md, pd_)[0] == "hit"
             rec["hits"] = hits
             rows.append(rec)
     return pd.DataFrame(rows)
@@ -1513,15 +1513,15 @@ def slowscan_published() -> dict:
 
 def _slowscan_changes(rc1, slow, cal: Calibration) -> tuple[dict, int]:
     """The model's change (%) of each slowscan-family cell from the runs of 4.0-rc1 and slowscan-v2, and how many
-    of them the strict rule calls hits (the published sign, a size within HIT_FACTOR)."""
-    from ...reproduce.score import HIT_FACTOR
+    of them the strict rule calls hits (``reproduce.score.verdict``)."""
+    from ...reproduce.score import verdict
 
     published_ = slowscan_published()
     out, hits = {}, 0
     for _t, _st, name, value in SLOWSCAN_FAMILY:
         short = SLOWSCAN_SHORT[name]
         out[short] = md = delta_pct(value(slow, cal), value(rc1, cal))
-        hits += int(1 / HIT_FACTOR <= md / published_[short] <= HIT_FACTOR)
+        hits += int(verdict(md, published_[short])[0] == "hit")
     return out, hits
 
 

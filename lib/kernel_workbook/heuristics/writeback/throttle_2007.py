@@ -250,10 +250,10 @@ def df_assumptions(seed_base: int = 0) -> pd.DataFrame:
 
 
 def _status(model_delta: float, pub_delta: float) -> str:
-    from ...reproduce.score import HIT_FACTOR
+    from ...reproduce.score import verdict
 
-    r = model_delta / pub_delta
-    return "hit" if 1.0 / HIT_FACTOR <= r <= HIT_FACTOR else ("miss (sign)" if r <= 0 else "miss (size)")
+    status, why = verdict(model_delta, pub_delta)
+    return f"{status} ({why})" if why else status
 
 
 def df_variants() -> pd.DataFrame:
