@@ -323,11 +323,19 @@ def _list_height(html: str) -> float:
     holds them; 0 for any other output.  ``_html_height``'s prose rule put a page of three of 2015's miss reasons
     at 381 px with its title, where the deck drew the three items alone at 423 px (141 px each), so two such pages
     were laid on one slide, which then scrolled (782 px in 720)."""
-    _, box, item, _ = _ITEMS[1]
-    m = box.search(html) if html.count("<ul") == 1 else None
-    if not m:
+    parts = _items_of(html, _ITEMS[1])
+    if parts is None:
         return 0.0
-    return _html_height(html[:m.start(2)] + html[m.end(2):]) + sum(_item_height(i) for i in item.findall(m.group(2)))
+    head, items, tail = parts
+    return _html_height(head + tail) + sum(_item_height(i) for i in items)
+
+
+def _items_of(html: str, kind: tuple) -> tuple[str, list[str], str] | None:
+    """``(head, items, tail)`` of the one table body, list or preformatted block (``kind``, one of
+    :data:`_ITEMS`) in ``html``; None when it has none, or more than one."""
+    tag, box, item, _ = kind
+    m = box.search(html) if html.count(tag) == 1 else None
+    return None if m is None else (html[:m.start(2)], item.findall(m.group(2)), html[m.end(2):])
 
 
 def _item_height(item: str) -> float:
@@ -381,16 +389,16 @@ def _pages(out: dict, room: float) -> list[dict]:
     if len(blocks) > 1 and all(b.count("<div") == b.count("</div>") for b in blocks):
         outs = each("text/html", ["\n".join(p) for p in _pack(blocks, _html_height, room, OUTPUT_PAD)])
         return [q for o in outs for q in (_pages(o, room) if len(outs) > 1 else [o])]
-    for tag, box, item, sep in _ITEMS:
-        m = box.search(html) if html.count(tag) == 1 else None
-        if not m:
+    for kind in _ITEMS:
+        parts = _items_of(html, kind)
+        if parts is None:
             continue
-        head, tail = html[:m.start(2)], html[m.end(2):]
+        head, items, tail = parts
         frame = _html_height(head + tail) + OUTPUT_PAD
         if frame > room / 2:  # the list is not what makes it tall (several tables in one block)
             continue
-        pages = _pack(item.findall(m.group(2)), _item_height, room, frame)
-        return each("text/html", [head + sep.join(p) + tail for p in pages])
+        pages = _pack(items, _item_height, room, frame)
+        return each("text/html", [head + kind[3].join(p) + tail for p in pages])
     return [out]
 
 
