@@ -540,10 +540,8 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         # the grid's order (the kernel menu, controls, then knobs), the widget moved last first
         now = {k: widget_value(c) for k, c in controls.items()}
         settings = []
-        if menu is not None:  # another kernel: its preset, every knob at its value (as on_preset sets them)
-            for v in notches(menu):
-                q = presets[v]
-                settings.append((menu, (q.with_(**{n: q.value(n) for n in widgets}), now)))
+        if menu is not None:  # another kernel: its preset (on_preset sets every knob to its value)
+            settings += [(menu, (presets[v], now)) for v in notches(menu)]
         for n, c in controls.items():
             # a linked control sets others as it moves (on_linked): its notch carries what it sets
             settings += [(c, (p, {**now, n: v, **(links[n](v) if n in links else {})})) for v in notches(c)]
