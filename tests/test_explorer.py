@@ -213,6 +213,45 @@ def test_runs_ahead_are_the_runs_a_redraw_makes_and_a_notch_is_answered_from_the
     assert runs.get(5, 5) == {"sum": 10}
 
 
+def test_runs_ahead_wait_while_a_cell_runs_and_a_cell_asking_for_one_is_not_held():
+    """While a notebook cell runs (Run All's later cells), nothing is made ahead; a cell that sets a widget and
+    so asks for a setting queued ahead gets it run at once instead of waiting for itself to end."""
+    import time
+
+    from kernel_workbook.ui import explorer as E
+
+    calls = []
+    runs = E.Runs(lambda a: calls.append(a) or a * 10)
+    idle = E.notebook_idle()
+    idle.clear()  # a cell is running
+    try:
+        runs.ahead([(1,), (2,)])
+        time.sleep(0.2)
+        assert runs.made_ahead == 0 and calls == []
+        assert runs.get(1) == 10 and calls == [1]  # run here, not waited for
+    finally:
+        idle.set()  # the cell ended
+    deadline = time.monotonic() + 10
+    while runs.made_ahead < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs.get(2) == 20 and sorted(calls) == [1, 2]  # (2,) made ahead once idle; (1,) not made twice
+
+
+def test_no_run_ahead_starts_after_its_time():
+    """``ahead_s``: runs queued ahead and not started by then are dropped (the person has looked long enough);
+    asking for one runs it."""
+    import time
+
+    from kernel_workbook.ui.explorer import Runs
+
+    calls = []
+    runs = Runs(lambda a: calls.append(a) or (time.sleep(0.4), a)[1], ahead_s=0.2)
+    runs.ahead([(1,), (2,), (3,)])
+    time.sleep(1.0)
+    assert runs.made_ahead == 1 and calls == [1]  # (1,) started in time, (2,) and (3,) did not
+    assert runs.get(3) == 3 and calls == [1, 3]
+
+
 def test_the_notches_of_a_slider_come_from_its_range_and_step():
     import ipywidgets as w
 
@@ -226,6 +265,48 @@ def test_the_notches_of_a_slider_come_from_its_range_and_step():
     assert notches(w.Dropdown(options=list("abcdef"), value="c")) == ["d", "b", "e", "a"]
     assert notches(w.Checkbox(value=False)) == [True]
     assert notches(w.Text(value="x")) == []
+    # further out: nearest first, within the range; None is the whole range
+    assert notches(w.FloatSlider(value=0.1, min=0.0, max=0.4, step=0.1), reach=2) == [0.2, 0.0, 0.3]
+    assert notches(w.IntSlider(value=250, min=0, max=1000, step=250), reach=None) == [500, 0, 750, 1000]
+    assert notches(w.SelectionSlider(options=[1, 2, 4, 8], value=8), reach=None) == [4, 2, 1]
+    assert notches(w.Dropdown(options=list("abcdef"), value="a"), reach=None) == list("bcdef")
+
+
+def test_runs_further_ahead_go_ring_by_ring_the_widget_moved_first(lab):
+    """With ``reach=None`` every value of every widget is asked for, each widget's next notch before any
+    widget's second, and in each ring the widget the person moved last first (they drag on)."""
+    import ipywidgets as w
+    from IPython.display import HTML
+
+    from kernel_workbook.ui.explorer import widgets_in
+
+    name = "numa_balancing_scan_period_min_ms"
+    asked = []
+    k = w.IntSlider(value=5, min=0, max=9, step=1)
+    box = explorer(P(), [name], lambda p, k=0: HTML(str((p.value(name), k))), controls={"k": k},
+                   ahead=lambda settings: asked.append(settings), reach=None)
+    knob = next(s for s in widgets_in(box, w.IntSlider) if s is not k)
+    v, step = knob.value, knob.step
+
+    def ring(settings):  # (which widget, how far) of each setting asked for, in order
+        return [("k", abs(c["k"] - 5)) if p.value(name) == v else (name, abs(p.value(name) - v) // step)
+                for p, c in settings]
+
+    first = ring(asked[-1])
+    assert len(first) == 9 + len(notches_of(knob))  # the control's whole range and the knob's
+    assert [d for _, d in first] == sorted(d for _, d in first)  # ring by ring
+    assert first[:2] == [("k", 1), ("k", 1)]  # untouched: the grid's order (controls before knobs)
+    knob.value = v + step  # the person moves the knob: from now on its notches come first in each ring
+    v = knob.value
+    again = ring(asked[-1])
+    assert again[0] == (name, 1) and [d for _, d in again] == sorted(d for _, d in again)
+    assert len(again) == 9 + len(notches_of(knob))
+
+
+def notches_of(widget):
+    from kernel_workbook.ui.explorer import notches
+
+    return notches(widget, reach=None)
 
 
 def test_an_explorer_runs_its_menus_boxes_and_kernel_presets_ahead(lab):

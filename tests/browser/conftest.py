@@ -414,11 +414,13 @@ JS_REDRAWN = r"""(sel) => { const s = document.querySelector(sel).querySelector(
   return m ? parseFloat(m[1]) * (m[2] === 's' ? 1000 : 1) : null; }"""
 
 
-def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: bool = False) -> tuple[str, float, float]:
+def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: bool = False,
+               drag_steps: int = 0) -> tuple[str, float, float]:
     """Change one widget of the explorer in ``cell`` (as :func:`move_a_knob`; ``slider``: its first slider one
-    step, a model run), timing it as a person waits: ``(what, seen_ms, printed_ms)`` -- from the change to the
-    chart seen changed (polled every 50 ms; None when the chart drew the same picture), and what the explorer's
-    status line then says the redraw took."""
+    step, a model run; ``drag_steps``: its first slider dragged that many steps with the mouse, right or, near
+    the end of its range, left), timing it as a person waits: ``(what, seen_ms, printed_ms)`` -- from the change
+    to the chart seen changed (polled every 50 ms; None when the chart drew the same picture), and what the
+    explorer's status line then says the redraw took."""
     page = nbp.page
     sel = nbp.mark(cell)
     page.evaluate(f"(s) => {{ const x = document.querySelector(s).querySelector('.kwb-status .kwb-drawn'); "
@@ -428,7 +430,11 @@ def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: boo
     t0 = page.evaluate("() => Date.now()")
     cell_loc = page.locator(sel)
     sel_el = cell_loc.locator(".widget-dropdown select")
-    if sel_el.count() and not slider:
+    if drag_steps:  # held until now: the person's wait starts as the button is released
+        what, release = _drag_steps(nbp, cell, drag_steps)
+        t0 = page.evaluate("() => Date.now()")
+        release()
+    elif sel_el.count() and not slider:
         s = sel_el.first
         options = s.locator("option").all_inner_texts()
         choice = options[(s.evaluate("x => x.selectedIndex") + 1) % len(options)]
@@ -448,6 +454,25 @@ def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: boo
         seen = None  # nothing visible changed: the status's figure (after its 400 ms quiet wait) is the only one
     page.wait_for_function(f"() => ({JS_REDRAWN})({sel!r}) !== null", timeout=60_000, polling=100)
     return what, seen, page.evaluate(JS_REDRAWN, sel)
+
+
+def _drag_steps(nbp: NotebookPage, cell: int, steps: int):
+    """Drag the first slider's handle ``steps`` steps with the mouse (right, or left near the range's end), the
+    button still held: ``(what, release)``."""
+    page = nbp.page
+    loc = page.locator(nbp.mark(cell)).locator(".widget-slider, .jupyter-widget-slider").first
+    track = loc.locator(".noUi-target").first.bounding_box()
+    handle = loc.locator(".noUi-handle").first.bounding_box()
+    r = loc.evaluate("""e => { const t = e.querySelector('.noUi-target'); const o = t.noUiSlider.options;
+        return {min: o.range.min, max: o.range.max, step: o.step, value: parseFloat(t.noUiSlider.get())}; }""")
+    sign = 1 if r["value"] + steps * r["step"] <= r["max"] else -1
+    dx = sign * steps * r["step"] / (r["max"] - r["min"]) * track["width"]
+    x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(x0 + dx * k / 5, y0)
+    return f"slider dragged {sign * steps:+d} steps", page.mouse.up
 
 
 def drag_first_slider(nbp: NotebookPage, cell: int, fraction: float = 1 / 3) -> dict:

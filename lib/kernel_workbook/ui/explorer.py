@@ -33,7 +33,11 @@ What a person at a 1280x720 projector needs of it, and how it is met:
   a background thread, newest first, dropping the ones not started when the
   person moves again.  A notch
   then redraws from the kept run (the same numbers: the run is deterministic
-  for its seed); a setting further away is run when asked, as before.  The
+  for its seed); a setting further away is run when asked, as before.  A
+  model whose fresh run misses 100 ms (2012's) passes ``reach=None``: every
+  value of every widget is made ahead, ring by ring (each widget's next
+  notch before any widget's second), so a slider dragged several steps is
+  also a kept run once the person has looked a while.  The
   first draw is never held up: the runs ahead start after it.
   ``KWB_RUNS_AHEAD=off`` turns this off (the explorer benchmark does: it
   times a setting's run and chart, not a kept run).
@@ -135,6 +139,33 @@ export default { render };
 """
 
 
+_IDLE = None
+
+
+def notebook_idle():
+    """A ``threading.Event`` set while no notebook cell runs (IPython's ``pre_run_cell``/``post_run_cell``;
+    always set outside IPython).  Runs made ahead wait for it, so that a Run All's later cells (2012's
+    reproduction, minutes of CPU) are not slowed by an explorer higher up making its settings ahead; a widget's
+    callback is not a cell, so a person moving a knob does not stop them."""
+    global _IDLE
+    if _IDLE is None:
+        import threading
+
+        ev = threading.Event()
+        ev.set()
+        try:
+            from IPython import get_ipython
+
+            shell = get_ipython()
+        except Exception:  # noqa: BLE001 - no IPython: nothing runs cells
+            shell = None
+        if shell is not None:
+            shell.events.register("pre_run_cell", lambda *_: ev.clear())
+            shell.events.register("post_run_cell", lambda *_: ev.set())
+        _IDLE = ev
+    return _IDLE
+
+
 class Runs:
     """An explorer's model runs kept per setting, and made ahead of the person on one background thread.
 
@@ -143,11 +174,14 @@ class Runs:
     run a redraw would make.  :meth:`get` answers from the kept runs, waits
     for one already being made, or runs it now; :meth:`ahead` queues settings
     to run in the background (the ones queued before and not started are
-    dropped: the person has moved on).  At most ``keep`` runs are kept, the
-    oldest dropped first.
+    dropped: the person has moved on) once no notebook cell is running
+    (:func:`notebook_idle`).  With ``ahead_s`` no run ahead starts later than
+    that after the change that queued it (:data:`FAR_AHEAD_S`, for an
+    explorer that makes every value ahead).  At most ``keep`` runs are kept,
+    the oldest dropped first.
     """
 
-    def __init__(self, run: Callable[..., Any], keep: int = 128):
+    def __init__(self, run: Callable[..., Any], keep: int = 128, ahead_s: float | None = None):
         import threading
         from collections import OrderedDict
 
@@ -155,9 +189,12 @@ class Runs:
         self.keep = keep
         self._done: OrderedDict = OrderedDict()
         self._making: dict = {}
+        self._begun: set = set()  # runs ahead past their wait for an idle notebook: being made, worth waiting for
         self._lock = threading.Lock()
         self._pool = None
         self.made_ahead = 0  # runs made in the background (a figure for the tests and the benchmark)
+        self.ahead_s = ahead_s  # no run ahead starts later than this after the change that asked for it
+        self._until = math.inf
 
     def get(self, *key):
         with self._lock:
@@ -165,7 +202,10 @@ class Runs:
                 self._done.move_to_end(key)
                 return self._done[key]
             fut = self._making.get(key)
-        if fut is not None and not fut.cancel():  # being made: wait for it rather than run it twice
+            begun = key in self._begun
+        # being made: wait for it rather than run it twice (one still waiting for the notebook to be idle --
+        # a cell setting a widget -- is run here: waiting would hold the cell it waits for)
+        if fut is not None and not fut.cancel() and begun:
             try:
                 return fut.result()
             except Exception:  # noqa: BLE001 - a failed run ahead is run again here, where its error shows
@@ -179,6 +219,7 @@ class Runs:
             while len(self._done) > self.keep:
                 self._done.popitem(last=False)
             self._making.pop(key, None)
+            self._begun.discard(key)
         return value
 
     def ahead(self, keys) -> None:
@@ -188,6 +229,7 @@ class Runs:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-runs-ahead")
         with self._lock:
+            self._until = math.inf if self.ahead_s is None else time.monotonic() + self.ahead_s
             for k, fut in list(self._making.items()):
                 if fut.cancel():
                     del self._making[k]
@@ -196,11 +238,21 @@ class Runs:
                 self._making[k] = self._pool.submit(self._ahead, k)
 
     def _ahead(self, key):
+        notebook_idle().wait()
+        with self._lock:
+            if key in self._done:  # made meanwhile by get()
+                self._making.pop(key, None)
+                return self._done[key]
+            if time.monotonic() > self._until:  # the person has looked long enough: leave the CPU to them
+                self._making.pop(key, None)
+                return None
+            self._begun.add(key)
         try:
             value = self.run(*key)
         except Exception:  # noqa: BLE001 - a setting the model refuses: get() runs it and shows the error
             with self._lock:
                 self._making.pop(key, None)
+                self._begun.discard(key)
             raise
         self.made_ahead += 1
         return self._keep(key, value)
@@ -232,30 +284,43 @@ class Formatted:
 
 
 MENU_AHEAD = 2  # a menu's choices run ahead: this many either side of the one shown
+FAR_AHEAD_S = 10.0
+"""How long after a change an explorer that makes every value ahead (``reach=None``) goes on making them: about
+as long as a presenter talks over a chart.  Longer, its runs would share the CPU and the cache with the
+person's next change (measured in the browser test: a 2012 run not made ahead took 318-903 ms beside a run
+ahead, about 250 ms alone).  At 2012's 4-5 runs a second it covers about five notches of every widget."""
 
 
-def notches(widget) -> list:
-    """The values one notch from a widget's, nearest first: a slider's step either side (within its range), a
-    selection slider's neighbouring options, a checkbox's other state, and a menu's neighbouring choices
-    (:data:`MENU_AHEAD` either side: a menu has no step, and its few choices are each one click away);
-    ``[]`` for any other widget."""
+def notches(widget, reach: int | None = 1) -> list:
+    """The values within ``reach`` notches of a widget's, nearest first (``None``: its whole range): a
+    slider's steps either side (within its range), a selection slider's neighbouring options, a checkbox's
+    other state, and a menu's neighbouring choices (at least :data:`MENU_AHEAD` either side: a menu has no
+    step, and its few choices are each one click away); ``[]`` for any other widget."""
+    return [v for _, v in _notches(widget, reach)]
+
+
+def _notches(widget, reach: int | None) -> list:
+    """:func:`notches` as ``(distance in notches, value)``, nearest first."""
     import ipywidgets as w
 
     if isinstance(widget, w.Checkbox):
-        return [not bool(widget.value)]
+        return [(1, not bool(widget.value))]
     if isinstance(widget, (w.SelectionSlider, w.Dropdown)):
         opts = [o[1] if isinstance(o, tuple) else o for o in widget.options]
         i = opts.index(widget.value) if widget.value in opts else -1
-        reach = 1 if isinstance(widget, w.SelectionSlider) else MENU_AHEAD
-        near = [j for d in range(1, reach + 1) for j in (i + d, i - d)]
-        return [opts[j] for j in near if i >= 0 and 0 <= j < len(opts)]
+        far = len(opts) if reach is None else reach
+        far = far if isinstance(widget, w.SelectionSlider) else max(far, MENU_AHEAD)
+        near = [(d, j) for d in range(1, far + 1) for j in (i + d, i - d)]
+        return [(d, opts[j]) for d, j in near if i >= 0 and 0 <= j < len(opts)]
     if not isinstance(widget, (w.IntSlider, w.FloatSlider)) or not widget.step:
         return []
     v = widget_value(widget)
+    far = int(round((widget.max - widget.min) / widget.step)) if reach is None else reach
     out = []
-    for x in (v + widget.step, v - widget.step):
-        if widget.min <= x <= widget.max:
-            out.append(round(x, _decimals(widget.step) + 1) if isinstance(widget, w.FloatSlider) else int(x))
+    for d in range(1, far + 1):
+        for x in (v + d * widget.step, v - d * widget.step):
+            if widget.min <= x <= widget.max:
+                out.append((d, round(x, _decimals(widget.step) + 1) if isinstance(widget, w.FloatSlider) else int(x)))
     return out
 
 
@@ -439,7 +504,7 @@ def _fmt_value(v) -> str:
 def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: dict | None = None,
              title: str = "", columns: int | None = None, presets: dict | None = None, preset: str | None = None,
              enabled_when: dict | None = None, links: dict | None = None,
-             ahead: Callable[[list], None] | None = None):
+             ahead: Callable[[list], None] | None = None, reach: int | None = 1):
     """Widgets for ``knobs`` of ``params`` (and extra ``controls``) above ``draw(params, **controls)``.
 
     ``draw`` returns what to show: an Altair chart, an HTML object, a frame,
@@ -452,6 +517,10 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
     included (``[(params, {control: value})]``, see :func:`notches`; a
     linked control's with the values it sets), the widget moved last first,
     then the grid's order, to run in the background (:class:`Runs`);
+    ``reach`` is how many notches away (``None``: each widget's whole range,
+    ring by ring: every widget's next notch before any widget's second), for
+    a model whose run misses 100 ms, so that a slider dragged several steps
+    is also served from a run made while the person looked;
     ``links`` (``{control: fn(value) -> {other control: value}}``)
     lets a control set others before the one redraw (2011's machine sets the
     think time its runs used).  ``columns`` is the most columns the grid may
@@ -512,6 +581,10 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
         if isinstance(change, dict) and change.get("owner") is not None:
             holding["moved"] = change["owner"]  # its next notches are run ahead first: a person drags on
         t0 = time.perf_counter()
+        if ahead is not None and os.environ.get("KWB_RUNS_AHEAD", "on") != "off":
+            # the runs queued ahead and not started wait for this redraw (queued again after it): the thread
+            # making them would otherwise share the GIL with it, a switch interval per handover
+            ahead([])
         status.started = _event_date()
         status.value = ("<span class='kwb-busy'>redrawing… <span class='kwb-elapsed'></span></span> "
                         f"<span class='kwb-stale'>{_strip_busy(status.value)}</span>")
@@ -537,24 +610,26 @@ def explorer(params, knobs: Sequence[str], draw: Callable[..., Any], controls: d
             ahead(next_notches(p))
 
     def next_notches(p) -> list:
-        # the grid's order (the kernel menu, controls, then knobs), the widget moved last first
+        # ring by ring (every widget's next notch before any widget's second), in each ring the widget moved
+        # last first (a person drags on), then the grid's order (the kernel menu, controls, then knobs)
         now = {k: widget_value(c) for k, c in controls.items()}
         settings = []
         if menu is not None:  # another kernel: its preset (on_preset sets every knob to its value)
-            settings += [(menu, (presets[v], now)) for v in notches(menu)]
+            settings += [(d, menu, (presets[v], now)) for d, v in _notches(menu, reach)]
         for n, c in controls.items():
             # a linked control sets others as it moves (on_linked): its notch carries what it sets
-            settings += [(c, (p, {**now, n: v, **(links[n](v) if n in links else {})})) for v in notches(c)]
+            settings += [(d, c, (p, {**now, n: v, **(links[n](v) if n in links else {})}))
+                         for d, v in _notches(c, reach)]
         for n, wd in widgets.items():
             if wd.disabled:
                 continue
-            for v in notches(wd):
+            for d, v in _notches(wd, reach):
                 try:
-                    settings.append((wd, (p.with_(**{n: v}), now)))
+                    settings.append((d, wd, (p.with_(**{n: v}), now)))
                 except WorkbookParameterError:  # a notch the kernel refuses: nothing to run ahead
                     pass
         moved = holding.get("moved")
-        return [x for wd, x in settings if wd is moved] + [x for wd, x in settings if wd is not moved]
+        return [x for _, _, x in sorted(settings, key=lambda s: (s[0], s[1] is not moved))]
 
     def on_drawn(change):
         if timings and change["new"] >= 0:

@@ -286,7 +286,7 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
 
     from ...models.compaction import min_free_kbytes
     from ...ui.charts import LiveChart
-    from ...ui.explorer import Runs, explorer
+    from ...ui.explorer import FAR_AHEAD_S, Runs, explorer
 
     workload = workload or sh.stress_highalloc()
     p = params_for(variant)
@@ -296,8 +296,13 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
                           layout=w_.Layout(width="98%"))
 
     live = LiveChart(plot_explore)  # built once (one title), the bars and the settings line swapped per redraw
-    # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
-    runs = Runs(lambda params, background_load: df_explore(params, workload, background_load, seed))
+    # one setting's run: a pure function of the setting (seeded), kept and made ahead.  A fresh run misses the
+    # explorers' 100 ms (about 0.2 s, docs "Speed"), so every value of every control is made ahead, nearest
+    # first, not only the next notch: a slider dragged several steps is then a kept run too once the person
+    # has looked a while (4-5 runs a second on the background thread, for FAR_AHEAD_S after each change: about
+    # five notches of every widget).  Each kept run is a 3-row frame.
+    runs = Runs(lambda params, background_load: df_explore(params, workload, background_load, seed),
+                keep=1024, ahead_s=FAR_AHEAD_S)
 
     def draw(params, background_load=1.0):
         d = runs.get(params, float(background_load))
@@ -306,7 +311,8 @@ def compaction_explorer(workload=None, variant: str = "contended-v5", seed: int 
 
     return explorer(p, EXPLORER_KNOBS, draw, controls={"background_load": load},
                     title=f"stress-highalloc on {variant}: change a knob, the run is redone",
-                    ahead=lambda settings: runs.ahead([(q, float(c["background_load"])) for q, c in settings]))
+                    ahead=lambda settings: runs.ahead([(q, float(c["background_load"])) for q, c in settings]),
+                    reach=None)
 
 
 __all__ = ["plot_success", "plot_cells", "df_scanners", "plot_scanners", "df_free_by_order", "plot_free_by_order",

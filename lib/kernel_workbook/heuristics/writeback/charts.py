@@ -185,7 +185,7 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
 
     from ...ui.charts import LiveChart
     from ...frames import Table
-    from ...ui.explorer import Formatted, Runs, explorer
+    from ...ui.explorer import FAR_AHEAD_S, Formatted, Runs, explorer
 
     workload = workload or akpm_test(machine_mb=2048.0, duration_s=5.0)
     # the Altair chart (its schema validation most of a redraw) is built once; a redraw swaps its data
@@ -204,8 +204,10 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
         shown = pd.DataFrame({"value": f["value"].to_numpy()}, index=f["figure"] + " (" + f["unit"] + ")")
         return df_queue_held(r), df_queue_limits(r), Formatted(Table(shown, index=True, rows=True))
 
-    # one setting's run: a pure function of the setting (seeded), kept and made ahead for the next notches
-    runs = Runs(frames)
+    # one setting's run: a pure function of the setting (seeded), kept and made ahead.  A fresh run is about
+    # the explorers' 100 ms (90-125 ms in the browser test), so every value of every control is made ahead,
+    # nearest first (reach=None below): a slider dragged several steps is a kept run once the person has looked
+    runs = Runs(frames, keep=1024, ahead_s=FAR_AHEAD_S)
 
     def draw(p, lowmem_mb):
         held, limits, figures = runs.get(p, float(lowmem_mb))
@@ -214,7 +216,8 @@ def writeback_explorer(workload=None, variant: str = "before c4e2d7dd", seed: in
     presets = {k: params_for(k) for k in VARIANTS}
     return explorer(params_for(variant), EXPLORER_KNOBS, draw, controls={"lowmem_mb": low},
                     title="akpm's test: the one queue, the throttles", presets=presets, preset=variant,
-                    ahead=lambda settings: runs.ahead([(p, float(c["lowmem_mb"])) for p, c in settings]))
+                    ahead=lambda settings: runs.ahead([(p, float(c["lowmem_mb"])) for p, c in settings]),
+                    reach=None)
 
 
 __all__ = ["df_queue", "df_queue_held", "df_queue_limits", "plot_queue", "df_zone_pages", "plot_zone_pages", "df_efficiency", "plot_efficiency",
