@@ -86,8 +86,9 @@ cc.plot_scanners(runs["revert-v5"], task="test")
 # Every knob is declared once with the kernel variable it mirrors, its unit and its source (the table
 # below); the explorer redraws one run when one changes (in `WORKBOOK_MODE=ci` it draws the defaults
 # once). `background load` scales the fitted builds. It runs the reproduction's 1 GB zone, about 0.25 s a
-# run on 2 cores, so the runs of the next notches are made while you look and a one-notch move is drawn at
-# once: a smaller slice would redraw sooner but is not the same test (its watermarks shrink, the
+# run on 2 cores, so the runs of the settings around the shown one (about five notches of every knob) are
+# made while you look, and a move among them is drawn at once: a smaller slice would redraw sooner but is
+# not the same test (its watermarks shrink, the
 # `2 << order` that compaction compares them with does not; with the fitted load a 256 MB slice succeeds
 # about 1%).
 
