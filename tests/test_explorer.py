@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
+
 
 import pytest
 
@@ -235,6 +238,25 @@ def test_runs_ahead_wait_while_a_cell_runs_and_a_cell_asking_for_one_is_not_held
     while runs.made_ahead < 1 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert runs.get(2) == 20 and sorted(calls) == [1, 2]  # (2,) made ahead once idle; (1,) not made twice
+
+
+def test_runs_ahead_are_made_at_the_lowest_priority():
+    """The thread making runs ahead is niced (Linux: per thread), so the person's redraw comes first."""
+    import sys
+    import threading
+
+    from kernel_workbook.ui.explorer import AHEAD_NICE, Runs
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("per-thread nice values are Linux's")
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    runs = Runs(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    runs.ahead([()])
+    deadline = time.monotonic() + 10
+    while runs.made_ahead < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs.get() == max(base, AHEAD_NICE)  # made ahead: on the niced thread
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # this thread untouched
 
 
 def test_no_run_ahead_starts_after_its_time():

@@ -140,6 +140,19 @@ export default { render };
 
 
 _IDLE = None
+AHEAD_NICE = 19
+"""The nice value of the thread making runs ahead (Linux sets it per thread): the person's own redraw, the
+browser drawing it and the notebook's cells get the CPU first; the runs ahead take what is left."""
+
+
+def _behind_the_person() -> None:
+    import threading
+
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), AHEAD_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: runs ahead at the kernel's priority
+        pass
+
 
 
 def notebook_idle():
@@ -202,12 +215,16 @@ class Runs:
                 self._done.move_to_end(key)
                 return self._done[key]
             fut = self._making.get(key)
-            begun = key in self._begun
-        # being made: wait for it rather than run it twice (one still waiting for the notebook to be idle --
-        # a cell setting a widget -- is run here: waiting would hold the cell it waits for)
-        if fut is not None and not fut.cancel() and begun:
+            # being made: wait for it rather than run it twice.  One not begun (still starting, or waiting for
+            # the notebook to be idle -- a cell setting a widget: waiting would hold the cell it waits for) is
+            # taken from the queue and run here; its thread, finding it gone, does not make it again
+            wait = fut if fut is not None and key in self._begun else None
+            if fut is not None and wait is None:
+                fut.cancel()
+                self._making.pop(key, None)
+        if wait is not None:
             try:
-                return fut.result()
+                return wait.result()
             except Exception:  # noqa: BLE001 - a failed run ahead is run again here, where its error shows
                 pass
         return self._keep(key, self.run(*key))
@@ -227,7 +244,8 @@ class Runs:
         from concurrent.futures import ThreadPoolExecutor
 
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-runs-ahead")
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-runs-ahead",
+                                            initializer=_behind_the_person)
         with self._lock:
             self._until = math.inf if self.ahead_s is None else time.monotonic() + self.ahead_s
             for k, fut in list(self._making.items()):
@@ -240,9 +258,8 @@ class Runs:
     def _ahead(self, key):
         notebook_idle().wait()
         with self._lock:
-            if key in self._done:  # made meanwhile by get()
-                self._making.pop(key, None)
-                return self._done[key]
+            if key in self._done or key not in self._making:  # made, or being made, by get() meanwhile
+                return None
             if time.monotonic() > self._until:  # the person has looked long enough: leave the CPU to them
                 self._making.pop(key, None)
                 return None
