@@ -72,3 +72,22 @@ def test_a_run_from_a_kept_zone_is_the_run_that_boots(variant):
 def test_a_seed_given_as_a_generator_is_not_kept():
     assert boot_cache.key(S.arrays(params_for("revert-v5"), sh.small(), seed=1), np.random.default_rng(1),
                           "jit") is None
+
+
+def test_a_run_whose_thread_is_asked_to_stop_stops_and_a_run_after_it_is_whole():
+    """An explorer's run ahead that the person no longer needs stops at the next tick (engine.stop_flag); the
+    zone kept from its boot is untouched, so the next run is the run it would have been."""
+    from kernel_workbook.models.compaction import simulate
+    from kernel_workbook.models.engine import RunStopped, stopping
+
+    w = sh.small()
+    p = params_for("contended-v5")
+    boot_cache.BOOTED.clear()
+    with pytest.raises(RunStopped):
+        with stopping(np.ones(1, np.int64)):
+            simulate(p, w, seed=5, verbose=False)
+    after = simulate(p, w, seed=5, verbose=False)
+    boot_cache.BOOTED.clear()
+    fresh = simulate(p, w, seed=5, verbose=False)
+    assert after.ticks == fresh.ticks > 0
+    assert _differs({k: after.arrays[k] for k in S.ARG_ORDER}, {k: fresh.arrays[k] for k in S.ARG_ORDER}) == []

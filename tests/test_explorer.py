@@ -259,6 +259,39 @@ def test_runs_ahead_are_made_at_the_lowest_priority():
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # this thread untouched
 
 
+def test_a_run_ahead_of_another_setting_is_stopped_when_the_person_asks():
+    """The person asks for a setting other than the one being made ahead: that run is stopped part-way (a model
+    reads its thread's stop flag) and not kept, and the person's run does not share the CPU with it."""
+    import threading
+
+    from kernel_workbook.models.engine import RunStopped, stop_flag
+    from kernel_workbook.ui.explorer import Runs
+
+    started = threading.Event()
+
+    def run(a):
+        if a != "ahead":
+            return a
+        flag = stop_flag()
+        started.set()
+        t = time.monotonic()
+        while not flag[0]:
+            if time.monotonic() - t > 10:
+                return "not stopped"
+            time.sleep(0.001)
+        raise RunStopped()
+
+    runs = Runs(run)
+    runs.ahead([("ahead",)])
+    assert started.wait(10)
+    assert runs.get("now") == "now"
+    deadline = time.monotonic() + 10
+    while runs._flight is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs.made_ahead == 0  # stopped, not kept
+    assert not stop_flag()[0]  # this thread's flag: a fresh one, never set
+
+
 def test_no_run_ahead_starts_after_its_time():
     """``ahead_s``: runs queued ahead and not started by then are dropped (the person has looked long enough);
     asking for one runs it."""

@@ -33,7 +33,9 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -285,5 +287,30 @@ def rng(seed) -> np.random.Generator:
     return np.random.default_rng(int(seed))
 
 
+class RunStopped(Exception):
+    """A run stopped part-way through because its thread was asked to (:func:`stop_flag`): nothing of it is kept."""
+
+
+_THREAD = threading.local()
+
+
+def stop_flag() -> np.ndarray:
+    """The calling thread's stop flag, one int64 a model's kernel reads once a step and stops at when set (the
+    compaction model: an explorer's run made ahead that the person no longer needs gives the CPU and the cache
+    back to the run they asked for, ``ui.explorer.Runs``); outside :func:`stopping` a fresh flag nobody sets."""
+    flag = getattr(_THREAD, "flag", None)
+    return flag if flag is not None else np.zeros(1, np.int64)
+
+
+@contextmanager
+def stopping(flag: np.ndarray):
+    """Runs started on this thread inside the block read ``flag`` (:func:`stop_flag`)."""
+    _THREAD.flag = flag
+    try:
+        yield flag
+    finally:
+        _THREAD.flag = None
+
+
 __all__ = ["ENGINES", "KernelGroup", "kernel", "leaf", "borrowed", "sibling", "kernel_module", "run_announced",
-           "check_engine", "rng", "drop_stale_cache"]
+           "check_engine", "rng", "drop_stale_cache", "RunStopped", "stop_flag", "stopping"]

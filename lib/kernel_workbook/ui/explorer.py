@@ -57,8 +57,11 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from ..config import mode
 from ..errors import WorkbookParameterError
+from ..models.engine import RunStopped, stopping
 
 COLUMN_PX = 260
 """The narrowest column of the controls' grid: a slider's track keeps >= 150 px beside its readout."""
@@ -188,7 +191,10 @@ class Runs:
     for one already being made, or runs it now; :meth:`ahead` queues settings
     to run in the background (the ones queued before and not started are
     dropped: the person has moved on) once no notebook cell is running
-    (:func:`notebook_idle`).  With ``ahead_s`` no run ahead starts later than
+    (:func:`notebook_idle`); a run ahead of another setting than the one
+    asked for is stopped part-way, where the model reads its stop flag
+    (``models.engine.stop_flag``: the compaction model does), so that it
+    does not share the CPU and the cache with the person's run.  With ``ahead_s`` no run ahead starts later than
     that after the change that queued it (:data:`FAR_AHEAD_S`, for an
     explorer that makes every value ahead).  At most ``keep`` runs are kept,
     the oldest dropped first.
@@ -203,6 +209,7 @@ class Runs:
         self._done: OrderedDict = OrderedDict()
         self._making: dict = {}
         self._begun: set = set()  # runs ahead past their wait for an idle notebook: being made, worth waiting for
+        self._flight = None  # (key, stop flag) of the run ahead being made
         self._lock = threading.Lock()
         self._pool = None
         self.made_ahead = 0  # runs made in the background (a figure for the tests and the benchmark)
@@ -219,6 +226,8 @@ class Runs:
             # the notebook to be idle -- a cell setting a widget: waiting would hold the cell it waits for) is
             # taken from the queue and run here; its thread, finding it gone, does not make it again
             wait = fut if fut is not None and key in self._begun else None
+            if self._flight is not None and self._flight[0] != key:
+                self._flight[1][0] = 1  # a run ahead of another setting: stopped, the CPU and cache are this one's
             if fut is not None and wait is None:
                 fut.cancel()
                 self._making.pop(key, None)
@@ -264,13 +273,24 @@ class Runs:
                 self._making.pop(key, None)
                 return None
             self._begun.add(key)
+            self._flight = (key, np.zeros(1, np.int64))
+            flag = self._flight[1]
         try:
-            value = self.run(*key)
+            with stopping(flag):
+                value = self.run(*key)
+        except RunStopped:  # the person asked for another setting meanwhile: made again if asked ahead again
+            with self._lock:
+                self._making.pop(key, None)
+                self._begun.discard(key)
+            return None
         except Exception:  # noqa: BLE001 - a setting the model refuses: get() runs it and shows the error
             with self._lock:
                 self._making.pop(key, None)
                 self._begun.discard(key)
             raise
+        finally:
+            with self._lock:
+                self._flight = None
         self.made_ahead += 1
         return self._keep(key, value)
 

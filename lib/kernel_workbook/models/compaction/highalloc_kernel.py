@@ -617,8 +617,9 @@ def script_tick(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, acc, phase, n_re
 
 @kernel
 def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr, bud, ptf, ptb, vms, smp, pbs, tmp,
-        stages):
-    """The stress-highalloc run; returns the number of ticks simulated (0 for the boot alone).
+        stop, stages):
+    """The stress-highalloc run; returns the number of ticks simulated (0 for the boot alone, -1 if ``stop[0]``
+    was set by another thread part-way: an explorer's run ahead the person no longer needs, engine.stop_flag).
 
     ``stages``: ``RUN.BOOT | RUN.TICKS`` for the whole run; ``RUN.BOOT`` boots the zone and stops, ``RUN.TICKS``
     runs the test on a zone booted before (simulate() keeps booted zones: a tenth of a run, the same for every
@@ -637,6 +638,8 @@ def run(pg, fl, nf, pb, lh, oh, z, vm, pi, pf, rnd, ac, cm, cf, pr, acc, att, tr
     tick_ns = pi[I.tick_ns]
     last = 0
     for tick in range(pi[I.nr_ticks]):
+        if stop[0] != 0:
+            return -1
         last = tick
         z[Z.tick] = tick
         z[Z.now] = tick * tick_ns

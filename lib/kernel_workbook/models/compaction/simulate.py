@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ...errors import WorkbookParameterError
-from ..engine import KernelGroup, check_engine, rng
+from ..engine import KernelGroup, RunStopped, check_engine, rng, stop_flag
 from . import boot_cache
 from .layout import (AC, ACC, ATT, FREE_LIST_MAX, LRU, MAX_ORDER, NR_MT, PAGE_SIZE, PAGEBLOCK_NR_PAGES, PARAMS, PG,
                      PG_DTYPE, PR, RUN, SAMPLE, TR, VM, Z, nf_size)
@@ -134,12 +134,12 @@ def arrays(params: CompactionParams, workload: StressHighalloc, seed=0, audit: b
         att=np.zeros((len(ATT), 3 * d["test_count"] + 8), i64), tr=np.zeros((len(TR), TRACE_MAX), i64),
         bud=np.zeros((ns, MAX_ORDER), i64), ptf=np.zeros((ns, NR_MT, MAX_ORDER), i64),
         ptb=np.zeros((ns, NR_MT), i64), vms=np.zeros((ns, len(VM)), i64), smp=np.zeros((ns, len(SAMPLE)), i64),
-        pbs=np.zeros((ns, nb), i64), tmp=np.zeros(n, i64),
+        pbs=np.zeros((ns, nb), i64), tmp=np.zeros(n, i64), stop=stop_flag(),
     )
 
 
 ARG_ORDER = ("pg", "fl", "nf", "pb", "lh", "oh", "z", "vm", "pi", "pf", "rnd", "ac", "cm", "cf", "pr", "acc", "att",
-             "tr", "bud", "ptf", "ptb", "vms", "smp", "pbs", "tmp")
+             "tr", "bud", "ptf", "ptb", "vms", "smp", "pbs", "tmp", "stop")
 
 
 def simulate(params: CompactionParams, workload: StressHighalloc | None = None, seed=0, engine: str = "jit",
@@ -166,6 +166,8 @@ def simulate(params: CompactionParams, workload: StressHighalloc | None = None, 
         KERNELS.run(*args, RUN.BOOT, engine=engine, verbose=verbose)
         boot_cache.BOOTED.keep_zone(k, a, fresh)
         ticks = KERNELS.function(engine)(*args, RUN.TICKS)  # one run: the progress bar counts one
+    if ticks < 0:
+        raise RunStopped("the run was stopped part-way (its thread's stop flag was set)")
     return Result(params=params, workload=workload, seed=seed if not isinstance(seed, np.random.Generator) else None,
                   arrays=a, ticks=int(ticks), derived=derive(params, workload))
 
