@@ -292,6 +292,42 @@ def test_a_run_ahead_of_another_setting_is_stopped_when_the_person_asks():
     assert not stop_flag()[0]  # this thread's flag: a fresh one, never set
 
 
+def test_a_run_ahead_being_made_when_a_cell_starts_is_made_again_after_it():
+    """A cell starting (IPython's pre_run_cell) pauses the run ahead being made: it stops part-way, and is made
+    once the notebook is idle again, not lost."""
+    import threading
+
+    from kernel_workbook.models.engine import RunStopped, stop_flag
+    from kernel_workbook.ui import explorer as E
+
+    started, calls = threading.Event(), []
+
+    def run(a):
+        calls.append(a)
+        flag = stop_flag()
+        started.set()
+        if len(calls) > 1:
+            return a * 10  # made again: whole
+        t = time.monotonic()
+        while not flag[0] and time.monotonic() - t < 10:
+            time.sleep(0.001)
+        raise RunStopped()
+
+    runs = E.Runs(run)
+    runs.ahead([(4,)])
+    assert started.wait(10)
+    idle = E.notebook_idle()
+    idle.clear()
+    runs.pause()  # what the pre_run_cell hook does for every explorer's runs
+    time.sleep(0.2)
+    assert calls == [4] and runs.made_ahead == 0  # stopped, waiting for the cell
+    idle.set()  # the cell ended
+    deadline = time.monotonic() + 10
+    while runs.made_ahead < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert calls == [4, 4] and runs.get(4) == 40
+
+
 def test_no_run_ahead_starts_after_its_time():
     """``ahead_s``: runs queued ahead and not started by then are dropped (the person has looked long enough);
     asking for one runs it."""

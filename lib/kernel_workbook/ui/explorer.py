@@ -55,6 +55,7 @@ import html
 import math
 import os
 import time
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -157,12 +158,17 @@ def _behind_the_person() -> None:
         pass
 
 
+_ALL_RUNS: "weakref.WeakSet[Runs]" = weakref.WeakSet()
+_NOT_MADE = object()  # what a run ahead that was not made (dropped, stopped) leaves in its future
+STOPPED, PAUSED = 1, 2  # a run ahead's stop flag: the person asked for another setting; a notebook cell started
+
 
 def notebook_idle():
     """A ``threading.Event`` set while no notebook cell runs (IPython's ``pre_run_cell``/``post_run_cell``;
-    always set outside IPython).  Runs made ahead wait for it, so that a Run All's later cells (2012's
-    reproduction, minutes of CPU) are not slowed by an explorer higher up making its settings ahead; a widget's
-    callback is not a cell, so a person moving a knob does not stop them."""
+    always set outside IPython).  Runs made ahead wait for it, and one being made when a cell starts is stopped
+    and made again after it, so that a Run All's later cells (2012's reproduction, minutes of CPU) are not slowed
+    by an explorer higher up making its settings ahead; a widget's callback is not a cell, so a person moving a
+    knob does not stop them."""
     global _IDLE
     if _IDLE is None:
         import threading
@@ -176,7 +182,12 @@ def notebook_idle():
         except Exception:  # noqa: BLE001 - no IPython: nothing runs cells
             shell = None
         if shell is not None:
-            shell.events.register("pre_run_cell", lambda *_: ev.clear())
+            def cell_starts(*_):
+                ev.clear()
+                for runs in list(_ALL_RUNS):
+                    runs.pause()
+
+            shell.events.register("pre_run_cell", cell_starts)
             shell.events.register("post_run_cell", lambda *_: ev.set())
         _IDLE = ev
     return _IDLE
@@ -210,6 +221,8 @@ class Runs:
         self._making: dict = {}
         self._begun: set = set()  # runs ahead past their wait for an idle notebook: being made, worth waiting for
         self._flight = None  # (key, stop flag) of the run ahead being made
+        notebook_idle()  # its hooks registered now, on the notebook's thread
+        _ALL_RUNS.add(self)
         self._lock = threading.Lock()
         self._pool = None
         self.made_ahead = 0  # runs made in the background (a figure for the tests and the benchmark)
@@ -227,13 +240,15 @@ class Runs:
             # taken from the queue and run here; its thread, finding it gone, does not make it again
             wait = fut if fut is not None and key in self._begun else None
             if self._flight is not None and self._flight[0] != key:
-                self._flight[1][0] = 1  # a run ahead of another setting: stopped, the CPU and cache are this one's
+                self._flight[1][0] = STOPPED  # a run ahead of another setting: the CPU and cache are this one's
             if fut is not None and wait is None:
                 fut.cancel()
                 self._making.pop(key, None)
         if wait is not None:
             try:
-                return wait.result()
+                value = wait.result()
+                if value is not _NOT_MADE:  # (else stopped part-way: run here)
+                    return value
             except Exception:  # noqa: BLE001 - a failed run ahead is run again here, where its error shows
                 pass
         return self._keep(key, self.run(*key))
@@ -247,6 +262,12 @@ class Runs:
             self._making.pop(key, None)
             self._begun.discard(key)
         return value
+
+    def pause(self) -> None:
+        """Stop the run ahead being made, to be made again once the notebook is idle (a cell has started)."""
+        with self._lock:
+            if self._flight is not None:
+                self._flight[1][0] = PAUSED
 
     def ahead(self, keys) -> None:
         """Run ``keys`` in the background, in order, instead of whatever was queued and not started."""
@@ -268,21 +289,24 @@ class Runs:
         notebook_idle().wait()
         with self._lock:
             if key in self._done or key not in self._making:  # made, or being made, by get() meanwhile
-                return None
+                return _NOT_MADE
             if time.monotonic() > self._until:  # the person has looked long enough: leave the CPU to them
                 self._making.pop(key, None)
-                return None
+                return _NOT_MADE
             self._begun.add(key)
             self._flight = (key, np.zeros(1, np.int64))
             flag = self._flight[1]
         try:
             with stopping(flag):
                 value = self.run(*key)
-        except RunStopped:  # the person asked for another setting meanwhile: made again if asked ahead again
+        except RunStopped:
             with self._lock:
-                self._making.pop(key, None)
                 self._begun.discard(key)
-            return None
+                if flag[0] == PAUSED and self._making.get(key) is not None:  # a cell ran: made after it instead
+                    self._making[key] = self._pool.submit(self._ahead, key)
+                else:  # the person asked for another setting: made again if asked ahead again
+                    self._making.pop(key, None)
+            return _NOT_MADE
         except Exception:  # noqa: BLE001 - a setting the model refuses: get() runs it and shows the error
             with self._lock:
                 self._making.pop(key, None)
