@@ -34,11 +34,15 @@ What a person at a 1280x720 projector needs of it, and how it is met:
   person moves again.  A notch
   then redraws from the kept run (the same numbers: the run is deterministic
   for its seed); a setting further away is run when asked, as before.  A
-  model whose fresh run misses 100 ms (2012's) passes ``reach=None``: every
-  value of every widget is made ahead, ring by ring (each widget's next
-  notch before any widget's second), so a slider dragged several steps is
-  also a kept run once the person has looked a while.  The
-  first draw is never held up: the runs ahead start after it.
+  model whose fresh run misses 100 ms (2012's, 2007's) passes
+  ``reach=None``: every value of every widget is made ahead, ring by ring
+  (each widget's next notch before any widget's second) for
+  :data:`FAR_AHEAD_S` after each change, so a slider dragged several steps
+  is also a kept run once the person has looked a while.  The runs ahead
+  never compete with the person: their thread is niced, waits while a
+  notebook cell runs, and a 2012 run ahead is stopped part-way when the
+  person asks for another setting.  The first draw is never held up: the
+  runs ahead start after it.
   ``KWB_RUNS_AHEAD=off`` turns this off (the explorer benchmark does: it
   times a setting's run and chart, not a kept run).
 * **No float noise**: a slider's value is rounded to its step before it
@@ -205,9 +209,10 @@ class Runs:
     (:func:`notebook_idle`); a run ahead of another setting than the one
     asked for is stopped part-way, where the model reads its stop flag
     (``models.engine.stop_flag``: the compaction model does), so that it
-    does not share the CPU and the cache with the person's run.  With ``ahead_s`` no run ahead starts later than
-    that after the change that queued it (:data:`FAR_AHEAD_S`, for an
-    explorer that makes every value ahead).  At most ``keep`` runs are kept,
+    does not share the CPU and the cache with the person's run.  With
+    ``ahead_s`` no run ahead starts later than that after the change that
+    queued it (:data:`FAR_AHEAD_S`, for an explorer that makes every value
+    ahead).  At most ``keep`` runs are kept,
     the oldest dropped first.
     """
 
@@ -347,9 +352,10 @@ class Formatted:
 MENU_AHEAD = 2  # a menu's choices run ahead: this many either side of the one shown
 FAR_AHEAD_S = 10.0
 """How long after a change an explorer that makes every value ahead (``reach=None``) goes on making them: about
-as long as a presenter talks over a chart.  Longer, its runs would share the CPU and the cache with the
-person's next change (measured in the browser test: a 2012 run not made ahead took 318-903 ms beside a run
-ahead, about 250 ms alone).  At 2012's 4-5 runs a second it covers about five notches of every widget."""
+as long as a presenter talks over a chart.  Unbounded, 2012's explorer kept a core busy for over a minute after
+every change (its widgets have some 310 values, at 4-5 runs a second), and a 2007 run ahead, which cannot be
+stopped part-way, shares the CPU with the person's next change.  In 10 s 2012's runs cover about five notches
+of every widget."""
 
 
 def notches(widget, reach: int | None = 1) -> list:
