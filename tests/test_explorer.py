@@ -343,6 +343,25 @@ def test_no_run_ahead_starts_after_its_time():
     assert runs.get(3) == 3 and calls == [1, 3]
 
 
+def test_the_time_of_the_runs_ahead_counts_from_when_they_can_start():
+    """Queued by an explorer's first draw in a Run All, the runs ahead wait for the notebook's later cells;
+    their time starts when they do, not when the first draw queued them (else none would ever be made)."""
+    from kernel_workbook.ui import explorer as E
+
+    runs = E.Runs(lambda a: a, ahead_s=0.5)
+    idle = E.notebook_idle()
+    idle.clear()  # Run All: the cells below the explorer
+    try:
+        runs.ahead([(1,), (2,)])
+        time.sleep(0.8)  # longer than ahead_s
+    finally:
+        idle.set()
+    deadline = time.monotonic() + 10
+    while runs.made_ahead < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs.made_ahead == 2
+
+
 def test_the_notches_of_a_slider_come_from_its_range_and_step():
     import ipywidgets as w
 

@@ -210,9 +210,9 @@ class Runs:
     asked for is stopped part-way, where the model reads its stop flag
     (``models.engine.stop_flag``: the compaction model does), so that it
     does not share the CPU and the cache with the person's run.  With
-    ``ahead_s`` no run ahead starts later than that after the change that
-    queued it (:data:`FAR_AHEAD_S`, for an explorer that makes every value
-    ahead).  At most ``keep`` runs are kept,
+    ``ahead_s`` no run ahead starts later than that after the first of those
+    a change queued began (after the notebook's cells, :data:`FAR_AHEAD_S`,
+    for an explorer that makes every value ahead).  At most ``keep`` runs are kept,
     the oldest dropped first.
     """
 
@@ -231,8 +231,8 @@ class Runs:
         self._lock = threading.Lock()
         self._pool = None
         self.made_ahead = 0  # runs made in the background (a figure for the tests and the benchmark)
-        self.ahead_s = ahead_s  # no run ahead starts later than this after the change that asked for it
-        self._until = math.inf
+        self.ahead_s = ahead_s  # no run ahead starts later than this after the first one began
+        self._until = None  # when the runs ahead queued last stop starting (set as the first of them begins)
 
     def get(self, *key):
         with self._lock:
@@ -271,6 +271,7 @@ class Runs:
     def pause(self) -> None:
         """Stop the run ahead being made, to be made again once the notebook is idle (a cell has started)."""
         with self._lock:
+            self._until = None  # the time bound starts again after the cell: Run All's cells are not looking
             if self._flight is not None:
                 self._flight[1][0] = PAUSED
 
@@ -282,7 +283,7 @@ class Runs:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwb-runs-ahead",
                                             initializer=_behind_the_person)
         with self._lock:
-            self._until = math.inf if self.ahead_s is None else time.monotonic() + self.ahead_s
+            self._until = None
             for k, fut in list(self._making.items()):
                 if fut.cancel():
                     del self._making[k]
@@ -295,6 +296,8 @@ class Runs:
         with self._lock:
             if key in self._done or key not in self._making:  # made, or being made, by get() meanwhile
                 return _NOT_MADE
+            if self._until is None:  # the first run ahead since the change (or since a cell paused them)
+                self._until = math.inf if self.ahead_s is None else time.monotonic() + self.ahead_s
             if time.monotonic() > self._until:  # the person has looked long enough: leave the CPU to them
                 self._making.pop(key, None)
                 return _NOT_MADE
