@@ -162,3 +162,14 @@ def test_bad_engine_and_variant_raise_by_name():
         simulate(params_for("2.6.23"), _small(), engine="reference", verbose=False)
     with pytest.raises(WorkbookParameterError, match="variant"):
         params_for("2.6.24")
+
+
+def test_a_run_whose_thread_is_asked_to_stop_stops():
+    """An explorer's run ahead that the person no longer needs stops at the next event (engine.stop_flag)."""
+    from kernel_workbook.models.engine import RunStopped, stopping
+
+    p, w = params_for("2.6.23"), _small()
+    with pytest.raises(RunStopped):
+        with stopping(np.ones(1, np.int64)):
+            simulate(p, w, seed=1, verbose=False)
+    assert simulate(p, w, seed=1, verbose=False).events > 0

@@ -40,7 +40,7 @@ What a person at a 1280x720 projector needs of it, and how it is met:
   :data:`FAR_AHEAD_S` after each change, so a slider dragged several steps
   is also a kept run once the person has looked a while.  The runs ahead
   never compete with the person: their thread is niced, waits while a
-  notebook cell runs, and a 2012 run ahead is stopped part-way when the
+  notebook cell runs, and a 2012 or 2007 run ahead is stopped part-way when the
   person asks for another setting.  The first draw is never held up: the
   runs ahead start after it.
   ``KWB_RUNS_AHEAD=off`` turns this off (the explorer benchmark does: it
@@ -208,7 +208,7 @@ class Runs:
     dropped: the person has moved on) once no notebook cell is running
     (:func:`notebook_idle`); a run ahead of another setting than the one
     asked for is stopped part-way, where the model reads its stop flag
-    (``models.engine.stop_flag``: the compaction model does), so that it
+    (``models.engine.stop_flag``: the compaction and writeback models do), so that it
     does not share the CPU and the cache with the person's run.  With
     ``ahead_s`` no run ahead starts later than that after the first of those
     a change queued began (after the notebook's cells, :data:`FAR_AHEAD_S`,
@@ -356,9 +356,8 @@ MENU_AHEAD = 2  # a menu's choices run ahead: this many either side of the one s
 FAR_AHEAD_S = 10.0
 """How long after a change an explorer that makes every value ahead (``reach=None``) goes on making them: about
 as long as a presenter talks over a chart.  Unbounded, 2012's explorer kept a core busy for over a minute after
-every change (its widgets have some 310 values, at 4-5 runs a second), and a 2007 run ahead, which cannot be
-stopped part-way, shares the CPU with the person's next change.  In 10 s 2012's runs cover about five notches
-of every widget."""
+every change (its widgets have some 310 values, at 4-5 runs a second).  In 10 s 2012's runs cover about five
+notches of every widget."""
 
 
 def notches(widget, reach: int | None = 1) -> list:

@@ -274,8 +274,9 @@ def sample(zs, rqw, ac, s, smp, qs, vms, vm, now, BS, R, SP):
 
 @kernel
 def run(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, rnd, tmp, smp, qs, vms,
-        P, BS, R, Q, QR, ST, EL, EV, PR, SP, RA, WC, WW, DC, SEEK):
-    """The whole run; returns the number of events processed."""
+        P, BS, R, Q, QR, ST, EL, EV, PR, SP, RA, WC, WW, DC, SEEK, stop):
+    """The whole run; returns the number of events processed (-1 if ``stop[0]`` was set by another thread
+    part-way: an explorer's run ahead the person no longer needs, engine.stop_flag)."""
     setup(pg, lh, zs, fstk, fpfn, s)
     _cfqloop.init_state(P, BS, Q, PR)
     BS[BS_.last_merge] = -1
@@ -293,6 +294,8 @@ def run(pg, lh, zs, fstk, fpfn, rqw, rfree, ac, acp, s, vm, pi, pf, rnd, tmp, sm
     events = 0
     end = pi[I.end_ns]
     while True:
+        if stop[0] != 0:
+            return -1
         t = NEVER
         who = -1
         td, kind, idx = _dk.dev_next_event(P, BS, R, SP, DC)

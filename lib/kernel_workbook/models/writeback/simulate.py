@@ -26,7 +26,7 @@ from ...errors import WorkbookParameterError
 from ..cfq import LAYOUT as BLOCK_LAYOUT
 from ..cfq.layout import EV_, FIFO, PR_, Q_, R_, RA_, S_ as BS_, SP_, ST_, WC_, WL
 from ..cfq.simulate import _seek
-from ..engine import KernelGroup, check_engine, rng
+from ..engine import KernelGroup, RunStopped, check_engine, rng, stop_flag
 from ..layout import width
 from .layout import AC, NA, NR_RND, NZ, PAGE_SECTORS, PARAMS, PG, PGF, RQW, S, SMP, VM, ZN, ZONE
 from .params import WritebackParams
@@ -236,11 +236,13 @@ def arrays(params: WritebackParams, w: WritebackLoad, seed=0, audit: bool = Fals
     )
     s[S.rfree_n] = rows
     out.update(block_arrays(params, w, audit))
+    out["stop"] = stop_flag()
     return out
 
 
 ARG_ORDER = ("pg", "lh", "zs", "fstk", "fpfn", "rqw", "rfree", "ac", "acp", "s", "vm", "pi", "pf", "rnd", "tmp",
-             "smp", "qs", "vms", "P", "BS", "R", "Q", "QR", "ST", "EL", "EV", "PR", "SP", "RA", "WC", "WW", "DC", "SEEK")
+             "smp", "qs", "vms", "P", "BS", "R", "Q", "QR", "ST", "EL", "EV", "PR", "SP", "RA", "WC", "WW", "DC", "SEEK",
+             "stop")
 
 
 def simulate(params: WritebackParams, workload: WritebackLoad | None = None, seed=0, engine: str = "jit",
@@ -260,6 +262,8 @@ def simulate(params: WritebackParams, workload: WritebackLoad | None = None, see
         workload = WritebackLoad()
     a = arrays(params, workload, seed, audit)
     events = KERNELS.run(*(a[k] for k in ARG_ORDER), engine=engine, verbose=verbose)
+    if events < 0:
+        raise RunStopped("the run was stopped part-way (its thread's stop flag was set)")
     return Result(params=params, workload=workload, seed=seed if not isinstance(seed, np.random.Generator) else None,
                   arrays=a, events=int(events), derived=derive(params, workload))
 
