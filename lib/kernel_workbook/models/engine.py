@@ -296,8 +296,9 @@ _THREAD = threading.local()
 
 def stop_flag() -> np.ndarray:
     """The calling thread's stop flag, one int64 a model's kernel reads once a step and stops at when set (the
-    compaction and writeback models: an explorer's run made ahead that the person no longer needs gives the CPU and the cache
-    back to the run they asked for, ``ui.explorer.Runs``); outside :func:`stopping` a fresh flag nobody sets."""
+    compaction and writeback models: an explorer's run made ahead that the person no longer needs gives the CPU
+    and the cache back to the run they asked for, ``ui.explorer.Runs``); outside :func:`stopping` a fresh flag
+    nobody sets."""
     flag = getattr(_THREAD, "flag", None)
     return flag if flag is not None else np.zeros(1, np.int64)
 
