@@ -456,46 +456,48 @@ def timed_knob(nbp: NotebookPage, cell: int, timeout_s: float = 300, slider: boo
     return what, seen, page.evaluate(JS_REDRAWN, sel)
 
 
-def _drag_steps(nbp: NotebookPage, cell: int, steps: int):
-    """Drag the first slider's handle ``steps`` steps with the mouse (right, or left near the range's end), the
-    button still held: ``(what, release)``."""
-    page = nbp.page
-    loc = page.locator(nbp.mark(cell)).locator(".widget-slider, .jupyter-widget-slider").first
-    track = loc.locator(".noUi-target").first.bounding_box()
-    handle = loc.locator(".noUi-handle").first.bounding_box()
-    r = loc.evaluate("""e => { const t = e.querySelector('.noUi-target'); const o = t.noUiSlider.options;
-        return {min: o.range.min, max: o.range.max, step: o.step, value: parseFloat(t.noUiSlider.get())}; }""")
-    sign = 1 if r["value"] + steps * r["step"] <= r["max"] else -1
-    dx = sign * steps * r["step"] / (r["max"] - r["min"]) * track["width"]
+def _first_slider(nbp: NotebookPage, cell: int):
+    """The explorer's first slider in ``cell``: ``(locator, track box, handle box)``."""
+    loc = nbp.page.locator(nbp.mark(cell)).locator(".widget-slider, .jupyter-widget-slider").first
+    return loc, loc.locator(".noUi-target").first.bounding_box(), loc.locator(".noUi-handle").first.bounding_box()
+
+
+def _hold_and_move(page, handle: dict, dx: float, moves: int) -> None:
+    """Press the mouse on ``handle``'s centre and move it ``dx`` px in ``moves`` steps, as a hand does; the button
+    stays held (the caller releases it: a slider sends its value then)."""
     x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     page.mouse.move(x0, y0)
     page.mouse.down()
-    for k in range(1, 6):
-        page.mouse.move(x0 + dx * k / 5, y0)
-    return f"slider dragged {sign * steps:+d} steps", page.mouse.up
+    for k in range(1, moves + 1):
+        page.mouse.move(x0 + dx * k / moves, y0)
+
+
+def _drag_steps(nbp: NotebookPage, cell: int, steps: int):
+    """Drag the first slider's handle ``steps`` steps with the mouse (right, or left near the range's end), the
+    button still held: ``(what, release)``."""
+    loc, track, handle = _first_slider(nbp, cell)
+    r = loc.evaluate("""e => { const t = e.querySelector('.noUi-target'); const o = t.noUiSlider.options;
+        return {min: o.range.min, max: o.range.max, step: o.step, value: parseFloat(t.noUiSlider.get())}; }""")
+    sign = 1 if r["value"] + steps * r["step"] <= r["max"] else -1
+    _hold_and_move(nbp.page, handle, sign * steps * r["step"] / (r["max"] - r["min"]) * track["width"], 5)
+    return f"slider dragged {sign * steps:+d} steps", nbp.page.mouse.up
 
 
 def drag_first_slider(nbp: NotebookPage, cell: int, fraction: float = 1 / 3) -> dict:
     """Drag the first slider's handle right by ``fraction`` of its track, as a mouse does; its readout before
     and after, its range and step (``{before, after, min, max, step, track}``)."""
     page = nbp.page
-    loc = page.locator(nbp.mark(cell)).locator(".widget-slider, .jupyter-widget-slider").first
-    track = loc.locator(".noUi-target").first.bounding_box()
-    handle = loc.locator(".noUi-handle").first.bounding_box()
+    loc, track, handle = _first_slider(nbp, cell)
     info = loc.evaluate("""e => { const t = e.querySelector('.noUi-target');
         const r = t && t.noUiSlider ? t.noUiSlider.options.range : null;
         const ro = e.querySelector('.widget-readout');
         return {before: parseFloat(ro.value !== undefined && ro.value !== '' ? ro.value : ro.textContent),
                 min: r ? r.min : null, max: r ? r.max : null,
                 step: t && t.noUiSlider ? t.noUiSlider.options.step : null}; }""")
-    x0, y0 = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
     sel = nbp.mark(cell)
     page.evaluate("(s) => { const x = document.querySelector(s).querySelector('.kwb-status .kwb-drawn'); "
                   "if (x) x.textContent = ''; }", sel)
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for k in range(1, 11):
-        page.mouse.move(x0 + fraction * track["width"] * k / 10, y0)
+    _hold_and_move(page, handle, fraction * track["width"], 10)
     page.mouse.up()
     try:  # the redraw the drag started, before anything else is timed
         page.wait_for_function(f"() => ({JS_REDRAWN})({sel!r}) !== null", timeout=300_000, polling=200)

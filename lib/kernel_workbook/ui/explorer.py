@@ -58,6 +58,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import threading
 import time
 import weakref
 from typing import Any, Callable, Sequence
@@ -154,12 +155,20 @@ browser drawing it and the notebook's cells get the CPU first; the runs ahead ta
 
 
 def _behind_the_person() -> None:
-    import threading
-
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), AHEAD_NICE)
     except (AttributeError, OSError):  # not Linux, or not allowed: runs ahead at the kernel's priority
         pass
+
+
+def _shell():
+    """The IPython shell this runs in, or None (a script, a test)."""
+    try:
+        from IPython import get_ipython
+
+        return get_ipython()
+    except Exception:  # noqa: BLE001 - no IPython
+        return None
 
 
 _ALL_RUNS: "weakref.WeakSet[Runs]" = weakref.WeakSet()
@@ -175,16 +184,9 @@ def notebook_idle():
     knob does not stop them."""
     global _IDLE
     if _IDLE is None:
-        import threading
-
         ev = threading.Event()
         ev.set()
-        try:
-            from IPython import get_ipython
-
-            shell = get_ipython()
-        except Exception:  # noqa: BLE001 - no IPython: nothing runs cells
-            shell = None
+        shell = _shell()  # none: nothing runs cells
         if shell is not None:
             def cell_starts(*_):
                 ev.clear()
@@ -217,15 +219,14 @@ class Runs:
     """
 
     def __init__(self, run: Callable[..., Any], keep: int = 128, ahead_s: float | None = None):
-        import threading
         from collections import OrderedDict
 
         self.run = run
         self.keep = keep
         self._done: OrderedDict = OrderedDict()
         self._making: dict = {}
-        self._begun: set = set()  # runs ahead past their wait for an idle notebook: being made, worth waiting for
-        self._flight = None  # (key, stop flag) of the run ahead being made
+        # (key, stop flag) of the run ahead being made, past its wait for an idle notebook: worth waiting for
+        self._flight = None
         notebook_idle()  # its hooks registered now, on the notebook's thread
         _ALL_RUNS.add(self)
         self._lock = threading.Lock()
@@ -243,8 +244,9 @@ class Runs:
             # being made: wait for it rather than run it twice.  One not begun (still starting, or waiting for
             # the notebook to be idle -- a cell setting a widget: waiting would hold the cell it waits for) is
             # taken from the queue and run here; its thread, finding it gone, does not make it again
-            wait = fut if fut is not None and key in self._begun else None
-            if self._flight is not None and self._flight[0] != key:
+            flying = self._flight is not None and self._flight[0] == key
+            wait = fut if fut is not None and flying else None
+            if self._flight is not None and not flying:
                 self._flight[1][0] = STOPPED  # a run ahead of another setting: the CPU and cache are this one's
             if fut is not None and wait is None:
                 fut.cancel()
@@ -265,7 +267,6 @@ class Runs:
             while len(self._done) > self.keep:
                 self._done.popitem(last=False)
             self._making.pop(key, None)
-            self._begun.discard(key)
         return value
 
     def pause(self) -> None:
@@ -301,7 +302,6 @@ class Runs:
             if time.monotonic() > self._until:  # the person has looked long enough: leave the CPU to them
                 self._making.pop(key, None)
                 return _NOT_MADE
-            self._begun.add(key)
             self._flight = (key, np.zeros(1, np.int64))
             flag = self._flight[1]
         try:
@@ -309,7 +309,6 @@ class Runs:
                 value = self.run(*key)
         except RunStopped:
             with self._lock:
-                self._begun.discard(key)
                 if flag[0] == PAUSED and self._making.get(key) is not None:  # a cell ran: made after it instead
                     self._making[key] = self._pool.submit(self._ahead, key)
                 else:  # the person asked for another setting: made again if asked ahead again
@@ -318,7 +317,6 @@ class Runs:
         except Exception:  # noqa: BLE001 - a setting the model refuses: get() runs it and shows the error
             with self._lock:
                 self._making.pop(key, None)
-                self._begun.discard(key)
             raise
         finally:
             with self._lock:
@@ -333,12 +331,7 @@ class Formatted:
     explorer's redraw), so that displaying it is only sending it."""
 
     def __init__(self, obj):
-        try:
-            from IPython import get_ipython
-
-            shell = get_ipython()
-        except Exception:  # noqa: BLE001 - no IPython: a formatter of its own
-            shell = None
+        shell = _shell()  # none: a formatter of its own
         if shell is not None:
             fmt = shell.display_formatter
         else:
